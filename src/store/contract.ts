@@ -1,0 +1,288 @@
+/**
+ * The store contract (DESIGN §5): written once, implemented per engine (embedded SQLite +
+ * directory; PostgreSQL + S3 later). Nothing outside `src/store/<engine>/` may know which engine
+ * it talks to; engines differ only through `StoreCapabilities`.
+ */
+import type { Readable } from 'node:stream';
+import type { ProjectedEntry, SummaryDoc, TokenUsage } from '../core/documents.js';
+
+// ---------------------------------------------------------------------------------------------
+// Documents
+
+/** A document as written by a caller: `_rev` is the revision the caller last saw, if any. */
+export interface DocInput {
+  _id: string;
+  _rev?: string;
+  [field: string]: unknown;
+}
+
+/** A stored document: always carries its current revision `<n>-<hash>`. */
+export interface StoredDoc {
+  _id: string;
+  _rev: string;
+  [field: string]: unknown;
+}
+
+export type WriteStatus = 'written' | 'unchanged' | 'conflict';
+
+/** Per-document outcome of a bulk write; a conflict never aborts the other documents. */
+export interface WriteResult {
+  id: string;
+  status: WriteStatus;
+  /** The revision now stored (new on `written`, current on `unchanged` and `conflict`). */
+  rev?: string;
+  /** Why it conflicted, in words. */
+  reason?: string;
+}
+
+export interface AllDocsOptions {
+  /** First id to return (inclusive), CouchDB `startkey`. */
+  startkey?: string;
+  /** Last id to return (inclusive), CouchDB `endkey`. */
+  endkey?: string;
+  limit?: number;
+  skip?: number;
+  includeDocs?: boolean;
+}
+
+/** CouchDB `_all_docs` shape, in id order. `_local/` documents are never listed. */
+export interface AllDocsResult {
+  total_rows: number;
+  offset: number;
+  rows: Array<{ id: string; key: string; value: { rev: string }; doc?: StoredDoc }>;
+}
+
+export interface Change {
+  seq: number;
+  id: string;
+  rev: string;
+  deleted: boolean;
+}
+
+/** Schema marker: the store's current migration version and the history of applied steps. */
+export interface SchemaMarker {
+  version: number;
+  history: Array<{ version: number; name: string; direction: 'up' | 'down'; at: string }>;
+}
+
+export interface DocStore {
+  get(id: string): Promise<StoredDoc | null>;
+  /** Current revisions of the given ids (absent ids are omitted). */
+  getRevs(ids: string[]): Promise<Map<string, string>>;
+  /**
+   * Writes every document in one transaction. A document whose content (all fields but `_id` and
+   * `_rev`) equals what is stored is `unchanged`, whatever `_rev` it carries — so re-ingest is
+   * idempotent. Otherwise an existing document is replaced only when `_rev` names its current
+   * revision; a new one only when it carries no `_rev`. Anything else is a `conflict`.
+   */
+  bulkUpsert(docs: DocInput[]): Promise<WriteResult[]>;
+  /** Deletes when `rev` is current (a tombstone stays in the change sequence). */
+  delete(id: string, rev: string): Promise<WriteResult>;
+  allDocs(options?: AllDocsOptions): Promise<AllDocsResult>;
+  /** Changes after `since` in sequence order; one entry per document (its latest change). */
+  changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }>;
+  /** Instance-local state (ingest cursors, …): never listed, never exported, no revisions. */
+  getLocal<T = unknown>(id: string): Promise<T | null>;
+  putLocal(id: string, value: unknown): Promise<void>;
+  deleteLocal(id: string): Promise<void>;
+  getSchemaMarker(): Promise<SchemaMarker | null>;
+  setSchemaMarker(marker: SchemaMarker): Promise<void>;
+  /**
+   * Writes documents and local state in one transaction, so a killed process leaves either the
+   * old state or the new one (used by ingest: chunks + summary + cursor).
+   */
+  commit(docs: DocInput[], locals: Array<{ id: string; value: unknown }>): Promise<WriteResult[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Objects
+
+export interface ObjectInfo {
+  /** `<sessionId>/<name>`, e.g. `abc/transcript.jsonl`, `abc/subagents/agent-1.jsonl`. */
+  key: string;
+  size: number;
+  mtime: string;
+}
+
+export interface PutObjectOptions {
+  /**
+   * Keep the first `offset` bytes of the existing object and replace the rest with the stream
+   * (appending to a growing transcript). The object must already hold at least `offset` bytes.
+   * Without it the whole object is replaced atomically: a reader never sees half an object.
+   */
+  offset?: number;
+  /** Expected sha256 (hex) of the streamed bytes; on mismatch nothing is committed. */
+  sha256?: string;
+}
+
+export interface PutObjectResult {
+  key: string;
+  size: number;
+  /** sha256 (hex) of the bytes received in this call. */
+  sha256: string;
+}
+
+export interface ObjectStore {
+  put(key: string, body: Readable | AsyncIterable<Uint8Array>, options?: PutObjectOptions): Promise<PutObjectResult>;
+  /** Streams the object or a byte range of it (`end` exclusive); null when absent. */
+  get(key: string, range?: { start?: number; end?: number }): Promise<Readable | null>;
+  stat(key: string): Promise<ObjectInfo | null>;
+  /** Every object of one session, in key order. */
+  list(sessionId: string): Promise<ObjectInfo[]>;
+  delete(key: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Views: derived tables declared by design documents and materialised by migrations.
+
+/** Names of the views an engine can materialise; each migration materialises one. */
+export const VIEW_NAMES = [
+  'session_rollup',
+  'sessions_by_cwd',
+  'sessions_by_model',
+  'sessions_by_hostname',
+  'sessions_by_source',
+  'sessions_by_time',
+  'transcript_entries',
+  'speaker_split',
+  'full_text',
+  'daily_activity',
+] as const;
+export type ViewName = (typeof VIEW_NAMES)[number];
+
+export interface SessionFilter {
+  cwd?: string;
+  model?: string;
+  hostname?: string;
+  source?: string;
+  /** ISO; sessions whose [first, last] activity overlaps [from, to]. */
+  from?: string;
+  to?: string;
+  /** Session id prefix. */
+  idPrefix?: string;
+}
+
+/** A row of the session rollup: the summary plus what hook events added. */
+export interface SessionRow {
+  summary: SummaryDoc;
+  /** True when at least one live (non-reconstructed) hook event was recorded. */
+  hookRecorded: boolean;
+  /** Timestamp of the SessionEnd event, if any. */
+  endedAt: string | null;
+  endReason: string | null;
+  /** Latest activity over transcript entries and events. */
+  lastActivity: string | null;
+  firstActivity: string | null;
+  /** Activity segments over transcript entries and events (see core/active-time.ts). */
+  activity: Array<[number, number]>;
+  eventCount: number;
+}
+
+export interface Page {
+  limit: number;
+  offset: number;
+}
+
+export interface TurnRow {
+  index: number;
+  file: string;
+  role: 'user' | 'assistant';
+  timestamp: string | null;
+  text: string;
+  model?: string;
+}
+
+export interface SearchQuery extends SessionFilter, Page {
+  /** Words, "phrases" and prefix* terms; all must match. */
+  q: string;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  file: string;
+  index: number;
+  role: string;
+  timestamp: string | null;
+  /** Snippet split into plain-text segments; `mark` segments matched the query. */
+  snippet: Array<{ text: string; mark: boolean }>;
+  rank: number;
+}
+
+export interface DayActivity {
+  /** UTC day, `YYYY-MM-DD`. */
+  day: string;
+  sessionId: string;
+  project: string | null;
+  activeMs: number;
+  entries: number;
+}
+
+export interface EventRow {
+  id: string;
+  event: string;
+  timestamp: string;
+  reconstructed: boolean;
+  toolName?: string;
+  success?: boolean;
+}
+
+export interface Views {
+  /** Views currently materialised (by migrations). */
+  materialized(): Promise<ViewName[]>;
+  /** Creates a view's tables/indexes and builds it from the stored documents. Idempotent. */
+  materialize(name: ViewName): Promise<void>;
+  /** Removes a view's tables/indexes. Idempotent. */
+  drop(name: ViewName): Promise<void>;
+
+  listSessions(filter: SessionFilter, page: Page): Promise<{ total: number; rows: SessionRow[] }>;
+  getSession(id: string): Promise<SessionRow | null>;
+  transcriptPage(
+    sessionId: string,
+    file: string,
+    page: Page,
+  ): Promise<{ total: number; entries: ProjectedEntry[] }>;
+  turns(sessionId: string, role: 'user' | 'assistant' | undefined, page: Page): Promise<{ total: number; turns: TurnRow[] }>;
+  events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }>;
+  search(query: SearchQuery): Promise<{ total: number; hits: SearchHit[] }>;
+  dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]>;
+  /** Rebuilds the full-text index from the stored chunks; returns how many entries it indexed. */
+  reindex(): Promise<{ entries: number; sessions: number }>;
+  /** Distinct values of a filter attribute with session counts (for the UI's pickers). */
+  facets(attribute: 'cwd' | 'model' | 'hostname' | 'source'): Promise<Array<{ value: string; sessions: number }>>;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/** Engine differences, as flags (never `if (engine === …)` outside src/store). */
+export interface StoreCapabilities {
+  engine: string;
+  /** Several processes may share this store (needs the migration lock). */
+  multiProcess: boolean;
+}
+
+export interface Store {
+  docs: DocStore;
+  objects: ObjectStore;
+  views: Views;
+  capabilities: StoreCapabilities;
+  /** Runs `fn` holding the store-wide migration lock (a no-op lock for a single-process engine). */
+  withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
+  /** Counts for health. */
+  stats(): Promise<{ documents: number; sessions: number; objects: number; objectBytes: number }>;
+  close(): Promise<void>;
+}
+
+export type { TokenUsage };
+
+/** Thrown by engines for bad object keys or malformed requests; the API maps it to 400. */
+export class StoreInputError extends Error {
+  override name = 'StoreInputError';
+}
+
+/** Thrown when a required view is not materialised (a migration is pending); the API maps it to 503. */
+export class ViewMissingError extends Error {
+  override name = 'ViewMissingError';
+  constructor(readonly view: ViewName) {
+    super(`view ${view} is not materialised: run \`transcripts migrate up\``);
+  }
+}
