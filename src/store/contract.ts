@@ -123,7 +123,11 @@ export interface PutObjectResult {
 }
 
 export interface ObjectStore {
-  put(key: string, body: Readable | AsyncIterable<Uint8Array>, options?: PutObjectOptions): Promise<PutObjectResult>;
+  put(
+    key: string,
+    body: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+    options?: PutObjectOptions,
+  ): Promise<PutObjectResult>;
   /** Streams the object or a byte range of it (`end` exclusive); null when absent. */
   get(key: string, range?: { start?: number; end?: number }): Promise<Readable | null>;
   stat(key: string): Promise<ObjectInfo | null>;

@@ -1,0 +1,27 @@
+/**
+ * Where the ingest pipeline writes. In process it is the store itself (`storeSink`); across the
+ * network it is the HTTP API's `/api/ingest/*` routes (`src/client/http-sink.ts`). The pipeline
+ * never knows which, so `backfill` against a remote instance runs the very same code.
+ */
+import type { Readable } from 'node:stream';
+import type { DocInput, PutObjectOptions, PutObjectResult, Store, WriteResult } from '../store/contract.js';
+
+export interface IngestSink {
+  /** Current revisions of documents the pipeline is about to replace. */
+  getRevs(ids: string[]): Promise<Map<string, string>>;
+  /** Instance-local state (the ingest cursor of a file). */
+  getLocal<T>(id: string): Promise<T | null>;
+  putObject(key: string, body: Readable | Buffer, options?: PutObjectOptions): Promise<PutObjectResult>;
+  /** Documents and local state in one transaction. */
+  commit(docs: DocInput[], locals: Array<{ id: string; value: unknown }>): Promise<WriteResult[]>;
+}
+
+export function storeSink(store: Store): IngestSink {
+  return {
+    getRevs: (ids) => store.docs.getRevs(ids),
+    getLocal: (id) => store.docs.getLocal(id),
+    putObject: (key, body, options) =>
+      store.objects.put(key, Buffer.isBuffer(body) ? [body] : body, options),
+    commit: (docs, locals) => store.docs.commit(docs, locals),
+  };
+}
