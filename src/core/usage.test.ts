@@ -1,0 +1,99 @@
+import { describe, expect, it } from 'vitest';
+import type { TokenUsage } from './documents.js';
+import { createUsageTally, toTokenUsage, usageStateSchema } from './usage.js';
+
+const u = (input: number, output: number, cacheWrite = 0, cacheRead = 0): TokenUsage => ({
+  input,
+  output,
+  cacheWrite,
+  cacheRead,
+});
+
+type Line = [string | undefined, TokenUsage];
+
+function tally(lines: Line[]) {
+  const t = createUsageTally();
+  for (const [id, usage] of lines) t.add(id, usage);
+  return t.totals();
+}
+
+describe('usage tally', () => {
+  it('counts a message streamed over several lines once, at its per-field maximum', () => {
+    const lines: Line[] = [
+      ['m1', u(10, 1, 100, 0)],
+      ['m1', u(10, 40, 100, 0)],
+      ['m1', u(12, 30, 90, 5)], // disagrees: each field keeps its own maximum
+    ];
+    expect(tally(lines)).toEqual(u(12, 40, 100, 5));
+  });
+
+  it('reports whether a line starts a new message', () => {
+    const t = createUsageTally();
+    expect(t.add('m1', u(1, 1))).toBe(true);
+    expect(t.add('m1', u(1, 2))).toBe(false);
+    expect(t.add(undefined, u(1, 1))).toBe(true);
+    expect(t.add(undefined, u(1, 1))).toBe(true);
+  });
+
+  it('merges duplicates that are not adjacent, in any order', () => {
+    const lines: Line[] = [
+      ['m1', u(5, 1)],
+      ['m2', u(7, 2)],
+      [undefined, u(1, 1)],
+      ['m1', u(5, 9)],
+      ['m3', u(1, 1)],
+      ['m2', u(8, 1)],
+    ];
+    const expected = u(5 + 8 + 1 + 1, 9 + 2 + 1 + 1);
+    expect(tally(lines)).toEqual(expected);
+    expect(tally([...lines].reverse())).toEqual(expected);
+  });
+
+  it('counts every line without a message id', () => {
+    expect(
+      tally([
+        [undefined, u(1, 2, 3, 4)],
+        [undefined, u(1, 2, 3, 4)],
+      ]),
+    ).toEqual(u(2, 4, 6, 8));
+  });
+
+  it('gives the same totals when resumed from JSON state at any point', () => {
+    let seed = 3;
+    const rnd = (n: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
+    const lines: Line[] = Array.from({ length: 400 }, () => [
+      rnd(5) === 0 ? undefined : `m${rnd(60)}`,
+      u(rnd(1000), rnd(1000), rnd(1000), rnd(1000)),
+    ]);
+    const once = tally(lines);
+    for (const split of [1, 57, 200, 399]) {
+      const first = createUsageTally();
+      for (const [id, usage] of lines.slice(0, split)) first.add(id, usage);
+      const state = usageStateSchema.parse(JSON.parse(JSON.stringify(first.state())));
+      const second = createUsageTally(state);
+      for (const [id, usage] of lines.slice(split)) second.add(id, usage);
+      expect(second.totals()).toEqual(once);
+    }
+  });
+
+  it('keeps its state bounded to the most recently seen ids', () => {
+    const t = createUsageTally(undefined, 3);
+    for (const id of ['a', 'b', 'c', 'a', 'd']) t.add(id, u(1, 0));
+    expect(t.state().recent.map(([id]) => id)).toEqual(['c', 'a', 'd']);
+    expect(t.totals().input).toBe(4);
+  });
+
+  it('reads API usage objects, treating missing and odd fields as 0', () => {
+    expect(
+      toTokenUsage({
+        input_tokens: 3,
+        output_tokens: 4,
+        cache_creation_input_tokens: 5,
+        cache_read_input_tokens: 6,
+      }),
+    ).toEqual(u(3, 4, 5, 6));
+    expect(toTokenUsage({ input_tokens: '3', output_tokens: NaN, cache_read_input_tokens: 2.7 })).toEqual(
+      u(0, 0, 0, 2),
+    );
+  });
+});
