@@ -1,0 +1,232 @@
+/**
+ * Views contract, search and calendar: the query grammar (words, "phrases", prefix*), hostile
+ * input that must never be an error, snippet marks, filters, reindex, and daily activity split
+ * at UTC midnight.
+ */
+import { expect, it } from 'vitest';
+import type { SearchQuery, Store } from '../contract.js';
+import { describeWithStore, type ContractOptions } from './contract-options.js';
+import { chunkDoc, entry, putDocs, summaryDoc } from './view-fixtures.js';
+import { materializeAll } from './views-sessions.case.js';
+
+export async function seedSearch(store: Store): Promise<void> {
+  await putDocs(store, [
+    summaryDoc('q1', {
+      span: ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z'],
+      cwd: '/work/alpha',
+      models: ['claude-opus-4'],
+    }),
+    summaryDoc('q2', {
+      span: ['2025-03-05T10:00:00.000Z', '2025-03-05T11:00:00.000Z'],
+      cwd: '/work/beta',
+      models: ['claude-sonnet-4'],
+    }),
+    chunkDoc('q1', [
+      entry(0, 'user', 'How do I configure the PostgreSQL connection pool?'),
+      entry(1, 'assistant', 'Use the pool size setting in the config file.', {
+        thinking: 'The user wants pooling advice',
+      }),
+      entry(2, 'assistant', undefined, {
+        toolUses: [{ id: 't1', name: 'Bash', input: { command: 'grep -r maxConnections src/' } }],
+      }),
+      entry(3, 'tool_result', undefined, {
+        toolResults: [{ toolUseId: 't1', content: 'src/db.ts: maxConnections = 10', isError: false }],
+      }),
+      entry(4, 'user', 'Café au lait and a naïve résumé'),
+      entry(5, 'user', '日本語 テキスト and an emoji 🚀 here'),
+    ]),
+    chunkDoc('q2', [entry(0, 'user', 'connection refused on the pool')]),
+  ]);
+}
+
+export function describeSearchViews(options: ContractOptions): void {
+  describeWithStore(options, 'full-text search', (store) => {
+    const search = (q: string, extra: Partial<SearchQuery> = {}) =>
+      store().views.search({ q, limit: 20, offset: 0, ...extra });
+    const found = async (q: string, extra: Partial<SearchQuery> = {}) =>
+      (await search(q, extra)).hits.map((h) => `${h.sessionId}#${h.index}`).sort();
+
+    it('matches all bare words, "phrases" and prefix* terms', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      expect(await found('pool')).toEqual(['q1#0', 'q1#1', 'q2#0']);
+      expect(await found('POOL Connection')).toEqual(['q1#0', 'q2#0']);
+      expect(await found('"connection pool"')).toEqual(['q1#0']);
+      expect(await found('"the pool"')).toEqual(['q1#1', 'q2#0']);
+      expect(await found('"pool connection"')).toEqual([]);
+      expect(await found('config*')).toEqual(['q1#0', 'q1#1']);
+      expect(await found('"pool si"*')).toEqual(['q1#1']);
+      expect(await found('nothing-like-this')).toEqual([]);
+    });
+
+    it('indexes thinking, tool inputs and tool results, and folds accents', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      expect(await found('pooling')).toEqual(['q1#1']);
+      expect(await found('maxConnections')).toEqual(['q1#2', 'q1#3']);
+      expect(await found('grep')).toEqual(['q1#2']);
+      expect(await found('cafe')).toEqual(['q1#4']);
+      expect(await found('résumé naive')).toEqual(['q1#4']);
+      expect(await found('日本語')).toEqual(['q1#5']);
+      expect(await found('テキスト')).toEqual(['q1#5']);
+      const hit = (await search('grep')).hits[0]!;
+      expect(hit).toMatchObject({ sessionId: 'q1', file: 'transcript.jsonl', index: 2, role: 'assistant' });
+      expect(hit.timestamp).toBe('2025-03-01T10:02:00.000Z');
+    });
+
+    it('never fails on hostile input and treats operators literally', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      const nasty = [
+        '"',
+        '""',
+        '"""',
+        '*',
+        '**',
+        'NEAR(',
+        'NEAR(pool connection)',
+        'a OR',
+        'OR',
+        'AND',
+        'NOT',
+        '-x',
+        '-pool',
+        'col:x',
+        'text:pool',
+        ':',
+        '^pool',
+        '(pool',
+        'pool)',
+        '{pool}',
+        "pool'",
+        '\\',
+        '%',
+        '_',
+        '+pool',
+        'pool"',
+        '"pool',
+        'pool*"',
+        '*pool',
+        'po*ol',
+        '🚀',
+        '\u0000',
+        '\u0001pool\u0002',
+        '\ud800',
+        'ẞ',
+        'x'.repeat(5000),
+        'pool '.repeat(200),
+        ';DROP TABLE docs;--',
+      ];
+      for (const q of nasty) {
+        const result = await search(q);
+        expect(result.total, q).toBe(result.hits.length);
+      }
+      expect(await found('pool"')).toEqual(['q1#0', 'q1#1', 'q2#0']);
+      expect(await found('"pool')).toEqual(['q1#0', 'q1#1', 'q2#0']);
+      expect(await found('(pool)')).toEqual(['q1#0', 'q1#1', 'q2#0']);
+      expect(await found('text:pool')).toEqual([]);
+      expect(await found('pool OR nothing')).toEqual([]);
+      expect(await search('')).toEqual({ total: 0, hits: [] });
+      expect(await search('   "" * ')).toEqual({ total: 0, hits: [] });
+      expect(await search('🚀')).toEqual({ total: 0, hits: [] });
+      expect((await search(';DROP TABLE docs;--')).total).toBe(0);
+      expect(await store().docs.get('summary:q1')).not.toBeNull();
+    });
+
+    it('returns plain-text snippets with the matches marked', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      const { hits } = await search('pool', { idPrefix: 'q2' });
+      expect(hits).toHaveLength(1);
+      expect(hits[0]!.snippet).toEqual([
+        { text: 'connection refused on the ', mark: false },
+        { text: 'pool', mark: true },
+      ]);
+      for (const hit of (await search('config* pool')).hits) {
+        expect(hit.snippet.some((s) => s.mark)).toBe(true);
+        // eslint-disable-next-line no-control-regex -- no marker character may leak into a snippet
+        expect(hit.snippet.every((s) => !/[\u0000-\u0008]/.test(s.text))).toBe(true);
+      }
+    });
+
+    it('filters like the session list, ranks best first and pages', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      expect(await found('pool', { cwd: '/work/beta' })).toEqual(['q2#0']);
+      expect(await found('pool', { model: 'claude-opus-4' })).toEqual(['q1#0', 'q1#1']);
+      expect(await found('pool', { from: '2025-03-04T00:00:00Z' })).toEqual(['q2#0']);
+      expect(
+        await found('pool', { to: '2025-03-02T00:00:00Z', hostname: 'laptop', source: 'backfill' }),
+      ).toEqual(['q1#0', 'q1#1']);
+      const all = await search('pool');
+      expect(all.total).toBe(3);
+      const ranks = all.hits.map((h) => h.rank);
+      expect([...ranks].sort((a, b) => b - a)).toEqual(ranks);
+      const pages = [0, 1, 2].map((offset) => search('pool', { limit: 1, offset }));
+      const paged = (await Promise.all(pages)).map((p) => {
+        expect(p.total).toBe(3);
+        return p.hits.map((h) => `${h.sessionId}#${h.index}`)[0];
+      });
+      expect(paged).toEqual(all.hits.map((h) => `${h.sessionId}#${h.index}`));
+      expect((await search('pool', { limit: 0 })).hits).toEqual([]);
+    });
+
+    it('reindexes from the stored chunks', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      const before = await search('pool');
+      expect(await store().views.reindex()).toEqual({ entries: 7, sessions: 2 });
+      expect(await search('pool')).toEqual(before);
+    });
+
+    it('follows replaced chunks', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      await putDocs(store(), [
+        chunkDoc('q2', [entry(0, 'user', 'a different question'), entry(1, 'assistant', 'pool answer')]),
+      ]);
+      expect(await found('refused')).toEqual([]);
+      expect(await found('pool', { idPrefix: 'q2' })).toEqual(['q2#1']);
+      expect(await found('different')).toEqual(['q2#0']);
+    });
+  });
+
+  describeWithStore(options, 'daily activity', (store) => {
+    it('splits activity at UTC midnight and counts entries per day', async () => {
+      await materializeAll(store());
+      await putDocs(store(), [
+        summaryDoc('d1', {
+          span: ['2025-03-01T23:30:00.000Z', '2025-03-02T00:30:00.000Z'],
+          cwd: '/work/alpha',
+          project: 'alpha',
+        }),
+        summaryDoc('d2', {
+          span: ['2025-03-02T10:00:00.000Z', '2025-03-02T10:20:00.000Z'],
+          cwd: '/work/beta',
+          project: 'beta',
+        }),
+        chunkDoc('d1', [
+          entry(0, 'user', 'late', { timestamp: '2025-03-01T23:40:00.000Z' }),
+          entry(1, 'assistant', 'later', { timestamp: '2025-03-01T23:50:00.000Z' }),
+          entry(2, 'user', 'after midnight', { timestamp: '2025-03-02T00:10:00.000Z' }),
+        ]),
+        chunkDoc('d2', [entry(0, 'user', 'morning', { timestamp: '2025-03-02T10:05:00.000Z' })]),
+      ]);
+      const half = 30 * 60_000;
+      const all = await store().views.dailyActivity('2025-03-01', '2025-03-02', {});
+      expect(all).toEqual([
+        { day: '2025-03-01', sessionId: 'd1', project: 'alpha', activeMs: half, entries: 2 },
+        { day: '2025-03-02', sessionId: 'd1', project: 'alpha', activeMs: half, entries: 1 },
+        { day: '2025-03-02', sessionId: 'd2', project: 'beta', activeMs: 20 * 60_000, entries: 1 },
+      ]);
+      expect(await store().views.dailyActivity('2025-03-02', '2025-03-02', {})).toEqual(all.slice(1));
+      expect(await store().views.dailyActivity('2025-03-02T05:00:00Z', '2025-03-09T00:00:00Z', {})).toEqual(
+        all.slice(1),
+      );
+      expect(await store().views.dailyActivity('2025-03-01', '2025-03-31', { cwd: '/work/beta' })).toEqual([
+        all[2],
+      ]);
+      expect(await store().views.dailyActivity('2025-04-01', '2025-04-30', {})).toEqual([]);
+    });
+  });
+}

@@ -1,0 +1,269 @@
+/**
+ * Views contract, sessions: the rollup list (order, filters, overlap, paging), the merge of hook
+ * events into it, facets and the per-session event list.
+ */
+import { expect, it } from 'vitest';
+import { VIEW_NAMES, type Store } from '../contract.js';
+import { describeWithStore, type ContractOptions } from './contract-options.js';
+import { deleteDoc, eventDoc, putDocs, summaryDoc } from './view-fixtures.js';
+
+export async function materializeAll(store: Store): Promise<void> {
+  for (const name of VIEW_NAMES) await store.views.materialize(name);
+}
+
+const ms = (iso: string) => Date.parse(iso);
+
+/** Five sessions: C and D tie on last activity; E has no activity at all. */
+export async function seedSessions(store: Store): Promise<void> {
+  await putDocs(store, [
+    summaryDoc('sess-a', {
+      span: ['2025-03-01T10:00:00.000Z', '2025-03-01T12:00:00.000Z'],
+      cwd: '/work/alpha',
+      hostname: 'h1',
+      source: 'backfill',
+      models: ['claude-opus-4'],
+    }),
+    summaryDoc('sess-b', {
+      span: ['2025-03-02T09:00:00.000Z', '2025-03-02T09:30:00.000Z'],
+      cwd: '/work/beta',
+      hostname: 'h2',
+      source: 'live',
+      models: ['claude-opus-4', 'claude-sonnet-4'],
+    }),
+    summaryDoc('sess-c', {
+      span: ['2025-03-03T08:00:00.000Z', '2025-03-03T08:10:00.000Z'],
+      cwd: '/work/alpha',
+      hostname: 'h1',
+      source: 'live',
+      models: ['claude-sonnet-4'],
+    }),
+    summaryDoc('sess-d', {
+      span: ['2025-03-03T07:00:00.000Z', '2025-03-03T08:10:00.000Z'],
+      cwd: '/work/delta',
+      hostname: 'h1',
+      source: 'live',
+      models: ['claude-haiku-4'],
+    }),
+    summaryDoc('sess-e', { cwd: null, hostname: null, source: 'backfill', models: [] }),
+  ]);
+}
+
+export function describeSessionViews(options: ContractOptions): void {
+  describeWithStore(options, 'session list', (store) => {
+    const ids = async (filter: Parameters<Store['views']['listSessions']>[0], limit = 50, offset = 0) => {
+      const { total, rows } = await store().views.listSessions(filter, { limit, offset });
+      return { total, ids: rows.map((r) => r.summary.sessionId) };
+    };
+
+    it('lists newest first by last activity, ties by id, sessions without activity last', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      expect(await ids({})).toEqual({ total: 5, ids: ['sess-c', 'sess-d', 'sess-b', 'sess-a', 'sess-e'] });
+      const row = (await store().views.listSessions({}, { limit: 1, offset: 0 })).rows[0]!;
+      expect(row.summary).toMatchObject({
+        _id: 'summary:sess-c',
+        sessionId: 'sess-c',
+        cwd: '/work/alpha',
+        type: 'summary',
+      });
+      expect(row.summary._rev).toMatch(/^1-/);
+      expect(row).toMatchObject({
+        hookRecorded: false,
+        endedAt: null,
+        endReason: null,
+        firstActivity: '2025-03-03T08:00:00.000Z',
+        lastActivity: '2025-03-03T08:10:00.000Z',
+        activity: [[ms('2025-03-03T08:00:00.000Z'), ms('2025-03-03T08:10:00.000Z')]],
+        eventCount: 0,
+      });
+      const e = await store().views.getSession('sess-e');
+      expect(e).toMatchObject({ firstActivity: null, lastActivity: null, activity: [] });
+      expect(await store().views.getSession('nope')).toBeNull();
+    });
+
+    it('pages with a stable total', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      expect(await ids({}, 2, 0)).toEqual({ total: 5, ids: ['sess-c', 'sess-d'] });
+      expect(await ids({}, 2, 2)).toEqual({ total: 5, ids: ['sess-b', 'sess-a'] });
+      expect(await ids({}, 2, 4)).toEqual({ total: 5, ids: ['sess-e'] });
+      expect(await ids({}, 2, 10)).toEqual({ total: 5, ids: [] });
+      expect(await ids({}, 0, 0)).toEqual({ total: 5, ids: [] });
+    });
+
+    it('filters by cwd, hostname, source, id prefix and any of the models', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      expect((await ids({ cwd: '/work/alpha' })).ids).toEqual(['sess-c', 'sess-a']);
+      expect((await ids({ hostname: 'h2' })).ids).toEqual(['sess-b']);
+      expect((await ids({ source: 'live' })).ids).toEqual(['sess-c', 'sess-d', 'sess-b']);
+      expect((await ids({ model: 'claude-sonnet-4' })).ids).toEqual(['sess-c', 'sess-b']);
+      expect((await ids({ model: 'claude-opus-4' })).ids).toEqual(['sess-b', 'sess-a']);
+      expect((await ids({ model: 'claude' })).ids).toEqual([]);
+      expect((await ids({ cwd: '/work/alpha', model: 'claude-sonnet-4' })).ids).toEqual(['sess-c']);
+      expect((await ids({ idPrefix: 'sess-' })).total).toBe(5);
+      expect((await ids({ idPrefix: 'sess-c' })).ids).toEqual(['sess-c']);
+      expect((await ids({ idPrefix: 'x' })).ids).toEqual([]);
+      expect((await ids({ cwd: '/work' })).ids).toEqual([]);
+      expect(await ids({ cwd: '/work/alpha' }, 1, 1)).toEqual({ total: 2, ids: ['sess-a'] });
+    });
+
+    it('selects sessions whose activity overlaps [from, to], either bound open', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      expect((await ids({ from: '2025-03-01T11:00:00Z', to: '2025-03-01T23:00:00Z' })).ids).toEqual([
+        'sess-a',
+      ]);
+      expect((await ids({ from: '2025-03-02T09:15:00Z' })).ids).toEqual(['sess-c', 'sess-d', 'sess-b']);
+      expect((await ids({ to: '2025-03-01T10:00:00Z' })).ids).toEqual(['sess-a']);
+      expect((await ids({ from: '2025-03-03T08:10:00Z', to: '2025-03-04T00:00:00Z' })).ids).toEqual([
+        'sess-c',
+        'sess-d',
+      ]);
+      expect((await ids({ from: '2025-03-03T07:30:00Z', to: '2025-03-03T07:40:00Z' })).ids).toEqual([
+        'sess-d',
+      ]);
+      // A bare date as the upper bound covers that whole day.
+      expect((await ids({ to: '2025-03-02' })).ids).toEqual(['sess-b', 'sess-a']);
+      expect((await ids({ from: '2025-04-01T00:00:00Z' })).ids).toEqual([]);
+    });
+
+    it('counts sessions per filter value for the pickers', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      expect(await store().views.facets('model')).toEqual([
+        { value: 'claude-opus-4', sessions: 2 },
+        { value: 'claude-sonnet-4', sessions: 2 },
+        { value: 'claude-haiku-4', sessions: 1 },
+      ]);
+      expect(await store().views.facets('cwd')).toEqual([
+        { value: '/work/alpha', sessions: 2 },
+        { value: '/work/beta', sessions: 1 },
+        { value: '/work/delta', sessions: 1 },
+      ]);
+      expect(await store().views.facets('source')).toEqual([
+        { value: 'live', sessions: 3 },
+        { value: 'backfill', sessions: 2 },
+      ]);
+    });
+
+    it('follows summary rewrites and deletions', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      await putDocs(store(), [
+        summaryDoc('sess-a', {
+          span: ['2025-03-05T00:00:00.000Z', '2025-03-05T01:00:00.000Z'],
+          cwd: '/work/zeta',
+          models: ['m2'],
+        }),
+      ]);
+      expect((await ids({})).ids[0]).toBe('sess-a');
+      expect((await ids({ cwd: '/work/alpha' })).ids).toEqual(['sess-c']);
+      expect((await ids({ model: 'm2' })).ids).toEqual(['sess-a']);
+      expect((await ids({ model: 'claude-opus-4' })).ids).toEqual(['sess-b']);
+      await deleteDoc(store(), 'summary:sess-a');
+      expect((await ids({})).total).toBe(4);
+      expect(await store().views.getSession('sess-a')).toBeNull();
+      expect((await ids({ model: 'm2' })).ids).toEqual([]);
+    });
+  });
+
+  describeWithStore(options, 'session events', (store) => {
+    const sid = 'ev';
+    const summary = () => summaryDoc(sid, { span: ['2025-03-01T10:00:00.000Z', '2025-03-01T10:30:00.000Z'] });
+    const start = () => eventDoc(sid, '2025-03-01T09:58:00.000Z', 'SessionStart', { reconstructed: true });
+    const tool = () =>
+      eventDoc(sid, '2025-03-01T10:31:00.000Z', 'PostToolUse', { toolName: 'Bash', success: true });
+    const end = () => eventDoc(sid, '2025-03-01T11:00:00.000Z', 'SessionEnd', { reason: 'logout' });
+
+    it('merges events into the rollup: hook-recorded, SessionEnd, activity', async () => {
+      await materializeAll(store());
+      // Events may arrive before the transcript's summary; the session appears with the summary.
+      await putDocs(store(), [start()]);
+      expect(await store().views.getSession(sid)).toBeNull();
+      await putDocs(store(), [summary()]);
+      expect(await store().views.getSession(sid)).toMatchObject({
+        hookRecorded: false,
+        eventCount: 1,
+        firstActivity: '2025-03-01T09:58:00.000Z',
+        lastActivity: '2025-03-01T10:30:00.000Z',
+      });
+
+      await putDocs(store(), [tool(), end()]);
+      expect(await store().views.getSession(sid)).toEqual({
+        summary: expect.objectContaining({ sessionId: sid }),
+        hookRecorded: true,
+        endedAt: '2025-03-01T11:00:00.000Z',
+        endReason: 'logout',
+        firstActivity: '2025-03-01T09:58:00.000Z',
+        lastActivity: '2025-03-01T11:00:00.000Z',
+        // 09:58 is more than a minute before the transcript starts; 10:31 joins it.
+        activity: [
+          [ms('2025-03-01T09:58:00.000Z'), ms('2025-03-01T09:58:00.000Z')],
+          [ms('2025-03-01T10:00:00.000Z'), ms('2025-03-01T10:31:00.000Z')],
+          [ms('2025-03-01T11:00:00.000Z'), ms('2025-03-01T11:00:00.000Z')],
+        ],
+        eventCount: 3,
+      });
+      // Events extend the list order too.
+      expect(
+        (await store().views.listSessions({ from: '2025-03-01T10:45:00Z' }, { limit: 5, offset: 0 })).total,
+      ).toBe(1);
+    });
+
+    it('takes the latest SessionEnd and recounts when events are replaced or deleted', async () => {
+      await materializeAll(store());
+      const secondEnd = eventDoc(sid, '2025-03-01T12:00:00.000Z', 'SessionEnd', { reason: 'clear' });
+      await putDocs(store(), [summary(), start(), secondEnd, tool(), end()]);
+      expect(await store().views.getSession(sid)).toMatchObject({
+        endedAt: '2025-03-01T12:00:00.000Z',
+        endReason: 'clear',
+      });
+
+      await deleteDoc(store(), secondEnd._id);
+      expect(await store().views.getSession(sid)).toMatchObject({ endReason: 'logout', eventCount: 3 });
+      // The same event id with other content (a corrected hook payload) replaces the old one.
+      await putDocs(store(), [{ ...end(), reason: 'prompt_input_exit' }]);
+      expect(await store().views.getSession(sid)).toMatchObject({
+        endReason: 'prompt_input_exit',
+        eventCount: 3,
+      });
+
+      await deleteDoc(store(), tool()._id);
+      await deleteDoc(store(), end()._id);
+      expect(await store().views.getSession(sid)).toMatchObject({
+        hookRecorded: false,
+        endedAt: null,
+        endReason: null,
+        eventCount: 1,
+        lastActivity: '2025-03-01T10:30:00.000Z',
+      });
+    });
+
+    it('lists a session’s events in time order, paged', async () => {
+      await putDocs(store(), [end(), start(), tool(), eventDoc('other', '2025-03-01T10:00:00.000Z', 'Stop')]);
+      const all = await store().views.events(sid, { limit: 10, offset: 0 });
+      expect(all.total).toBe(3);
+      expect(all.events).toEqual([
+        {
+          id: start()._id,
+          event: 'SessionStart',
+          timestamp: '2025-03-01T09:58:00.000Z',
+          reconstructed: true,
+        },
+        {
+          id: tool()._id,
+          event: 'PostToolUse',
+          timestamp: '2025-03-01T10:31:00.000Z',
+          reconstructed: false,
+          toolName: 'Bash',
+          success: true,
+        },
+        { id: end()._id, event: 'SessionEnd', timestamp: '2025-03-01T11:00:00.000Z', reconstructed: false },
+      ]);
+      const page = await store().views.events(sid, { limit: 1, offset: 1 });
+      expect(page).toEqual({ total: 3, events: [all.events[1]] });
+      expect(await store().views.events('nobody', { limit: 5, offset: 0 })).toEqual({ total: 0, events: [] });
+    });
+  });
+}

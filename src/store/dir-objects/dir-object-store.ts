@@ -1,0 +1,245 @@
+/**
+ * Objects as plain files under `<root>/<sessionId>/<name>`. A whole-object put streams into a
+ * temp file under `<uploads>` (same directory tree, so the same filesystem), fsyncs and renames
+ * it over the target: readers see the old object or the new one, never half of either. An offset
+ * put appends in place (a growing transcript) and is undone back to the offset on failure.
+ */
+import { randomBytes } from 'node:crypto';
+import { constants as fsConstants } from 'node:fs';
+import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
+import {
+  StoreInputError,
+  type ObjectInfo,
+  type ObjectStore,
+  type PutObjectOptions,
+  type PutObjectResult,
+} from '../contract.js';
+import {
+  asInputError,
+  checkSha256,
+  direntDir,
+  openIfFile,
+  statIfFile,
+  syncDir,
+  writeStream,
+  type Body,
+} from './object-files.js';
+
+/** Temp files older than this at open belong to a process that died mid-put. */
+const STALE_UPLOAD_MS = 60 * 60 * 1000;
+
+export interface DirObjectStoreOptions {
+  /** Where objects live: `<root>/<sessionId>/<name>`. */
+  root: string;
+  /** Temp files of in-flight puts; must be on the same filesystem as `root`. */
+  uploads: string;
+}
+
+export class DirObjectStore implements ObjectStore {
+  readonly #root: string;
+  readonly #uploads: string;
+
+  private constructor(options: DirObjectStoreOptions) {
+    this.#root = options.root;
+    this.#uploads = options.uploads;
+  }
+
+  /** Creates the directories and clears temp files left by a crashed process. */
+  static async open(options: DirObjectStoreOptions): Promise<DirObjectStore> {
+    await mkdir(options.root, { recursive: true });
+    await mkdir(options.uploads, { recursive: true });
+    const now = Date.now();
+    for (const name of await readdir(options.uploads)) {
+      const file = join(options.uploads, name);
+      const info = await stat(file).catch(() => null);
+      if (info && now - info.mtimeMs > STALE_UPLOAD_MS) await rm(file, { force: true });
+    }
+    return new DirObjectStore(options);
+  }
+
+  async put(key: string, body: Body, options: PutObjectOptions = {}): Promise<PutObjectResult> {
+    const path = this.#path(key);
+    const expected = checkSha256(options.sha256);
+    const offset = options.offset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new StoreInputError('offset must be a non-negative integer');
+    return offset === 0
+      ? this.#replace(key, path, body, expected)
+      : this.#append(key, path, offset, body, expected);
+  }
+
+  async get(key: string, range: { start?: number; end?: number } = {}): Promise<Readable | null> {
+    const path = this.#path(key);
+    const start = range.start ?? 0;
+    if (!Number.isInteger(start) || start < 0)
+      throw new StoreInputError('range start must be a non-negative integer');
+    if (range.end !== undefined && (!Number.isInteger(range.end) || range.end < start)) {
+      throw new StoreInputError('range end must be an integer not below start');
+    }
+    // Opening first pins the inode: a concurrent replace renames a new file in, and this reader
+    // keeps streaming the complete old one.
+    const fh = await openIfFile(path);
+    if (!fh) return null;
+    const size = (await fh.stat()).size;
+    const end = Math.min(range.end ?? size, size);
+    if (end <= start) {
+      await fh.close();
+      return Readable.from([]);
+    }
+    return fh.createReadStream({ start, end: end - 1, autoClose: true });
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    const info = await statIfFile(this.#path(key));
+    return info ? { key, size: info.size, mtime: info.mtime.toISOString() } : null;
+  }
+
+  async list(sessionId: string): Promise<ObjectInfo[]> {
+    const problem = sessionIdProblem(sessionId);
+    if (problem) throw new StoreInputError(problem);
+    const dir = join(this.#root, sessionId);
+    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(
+      (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return [];
+        throw err;
+      },
+    );
+    const out: ObjectInfo[] = [];
+    for (const entry of entries) {
+      if (!entry.isFile()) continue;
+      const file = join(direntDir(entry), entry.name);
+      const info = await statIfFile(file);
+      if (!info) continue; // deleted meanwhile
+      const key = `${sessionId}/${file
+        .slice(dir.length + 1)
+        .split(sep)
+        .join('/')}`;
+      out.push({ key, size: info.size, mtime: info.mtime.toISOString() });
+    }
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    const path = this.#path(key);
+    if (!(await statIfFile(path))) return false;
+    try {
+      await unlink(path);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return false;
+      throw err;
+    }
+    await this.#removeEmptyDirs(dirname(path));
+    return true;
+  }
+
+  /** Object count and bytes, for `Store.stats()`. */
+  async totals(): Promise<{ objects: number; objectBytes: number }> {
+    let objects = 0;
+    let objectBytes = 0;
+    for (const entry of await readdir(this.#root, { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue;
+      const info = await statIfFile(join(direntDir(entry), entry.name));
+      if (!info) continue;
+      objects += 1;
+      objectBytes += info.size;
+    }
+    return { objects, objectBytes };
+  }
+
+  #path(key: string): string {
+    const problem = objectKeyProblem(key);
+    if (problem) throw new StoreInputError(problem);
+    return join(this.#root, ...key.split('/'));
+  }
+
+  async #replace(key: string, path: string, body: Body, expected: string | null): Promise<PutObjectResult> {
+    const temp = join(this.#uploads, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    const fh = await open(temp, 'wx');
+    let written: { size: number; sha256: string };
+    try {
+      written = await writeStream(fh, body, 0);
+      if (expected && written.sha256 !== expected) {
+        throw new StoreInputError(
+          `sha256 mismatch for ${key}: expected ${expected}, received ${written.sha256}`,
+        );
+      }
+      await fh.sync();
+      await fh.close();
+    } catch (err) {
+      await fh.close().catch(() => undefined);
+      await rm(temp, { force: true });
+      throw err;
+    }
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await rename(temp, path);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw asInputError(err, key);
+    }
+    await syncDir(dirname(path));
+    return { key, size: written.size, sha256: written.sha256 };
+  }
+
+  async #append(
+    key: string,
+    path: string,
+    offset: number,
+    body: Body,
+    expected: string | null,
+  ): Promise<PutObjectResult> {
+    let fh: FileHandle;
+    try {
+      fh = await open(path, fsConstants.O_RDWR);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new StoreInputError(
+          `cannot write ${key} at offset ${offset}: the object does not exist (0 bytes)`,
+        );
+      }
+      throw asInputError(err, key);
+    }
+    try {
+      const size = (await fh.stat()).size;
+      if (size < offset) {
+        throw new StoreInputError(
+          `cannot write ${key} at offset ${offset}: the object holds only ${size} bytes`,
+        );
+      }
+      let written: { size: number; sha256: string };
+      try {
+        written = await writeStream(fh, body, offset);
+        if (expected && written.sha256 !== expected) {
+          throw new StoreInputError(
+            `sha256 mismatch for ${key}: expected ${expected}, received ${written.sha256}`,
+          );
+        }
+      } catch (err) {
+        // Undo what this call appended; the first `offset` bytes were never touched.
+        await fh.truncate(offset);
+        await fh.sync();
+        throw err;
+      }
+      await fh.truncate(offset + written.size);
+      await fh.sync();
+      return { key, size: offset + written.size, sha256: written.sha256 };
+    } finally {
+      await fh.close();
+    }
+  }
+
+  /** Removes now-empty directories up to (and including) the session directory. */
+  async #removeEmptyDirs(dir: string): Promise<void> {
+    while (dir.startsWith(this.#root + sep)) {
+      try {
+        await rmdir(dir);
+      } catch {
+        return; // not empty (or already gone): stop climbing
+      }
+      dir = dirname(dir);
+    }
+  }
+}

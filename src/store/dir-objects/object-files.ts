@@ -1,0 +1,93 @@
+/**
+ * File-level helpers of the directory object store: streaming with a running sha256, opening
+ * and stat-ing without racing a concurrent delete, and durable renames.
+ */
+import { createHash } from 'node:crypto';
+import type { Dirent, Stats } from 'node:fs';
+import { open, stat, type FileHandle } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
+import { StoreInputError } from '../contract.js';
+
+export type Body = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
+
+/** `parentPath` arrived in Node 20.12; earlier 20.x releases call it `path`. */
+export function direntDir(entry: Dirent): string {
+  return entry.parentPath ?? (entry as Dirent & { path: string }).path;
+}
+
+export async function writeStream(
+  fh: FileHandle,
+  body: Body,
+  position: number,
+): Promise<{ size: number; sha256: string }> {
+  const hash = createHash('sha256');
+  let size = 0;
+  for await (const chunk of body as AsyncIterable<Uint8Array | string>) {
+    const bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    hash.update(bytes);
+    let done = 0;
+    while (done < bytes.byteLength) {
+      const { bytesWritten } = await fh.write(bytes, done, bytes.byteLength - done, position + size + done);
+      done += bytesWritten;
+    }
+    size += bytes.byteLength;
+  }
+  return { size, sha256: hash.digest('hex') };
+}
+
+export function checkSha256(sha256: string | undefined): string | null {
+  if (sha256 === undefined) return null;
+  if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) {
+    throw new StoreInputError('sha256 must be 64 hex digits');
+  }
+  return sha256.toLowerCase();
+}
+
+export async function openIfFile(path: string): Promise<FileHandle | null> {
+  let fh: FileHandle;
+  try {
+    fh = await open(path, 'r');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR') return null;
+    throw err;
+  }
+  if (!(await fh.stat()).isFile()) {
+    await fh.close();
+    return null;
+  }
+  return fh;
+}
+
+export async function statIfFile(path: string): Promise<Stats | null> {
+  try {
+    const info = await stat(path);
+    return info.isFile() ? info : null;
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null;
+    throw err;
+  }
+}
+
+/** Makes a rename durable (POSIX); platforms that cannot fsync a directory skip it. */
+export async function syncDir(dir: string): Promise<void> {
+  let fh: FileHandle | undefined;
+  try {
+    fh = await open(dir, 'r');
+    await fh.sync();
+  } catch {
+    // best effort: the data itself was fsynced before the rename
+  } finally {
+    await fh?.close();
+  }
+}
+
+/** A key that collides with a directory (or a file used as one) is the caller's mistake. */
+export function asInputError(err: unknown, key: string): unknown {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'EISDIR' || code === 'ENOTDIR' || code === 'EEXIST' || code === 'ENOTEMPTY') {
+    return new StoreInputError(`object key "${key}" collides with an existing object or directory`);
+  }
+  return err;
+}

@@ -1,0 +1,21 @@
+/**
+ * One pass from a caller's document to what the docs table stores: the canonical JSON of its
+ * content (the body column) and the content hash (the hash column and the `<hash>` of `_rev`).
+ * `contentHash()` in core would build the same canonical JSON a second time; hashing the body we
+ * store anyway keeps the ingest hot path to one stringification. `encode-content.test.ts` pins
+ * the result to `contentHash()` so the two cannot drift apart.
+ */
+import { createHash } from 'node:crypto';
+import { canonicalJson } from '../../core/revision.js';
+import type { DocInput } from '../contract.js';
+
+export interface EncodedContent {
+  body: string;
+  hash: string;
+}
+
+export function encodeContent(doc: DocInput): EncodedContent {
+  const { _id: _i, _rev: _r, ...content } = doc;
+  const body = canonicalJson(content);
+  return { body, hash: createHash('sha1').update(body).digest('hex').slice(0, 32) };
+}

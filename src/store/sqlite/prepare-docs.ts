@@ -1,0 +1,65 @@
+/**
+ * Validation of what callers hand the doc store, done before any transaction starts so a bad
+ * input rejects the whole call (naming the offending document) and nothing is written. Each body
+ * is encoded here, once.
+ */
+import { StoreInputError, type DocInput } from '../contract.js';
+import { encodeContent } from './encode-content.js';
+
+export interface PreparedDoc {
+  id: string;
+  rev: string | undefined;
+  sessionId: string;
+  type: string | null;
+  body: string;
+  hash: string;
+  doc: DocInput;
+}
+
+export interface PreparedLocal {
+  id: string;
+  value: string;
+}
+
+export function prepareDocs(docs: DocInput[]): PreparedDoc[] {
+  if (!Array.isArray(docs)) throw new StoreInputError('docs must be an array');
+  return docs.map((doc, i) => {
+    if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+      throw new StoreInputError(`docs[${i}] must be an object`);
+    }
+    const { _id: id, _rev: rev } = doc;
+    if (typeof id !== 'string' || id === '')
+      throw new StoreInputError(`docs[${i}]._id must be a non-empty string`);
+    if (id.startsWith('_local/')) {
+      throw new StoreInputError(`docs[${i}]._id "${id}": _local/ documents are written with putLocal`);
+    }
+    if (rev !== undefined && (typeof rev !== 'string' || rev === '')) {
+      throw new StoreInputError(`docs[${i}]._rev must be a non-empty string when given`);
+    }
+    const { body, hash } = encodeContent(doc);
+    return {
+      id,
+      rev,
+      sessionId: typeof doc.sessionId === 'string' ? doc.sessionId : '',
+      type: typeof doc.type === 'string' ? doc.type : null,
+      body,
+      hash,
+      doc,
+    };
+  });
+}
+
+export function prepareLocal(id: unknown, value: unknown, what: string): PreparedLocal {
+  if (typeof id !== 'string' || id === '')
+    throw new StoreInputError(`${what}: id must be a non-empty string`);
+  const json = value === undefined ? undefined : JSON.stringify(value);
+  if (json === undefined) throw new StoreInputError(`${what} "${id}": value must be JSON-serialisable`);
+  return { id, value: json };
+}
+
+export function nonNegativeInt(value: number | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!Number.isInteger(value) || value < 0)
+    throw new StoreInputError(`${name} must be a non-negative integer`);
+  return value;
+}

@@ -1,0 +1,275 @@
+/**
+ * The views of the embedded engine: a registry of what migrations have materialised, the
+ * per-write maintenance of those views (as the doc store's observer, inside its transaction), and
+ * the queries. Each view lives in its own file under `views/`.
+ */
+import type { Statement } from 'better-sqlite3';
+import type { Segment } from '../../core/active-time.js';
+import type { ProjectedEntry } from '../../core/documents.js';
+import {
+  StoreInputError,
+  VIEW_NAMES,
+  ViewMissingError,
+  type DayActivity,
+  type EventRow,
+  type Page,
+  type SearchHit,
+  type SearchQuery,
+  type SessionFilter,
+  type SessionRow,
+  type TurnRow,
+  type ViewName,
+  type Views,
+} from '../contract.js';
+import type { DocWriteObserver, PreviousDoc, WrittenDoc } from './doc-write-observer.js';
+import type { SqliteDatabase } from './sqlite-database.js';
+import { DailyActivityView } from './views/daily-activity-view.js';
+import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
+import { FullTextView } from './views/full-text-view.js';
+import { SessionEvents } from './views/session-events.js';
+import { sessionFilterSql } from './views/session-filter-sql.js';
+import { facets, getSession, listSessions } from './views/session-queries.js';
+import { SessionRollupView } from './views/session-rollup-view.js';
+import { SpeakerSplitView } from './views/speaker-split-view.js';
+import { StatementCache, type SqliteView } from './views/sqlite-view.js';
+import { TranscriptEntriesView } from './views/transcript-entries-view.js';
+
+const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
+
+export class SqliteViews implements Views, DocWriteObserver {
+  readonly #db: SqliteDatabase;
+  readonly #cache: StatementCache;
+  readonly #rollup: SessionRollupView;
+  readonly #transcript: TranscriptEntriesView;
+  readonly #speaker: SpeakerSplitView;
+  readonly #fullText: FullTextView;
+  readonly #daily: DailyActivityView;
+  readonly #events: SessionEvents;
+  readonly #views: Map<ViewName, SqliteView>;
+  readonly #readRegistry: Statement;
+  #registry = new Set<ViewName>();
+  #registryKey = '';
+  /** Materialised views in VIEW_NAMES order (the rollup flushes before the daily view reads it). */
+  #active: SqliteView[] = [];
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    this.#cache = new StatementCache(db);
+    this.#rollup = new SessionRollupView(db);
+    this.#transcript = new TranscriptEntriesView(db);
+    this.#speaker = new SpeakerSplitView(db);
+    this.#fullText = new FullTextView(db);
+    this.#daily = new DailyActivityView(db);
+    this.#events = new SessionEvents(db);
+    const all: SqliteView[] = [
+      this.#rollup,
+      ...FILTER_INDEX_VIEWS.map((name) => new FilterIndexView(db, name)),
+      this.#transcript,
+      this.#speaker,
+      this.#fullText,
+      this.#daily,
+    ];
+    this.#views = new Map(all.map((v) => [v.name, v]));
+    this.#readRegistry = db.prepare('SELECT name FROM view_registry ORDER BY name');
+    this.#syncRegistry();
+  }
+
+  // -- registry ---------------------------------------------------------------------------------
+
+  async materialized(): Promise<ViewName[]> {
+    this.#syncRegistry();
+    return VIEW_NAMES.filter((n) => this.#registry.has(n));
+  }
+
+  async materialize(name: ViewName): Promise<void> {
+    const view = this.#view(name);
+    this.#syncRegistry();
+    if (this.#registry.has(name)) return;
+    if (view.requires && !this.#registry.has(view.requires)) throw new ViewMissingError(view.requires);
+    try {
+      this.#db
+        .transaction(() => {
+          view.drop(); // leftovers of an unregistered view are never trusted
+          view.create();
+          view.build();
+          this.#db
+            .prepare('INSERT OR REPLACE INTO view_registry (name, materialized_at) VALUES (?, ?)')
+            .run(name, new Date().toISOString());
+        })
+        .immediate();
+    } catch (err) {
+      view.reset?.();
+      throw err;
+    }
+    this.#syncRegistry();
+  }
+
+  async drop(name: ViewName): Promise<void> {
+    const view = this.#view(name);
+    this.#syncRegistry();
+    const dependents = [...this.#views.values()].filter(
+      (v) => v.requires === name && this.#registry.has(v.name),
+    );
+    if (dependents.length > 0) {
+      throw new StoreInputError(
+        `cannot drop ${name}: ${dependents.map((v) => v.name).join(', ')} depend on it`,
+      );
+    }
+    this.#db
+      .transaction(() => {
+        view.drop();
+        this.#db.prepare('DELETE FROM view_registry WHERE name = ?').run(name);
+      })
+      .immediate();
+    this.#syncRegistry();
+  }
+
+  // -- maintenance (DocWriteObserver) -----------------------------------------------------------
+
+  /**
+   * Re-reads the registry (a few rows) inside every write transaction, so a write through this
+   * connection maintains exactly the views that exist, even if another connection to the same
+   * file materialised or dropped one meanwhile.
+   */
+  begin(): void {
+    this.#syncRegistry();
+  }
+
+  removing(prev: PreviousDoc): void {
+    if (prev.type === null) return;
+    for (const view of this.#active)
+      if (view.removing && view.follows.includes(prev.type)) view.removing(prev);
+  }
+
+  added(doc: WrittenDoc): void {
+    if (doc.type === null) return;
+    for (const view of this.#active) if (view.added && view.follows.includes(doc.type)) view.added(doc);
+  }
+
+  flush(): void {
+    for (const view of this.#active) view.flush?.();
+  }
+
+  reset(): void {
+    for (const view of this.#active) view.reset?.();
+  }
+
+  // -- queries ----------------------------------------------------------------------------------
+
+  async listSessions(filter: SessionFilter, page: Page): Promise<{ total: number; rows: SessionRow[] }> {
+    this.#require('session_rollup');
+    const { limit, offset } = checkPage(page);
+    return listSessions(this.#cache, filter ?? {}, limit, offset);
+  }
+
+  async getSession(id: string): Promise<SessionRow | null> {
+    this.#require('session_rollup');
+    return getSession(this.#cache, id);
+  }
+
+  async transcriptPage(
+    sessionId: string,
+    file: string,
+    page: Page,
+  ): Promise<{ total: number; entries: ProjectedEntry[] }> {
+    this.#require('transcript_entries');
+    const { limit, offset } = checkPage(page);
+    return this.#transcript.page(sessionId, file, offset, limit);
+  }
+
+  async turns(
+    sessionId: string,
+    role: 'user' | 'assistant' | undefined,
+    page: Page,
+  ): Promise<{ total: number; turns: TurnRow[] }> {
+    this.#require('speaker_split');
+    if (role !== undefined && role !== 'user' && role !== 'assistant') {
+      throw new StoreInputError('role must be "user" or "assistant"');
+    }
+    const { limit, offset } = checkPage(page);
+    return this.#speaker.turns(sessionId, role, limit, offset);
+  }
+
+  async events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }> {
+    const { limit, offset } = checkPage(page);
+    return this.#events.page(sessionId, limit, offset);
+  }
+
+  async search(query: SearchQuery): Promise<{ total: number; hits: SearchHit[] }> {
+    this.#require('full_text');
+    if (typeof query?.q !== 'string') throw new StoreInputError('q must be a string');
+    checkPage(query);
+    const filter = sessionFilterSql(query, 'e.session_id');
+    if (filter.needsRollup) this.#require('session_rollup');
+    return this.#fullText.search(query, filter, this.#cache);
+  }
+
+  async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {
+    this.#require('daily_activity');
+    return this.#daily.query(from, to, sessionFilterSql(filter ?? {}, 'd.session_id'), this.#cache);
+  }
+
+  async reindex(): Promise<{ entries: number; sessions: number }> {
+    this.#require('full_text');
+    try {
+      return this.#db.transaction(() => this.#fullText.reindex()).immediate();
+    } finally {
+      this.#cache.clear(); // cached search statements referred to the recreated tables
+    }
+  }
+
+  async facets(
+    attribute: 'cwd' | 'model' | 'hostname' | 'source',
+  ): Promise<Array<{ value: string; sessions: number }>> {
+    this.#require('session_rollup');
+    if (!FACET_ATTRIBUTES.includes(attribute)) {
+      throw new StoreInputError(`attribute must be one of ${FACET_ATTRIBUTES.join(', ')}`);
+    }
+    return facets(this.#cache, attribute);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  #view(name: ViewName): SqliteView {
+    const view = isViewName(name) ? this.#views.get(name) : undefined;
+    if (!view)
+      throw new StoreInputError(`unknown view "${String(name)}"; expected one of ${VIEW_NAMES.join(', ')}`);
+    return view;
+  }
+
+  #require(name: ViewName): void {
+    this.#syncRegistry();
+    if (!this.#registry.has(name)) throw new ViewMissingError(name);
+  }
+
+  #syncRegistry(): void {
+    const names = (this.#readRegistry.all() as Array<{ name: string }>).map((r) => r.name).filter(isViewName);
+    const key = names.join(',');
+    if (key === this.#registryKey) return;
+    this.#registryKey = key;
+    this.#registry = new Set(names);
+    this.#wire();
+  }
+
+  /** Recomputes which views follow writes after the registry changed. */
+  #wire(): void {
+    this.#cache.clear();
+    this.#active = VIEW_NAMES.filter((n) => this.#registry.has(n)).map((n) => this.#views.get(n)!);
+    this.#rollup.onSession = this.#registry.has('daily_activity')
+      ? (sessionId: string, activity: Segment[] | null) => this.#daily.refresh(sessionId, activity)
+      : null;
+  }
+}
+
+function isViewName(name: string): name is ViewName {
+  return (VIEW_NAMES as readonly string[]).includes(name);
+}
+
+function checkPage(page: Page): Page {
+  const { limit, offset } = page ?? {};
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new StoreInputError('limit must be a non-negative integer');
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new StoreInputError('offset must be a non-negative integer');
+  return { limit, offset };
+}

@@ -1,0 +1,171 @@
+/**
+ * `full_text`: SQLite FTS5 over entry text. `full_text_entries` holds one row per entry that has
+ * searchable text (capped, see entry-search-text.ts) and is the external content of the FTS5
+ * index. Its integer rowid is what FTS5 needs; the (session, file, index) key is a unique index,
+ * so a replaced chunk's rows are found without a scan. The index is kept in step by this class,
+ * not by triggers: a trigger per row made ingest about 2.5 times slower.
+ */
+import type { SearchHit, SearchQuery } from '../../contract.js';
+import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
+import type { SqliteDatabase } from '../sqlite-database.js';
+import { chunkFields } from './chunk-fields.js';
+import { entrySearchText } from './entry-search-text.js';
+import { ftsQuery, MARK_CLOSE, MARK_OPEN, splitSnippet } from './fts-query.js';
+import type { FilterSql } from './session-filter-sql.js';
+import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS full_text_entries (
+  rowid INTEGER PRIMARY KEY,
+  session_id TEXT NOT NULL,
+  file TEXT NOT NULL,
+  idx INTEGER NOT NULL,
+  role TEXT NOT NULL,
+  timestamp TEXT,
+  text TEXT NOT NULL
+);
+CREATE UNIQUE INDEX IF NOT EXISTS full_text_entries_key ON full_text_entries (session_id, file, idx);
+CREATE VIRTUAL TABLE IF NOT EXISTS full_text_index USING fts5 (
+  text, content = 'full_text_entries', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
+);
+`;
+
+const DROP = `
+DROP TABLE IF EXISTS full_text_index;
+DROP TABLE IF EXISTS full_text_entries;
+`;
+
+const RANGE = 'WHERE session_id = ? AND file = ? AND idx >= ? AND idx < ?';
+
+const SQL = {
+  rangeRows: `SELECT rowid, text FROM full_text_entries ${RANGE}`,
+  removeRange: `DELETE FROM full_text_entries ${RANGE}`,
+  insert: `INSERT INTO full_text_entries (session_id, file, idx, role, timestamp, text) VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (session_id, file, idx) DO NOTHING`,
+  keyRow: 'SELECT rowid, text FROM full_text_entries WHERE session_id = ? AND file = ? AND idx = ?',
+  update: 'UPDATE full_text_entries SET role = ?, timestamp = ?, text = ? WHERE rowid = ?',
+  indexInsert: 'INSERT INTO full_text_index (rowid, text) VALUES (?, ?)',
+  // FTS5 external content: removing a row from the index needs the text it was indexed with.
+  indexDelete: "INSERT INTO full_text_index (full_text_index, rowid, text) VALUES ('delete', ?, ?)",
+  counts: 'SELECT count(*) AS entries, count(DISTINCT session_id) AS sessions FROM full_text_entries',
+};
+
+const SQL_MARK_OPEN = `char(${MARK_OPEN.codePointAt(0)})`;
+const SQL_MARK_CLOSE = `char(${MARK_CLOSE.codePointAt(0)})`;
+
+/** Tokens of context around the first match in a snippet. */
+const SNIPPET_TOKENS = 24;
+
+export class FullTextView implements SqliteView {
+  readonly name = 'full_text' as const;
+  readonly follows = ['chunk'];
+  readonly #db: SqliteDatabase;
+  readonly #sql: LazyStatements<keyof typeof SQL>;
+
+  constructor(db: SqliteDatabase) {
+    this.#db = db;
+    this.#sql = new LazyStatements(db, SQL);
+  }
+
+  create(): void {
+    this.#db.exec(DDL);
+  }
+
+  drop(): void {
+    this.#sql.forget();
+    this.#db.exec(DROP);
+  }
+
+  build(): void {
+    forEachDoc(this.#db, 'chunk', (row) => this.#add(row.session_id, JSON.parse(row.body)));
+  }
+
+  removing(prev: PreviousDoc): void {
+    const range = prev.chunkRange();
+    if (!range) return;
+    const s = this.#sql.s;
+    const key = [prev.sessionId, range.file, range.firstIndex, range.firstIndex + range.entryCount];
+    for (const row of s.rangeRows.all(...key) as Array<{ rowid: number; text: string }>) {
+      s.indexDelete.run(row.rowid, row.text);
+    }
+    s.removeRange.run(...key);
+  }
+
+  added(w: WrittenDoc): void {
+    this.#add(w.sessionId, w.doc);
+  }
+
+  #add(sessionId: string, doc: Record<string, unknown>): void {
+    const chunk = chunkFields(doc);
+    if (!chunk) return;
+    const s = this.#sql.s;
+    for (const entry of chunk.entries) {
+      const text = entrySearchText(entry);
+      if (text.trim() === '') continue;
+      const role = typeof entry.role === 'string' ? entry.role : 'other';
+      const timestamp = typeof entry.timestamp === 'string' ? entry.timestamp : null;
+      const inserted = s.insert.run(sessionId, chunk.file, entry.index, role, timestamp, text);
+      if (inserted.changes === 1) {
+        s.indexInsert.run(inserted.lastInsertRowid, text);
+        continue;
+      }
+      // Another chunk already indexed this entry (overlapping chunks): the later write wins.
+      const old = s.keyRow.get(sessionId, chunk.file, entry.index) as { rowid: number; text: string };
+      s.indexDelete.run(old.rowid, old.text);
+      s.update.run(role, timestamp, text, old.rowid);
+      s.indexInsert.run(old.rowid, text);
+    }
+  }
+
+  /** Rebuilds the index from the chunk documents; the tables are recreated, not emptied row by row. */
+  reindex(): { entries: number; sessions: number } {
+    this.drop();
+    this.create();
+    this.build();
+    return this.#sql.s.counts.get() as { entries: number; sessions: number };
+  }
+
+  /** Hits ranked by bm25; `filter` comes from `sessionFilterSql(…, 'e.session_id')`. */
+  search(query: SearchQuery, filter: FilterSql, cache: StatementCache): { total: number; hits: SearchHit[] } {
+    const match = ftsQuery(query.q);
+    if (match === null) return { total: 0, hits: [] };
+    const from = `FROM full_text_index
+      JOIN full_text_entries e ON e.rowid = full_text_index.rowid
+      ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = e.session_id' : ''}
+      WHERE full_text_index MATCH @match ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
+    const params = { ...filter.params, match };
+    const { n: total } = cache.get(`SELECT count(*) AS n ${from}`).get(params) as { n: number };
+    if (total === 0 || query.limit === 0) return { total, hits: [] };
+    const rows = cache
+      .get(
+        `SELECT e.session_id, e.file, e.idx, e.role, e.timestamp,
+          snippet(full_text_index, 0, ${SQL_MARK_OPEN}, ${SQL_MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) AS snippet,
+          bm25(full_text_index) AS score
+        ${from}
+        ORDER BY score, e.session_id, e.file, e.idx
+        LIMIT @limit OFFSET @offset`,
+      )
+      .all({ ...params, limit: query.limit, offset: query.offset }) as Array<{
+      session_id: string;
+      file: string;
+      idx: number;
+      role: string;
+      timestamp: string | null;
+      snippet: string;
+      score: number;
+    }>;
+    return {
+      total,
+      hits: rows.map((r) => ({
+        sessionId: r.session_id,
+        file: r.file,
+        index: r.idx,
+        role: r.role,
+        timestamp: r.timestamp,
+        snippet: splitSnippet(r.snippet),
+        // bm25 is lower-is-better; hits carry higher-is-better relevance.
+        rank: -r.score,
+      })),
+    };
+  }
+}

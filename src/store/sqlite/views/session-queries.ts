@@ -1,0 +1,79 @@
+/**
+ * Reads over the session rollup: the filtered list (newest first), one session, and the facet
+ * pickers. The summary itself is read from its document (a key lookup), not copied into the rollup.
+ */
+import type { Segment } from '../../../core/active-time.js';
+import type { SummaryDoc } from '../../../core/documents.js';
+import type { SessionFilter, SessionRow } from '../../contract.js';
+import { sessionFilterSql } from './session-filter-sql.js';
+import type { StatementCache } from './sqlite-view.js';
+
+interface RollupRow {
+  session_id: string;
+  summary_id: string;
+  first_ms: number | null;
+  last_ms: number | null;
+  hook_recorded: number;
+  ended_at: string | null;
+  end_reason: string | null;
+  event_count: number;
+  activity: string;
+  rev: string;
+  body: string;
+}
+
+const SELECT = `SELECT r.session_id, r.summary_id, r.first_ms, r.last_ms, r.hook_recorded, r.ended_at, r.end_reason,
+    r.event_count, r.activity, d.rev, d.body
+  FROM session_rollup r JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id`;
+
+export function listSessions(
+  cache: StatementCache,
+  filter: SessionFilter,
+  limit: number,
+  offset: number,
+): { total: number; rows: SessionRow[] } {
+  const f = sessionFilterSql(filter, 'r.session_id');
+  const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
+  const { n: total } = cache.get(`SELECT count(*) AS n FROM session_rollup r ${where}`).get(f.params) as {
+    n: number;
+  };
+  if (total === 0 || limit === 0) return { total, rows: [] };
+  // NULL last activity sorts last under DESC; ties by id keep pages stable.
+  const rows = cache
+    .get(`${SELECT} ${where} ORDER BY r.last_ms DESC, r.session_id LIMIT @limit OFFSET @offset`)
+    .all({ ...f.params, limit, offset }) as RollupRow[];
+  return { total, rows: rows.map(toSessionRow) };
+}
+
+export function getSession(cache: StatementCache, sessionId: string): SessionRow | null {
+  const row = cache.get(`${SELECT} WHERE r.session_id = ?`).get(sessionId) as RollupRow | undefined;
+  return row ? toSessionRow(row) : null;
+}
+
+export function facets(
+  cache: StatementCache,
+  attribute: 'cwd' | 'model' | 'hostname' | 'source',
+): Array<{ value: string; sessions: number }> {
+  const sql =
+    attribute === 'model'
+      ? `SELECT model AS value, count(*) AS sessions FROM session_models GROUP BY model`
+      : `SELECT ${attribute} AS value, count(*) AS sessions FROM session_rollup WHERE ${attribute} IS NOT NULL GROUP BY ${attribute}`;
+  return cache.get(`${sql} ORDER BY sessions DESC, value`).all() as Array<{
+    value: string;
+    sessions: number;
+  }>;
+}
+
+function toSessionRow(row: RollupRow): SessionRow {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    summary: { _id: row.summary_id, _rev: row.rev, ...JSON.parse(row.body) } as SummaryDoc,
+    hookRecorded: row.hook_recorded === 1,
+    endedAt: row.ended_at,
+    endReason: row.end_reason,
+    lastActivity: iso(row.last_ms),
+    firstActivity: iso(row.first_ms),
+    activity: JSON.parse(row.activity) as Segment[],
+    eventCount: row.event_count,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * Activity segments → active milliseconds per UTC day, splitting a segment at midnight so a
+ * session that runs across midnight counts on both days. A zero-length segment (one timestamp)
+ * still marks its day as active, with 0 ms.
+ */
+import type { Segment } from '../../../core/active-time.js';
+
+const DAY_MS = 86_400_000;
+
+/** `YYYY-MM-DD` (UTC) of an epoch-ms instant. */
+export function utcDay(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+export function splitByDay(segments: Segment[]): Map<string, number> {
+  const days = new Map<string, number>();
+  for (const [start, end] of segments) {
+    if (!Number.isFinite(start) || !Number.isFinite(end) || end < start) continue;
+    let from = start;
+    for (;;) {
+      const midnight = (Math.floor(from / DAY_MS) + 1) * DAY_MS;
+      const to = Math.min(end, midnight);
+      const day = utcDay(from);
+      days.set(day, (days.get(day) ?? 0) + (to - from));
+      if (end < midnight) break;
+      // A segment ending exactly at midnight puts its last timestamp on the next day (0 ms).
+      from = midnight;
+    }
+  }
+  return days;
+}
