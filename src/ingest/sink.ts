@@ -4,11 +4,20 @@
  * never knows which, so `backfill` against a remote instance runs the very same code.
  */
 import type { Readable } from 'node:stream';
-import type { DocInput, PutObjectOptions, PutObjectResult, Store, WriteResult } from '../store/contract.js';
+import type {
+  DocInput,
+  PutObjectOptions,
+  PutObjectResult,
+  Store,
+  StoredDoc,
+  WriteResult,
+} from '../store/contract.js';
 
 export interface IngestSink {
   /** Current revisions of documents the pipeline is about to replace. */
   getRevs(ids: string[]): Promise<Map<string, string>>;
+  /** One stored document (the open last chunk of a file, which an append extends). */
+  getDoc(id: string): Promise<StoredDoc | null>;
   /** Instance-local state (the ingest cursor of a file). */
   getLocal<T>(id: string): Promise<T | null>;
   putObject(key: string, body: Readable | Buffer, options?: PutObjectOptions): Promise<PutObjectResult>;
@@ -19,6 +28,7 @@ export interface IngestSink {
 export function storeSink(store: Store): IngestSink {
   return {
     getRevs: (ids) => store.docs.getRevs(ids),
+    getDoc: (id) => store.docs.get(id),
     getLocal: (id) => store.docs.getLocal(id),
     putObject: (key, body, options) =>
       store.objects.put(key, Buffer.isBuffer(body) ? [body] : body, options),

@@ -1,0 +1,291 @@
+/**
+ * Ingests the transcript files of one session (main transcript and subagent files) into a sink:
+ * the raw bytes as objects, projected entries as chunk documents, the summary and reconstructed
+ * events. Incremental and crash-safe:
+ *
+ * - A per-session cursor (`_local/ingest:<sessionId>`) records, per file, the bytes consumed,
+ *   the entries seen and the open (not yet full) last chunk, plus the summary accumulator's state.
+ * - A re-run reads only bytes after the cursor; an append extends the open chunk (same id, so it
+ *   is replaced, never duplicated) and adds new ones.
+ * - Objects are written before documents; documents and the cursor are committed together in one
+ *   transaction. A process killed at any point leaves either the old cursor (and the re-run
+ *   rewrites the same bytes and documents) or the new one.
+ */
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import {
+  docIds,
+  MAIN_TRANSCRIPT,
+  type ChunkDoc,
+  type EventDoc,
+  type ProjectedEntry,
+} from '../core/documents.js';
+import { sessionIdProblem } from '../core/object-key.js';
+import {
+  createAccumulator,
+  type AccumulatorInit,
+  type AccumulatorState,
+} from '../core/transcript/session-accumulator.js';
+import { projectLine } from '../core/transcript/project-entry.js';
+import { splitLines } from '../core/transcript/split-lines.js';
+import type { DocInput, WriteResult } from '../store/contract.js';
+import type { IngestSink } from './sink.js';
+
+/** A chunk closes at this many entries or raw bytes, whichever comes first. */
+export const CHUNK_MAX_ENTRIES = 200;
+export const CHUNK_MAX_BYTES = 2 * 1024 * 1024;
+/** Closed chunks per commit: bounds memory on huge files and the work lost to a crash. */
+const FLUSH_EVERY_CHUNKS = 32;
+
+export interface SessionFile {
+  path: string;
+  /** `transcript.jsonl` or `subagents/<file>.jsonl`. */
+  objectName: string;
+}
+
+export interface FileCursor {
+  path: string;
+  size: number;
+  mtimeMs: number;
+  /** Bytes consumed: the end of the last complete line. */
+  offset: number;
+  /** Entries seen so far: the index of the next entry. */
+  entries: number;
+  /** The last chunk when it is not full yet: an append extends it. */
+  openChunk: { id: string; entries: number; bytes: number } | null;
+}
+
+export interface SessionCursor {
+  v: 1;
+  init: AccumulatorInit;
+  state: AccumulatorState;
+  files: Record<string, FileCursor>;
+}
+
+export interface IngestSessionOptions {
+  sessionId: string;
+  files: SessionFile[];
+  sink: IngestSink;
+  hostname: string;
+  source: string;
+  provenance: 'live' | 'backfilled';
+  /** Called with bytes consumed as the session's files are read. */
+  onBytes?: (bytes: number) => void;
+  signal?: AbortSignal;
+}
+
+export interface IngestSessionResult {
+  sessionId: string;
+  bytesRead: number;
+  entries: number;
+  docsWritten: number;
+  docsUnchanged: number;
+  /** Event documents that already existed with other content (kept, not overwritten). */
+  conflicts: string[];
+}
+
+export const cursorId = (sessionId: string) => `_local/ingest:${sessionId}`;
+
+export class IngestError extends Error {
+  override name = 'IngestError';
+}
+
+export async function ingestSession(options: IngestSessionOptions): Promise<IngestSessionResult> {
+  const { sessionId, sink } = options;
+  const problem = sessionIdProblem(sessionId);
+  if (problem) throw new IngestError(problem);
+
+  const stored = await sink.getLocal<SessionCursor>(cursorId(sessionId));
+  let cursor: SessionCursor = stored?.v === 1 ? stored : freshCursor(options);
+
+  // A file that shrank or was replaced cannot be continued: start the session over.
+  for (const file of options.files) {
+    const fc = cursor.files[file.objectName];
+    if (!fc) continue;
+    const st = await stat(file.path);
+    if (st.size < fc.offset) {
+      cursor = freshCursor(options, cursor.init);
+      break;
+    }
+  }
+
+  const acc = createAccumulator(cursor.init, cursor.state);
+  const result: IngestSessionResult = {
+    sessionId,
+    bytesRead: 0,
+    entries: 0,
+    docsWritten: 0,
+    docsUnchanged: 0,
+    conflicts: [],
+  };
+  const pendingDocs: DocInput[] = [];
+  let closedSinceFlush = 0;
+
+  const flush = async () => {
+    cursor = { ...cursor, state: acc.state() };
+    const summary = acc.summary();
+    await commitWithRevs(sink, [...pendingDocs, summary as DocInput], cursor, result);
+    pendingDocs.length = 0;
+    closedSinceFlush = 0;
+  };
+
+  // Main transcript first, then subagents by name: a fixed order keeps re-runs deterministic.
+  const files = [...options.files].sort((a, b) =>
+    a.objectName === MAIN_TRANSCRIPT ? -1 : b.objectName === MAIN_TRANSCRIPT ? 1 : a.objectName < b.objectName ? -1 : 1,
+  );
+
+  for (const file of files) {
+    options.signal?.throwIfAborted();
+    const st = await stat(file.path);
+    const size = st.size;
+    const mtimeMs = Math.trunc(st.mtimeMs);
+    const prev = cursor.files[file.objectName];
+    if (prev && prev.size === size && prev.mtimeMs === mtimeMs && prev.path === file.path) continue;
+
+    const fc: FileCursor = prev
+      ? { ...prev, path: file.path }
+      : { path: file.path, size: 0, mtimeMs: 0, offset: 0, entries: 0, openChunk: null };
+
+    // Raw bytes first (everything up to the size we saw, partial last line included).
+    const key = `${sessionId}/${file.objectName}`;
+    if (size > fc.offset) {
+      await sink.putObject(key, createReadStream(file.path, { start: fc.offset, end: size - 1 }), {
+        offset: fc.offset,
+      });
+    } else if (!prev) {
+      await sink.putObject(key, Buffer.alloc(0)); // an empty transcript is still kept
+    }
+
+    // Resume the open chunk, if any, with the entries it already holds.
+    let chunk: OpenChunk | null = null;
+    if (fc.openChunk) {
+      const doc = await sink.getDoc(fc.openChunk.id);
+      const entries = (doc?.entries as ProjectedEntry[] | undefined) ?? null;
+      if (!doc || !entries || entries.length !== fc.openChunk.entries) {
+        throw new IngestError(`open chunk ${fc.openChunk.id} is missing or does not match the ingest cursor`);
+      }
+      chunk = { entries: [...entries], bytes: fc.openChunk.bytes };
+    }
+
+    let consumed = fc.offset;
+    if (size > fc.offset) {
+      const stream = createReadStream(file.path, { start: fc.offset, end: size - 1, highWaterMark: 1 << 20 });
+      for await (const line of splitLines(stream, fc.offset)) {
+        const { entry, record } = projectLine(line.bytes, {
+          index: fc.entries,
+          byteStart: line.start,
+          byteEnd: line.end,
+        });
+        // A last line without its newline that does not parse is still being written: wait.
+        if (!line.terminated && entry.malformed) break;
+        fc.entries++;
+        result.entries++;
+        const events = acc.add(entry, record, file.objectName);
+        for (const ev of events) pendingDocs.push(ev as EventDoc as DocInput);
+        chunk ??= { entries: [], bytes: 0 };
+        chunk.entries.push(entry);
+        chunk.bytes += line.end - line.start;
+        options.onBytes?.(line.next - consumed);
+        result.bytesRead += line.next - consumed;
+        consumed = line.next;
+
+        if (chunk.entries.length >= CHUNK_MAX_ENTRIES || chunk.bytes >= CHUNK_MAX_BYTES) {
+          pendingDocs.push(chunkDoc(sessionId, file.objectName, chunk));
+          chunk = null;
+          closedSinceFlush++;
+          if (closedSinceFlush >= FLUSH_EVERY_CHUNKS) {
+            fc.offset = consumed;
+            fc.openChunk = null;
+            // Size and mtime stay at their old values until the file is fully read, so a crash
+            // now makes the next run continue this file rather than skip it.
+            cursor.files[file.objectName] = { ...fc };
+            acc.setFile(file.objectName, size, fc.entries);
+            await flush();
+          }
+        }
+      }
+    }
+
+    if (chunk && chunk.entries.length > 0) {
+      const doc = chunkDoc(sessionId, file.objectName, chunk);
+      pendingDocs.push(doc);
+      fc.openChunk = { id: doc._id, entries: chunk.entries.length, bytes: chunk.bytes };
+    } else {
+      fc.openChunk = null;
+    }
+    fc.offset = consumed;
+    fc.size = size;
+    fc.mtimeMs = mtimeMs;
+    cursor.files[file.objectName] = fc;
+    acc.setFile(file.objectName, size, fc.entries);
+  }
+
+  await flush();
+  return result;
+}
+
+interface OpenChunk {
+  entries: ProjectedEntry[];
+  bytes: number;
+}
+
+function chunkDoc(sessionId: string, file: string, chunk: OpenChunk): ChunkDoc & DocInput {
+  const first = chunk.entries[0]!;
+  const last = chunk.entries[chunk.entries.length - 1]!;
+  const ts = chunk.entries.find((e) => e.timestamp && !Number.isNaN(Date.parse(e.timestamp)))?.timestamp;
+  return {
+    _id: docIds.chunk(sessionId, file, first.byteStart),
+    type: 'chunk',
+    sessionId,
+    timestamp: ts ? new Date(ts).toISOString() : '1970-01-01T00:00:00.000Z',
+    file,
+    byteStart: first.byteStart,
+    byteEnd: last.byteEnd,
+    firstIndex: first.index,
+    entryCount: chunk.entries.length,
+    entries: chunk.entries,
+  };
+}
+
+function freshCursor(options: IngestSessionOptions, init?: AccumulatorInit): SessionCursor {
+  const base: AccumulatorInit = init ?? {
+    sessionId: options.sessionId,
+    hostname: options.hostname,
+    source: options.source,
+    provenance: options.provenance,
+  };
+  return { v: 1, init: base, state: createAccumulator(base).state(), files: {} };
+}
+
+/**
+ * Commits documents with their current revisions, plus the cursor, in one transaction. A conflict
+ * means another writer changed one of our documents between reading its revision and writing:
+ * read the revision again and retry that document (a few times, then report it).
+ */
+async function commitWithRevs(
+  sink: IngestSink,
+  docs: DocInput[],
+  cursor: SessionCursor,
+  result: IngestSessionResult,
+): Promise<void> {
+  let todo = docs;
+  for (let attempt = 0; todo.length > 0; attempt++) {
+    const revs = await sink.getRevs(todo.map((d) => d._id));
+    const withRevs = todo.map((d) => {
+      const { _rev: _old, ...rest } = d;
+      const rev = revs.get(d._id);
+      return (rev ? { ...rest, _rev: rev } : rest) as DocInput;
+    });
+    const results: WriteResult[] = await sink.commit(withRevs, [
+      { id: cursorId(cursor.init.sessionId), value: cursor },
+    ]);
+    const retry: DocInput[] = [];
+    results.forEach((r, i) => {
+      if (r.status === 'written') result.docsWritten++;
+      else if (r.status === 'unchanged') result.docsUnchanged++;
+      else if (attempt < 3) retry.push(todo[i]!);
+      else result.conflicts.push(`${r.id}: ${r.reason ?? 'conflict'}`);
+    });
+    todo = retry;
+  }
+}

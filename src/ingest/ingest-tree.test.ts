@@ -1,0 +1,164 @@
+import { appendFile, cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { summaryDocSchema, type ChunkDoc, type SummaryDoc } from '../core/documents.js';
+import { createMigrator } from '../migrations/runner.js';
+import type { Store } from '../store/contract.js';
+import { openStore } from '../store/open-store.js';
+import { claudeCorpusDir } from '../../test/support/paths.js';
+import { snapshotStore } from '../../test/support/store-snapshot.js';
+import { ingestTree, type IngestTreeOptions } from './ingest-tree.js';
+import { storeSink } from './sink.js';
+
+let tmp: string;
+let store: Store;
+
+async function freshStore(name: string): Promise<Store> {
+  const s = await openStore({ dataDir: path.join(tmp, name) });
+  await createMigrator(s).up();
+  return s;
+}
+
+function run(root: string, s: Store = store, extra: Partial<IngestTreeOptions> = {}) {
+  return ingestTree({
+    root,
+    sink: storeSink(s),
+    hostname: 'test-host',
+    source: 'backfill',
+    provenance: 'backfilled',
+    ...extra,
+  });
+}
+
+async function summaryOf(s: Store, sessionId: string): Promise<SummaryDoc> {
+  const doc = await s.docs.get(`summary:${sessionId}`);
+  expect(doc, `summary of ${sessionId}`).not.toBeNull();
+  return summaryDocSchema.parse(doc);
+}
+
+beforeEach(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-ingest-'));
+  store = await freshStore('a');
+});
+afterEach(async () => {
+  await store.close();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('ingestTree over the whole corpus', () => {
+  it('stores every transcript byte for byte and a valid summary per session', async () => {
+    const result = await run(claudeCorpusDir);
+    expect(result.failed).toEqual([]);
+    expect(result.files).toBeGreaterThanOrEqual(33);
+
+    // The 4 MB session: the object is the file, byte for byte.
+    const id = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
+    const file = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${id}.jsonl`);
+    const obj = await store.objects.get(`${id}/transcript.jsonl`);
+    const chunks: Buffer[] = [];
+    for await (const c of obj!) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(await readFile(file))).toBe(true);
+
+    const summary = await summaryOf(store, id);
+    expect(summary.counts.entries).toBe(812);
+    expect(summary.transcriptBytes).toBe((await stat(file)).size);
+    expect(summary.hostname).toBe('test-host');
+    expect(summary.source).toBe('backfill');
+    expect(summary.provenance).toBe('backfilled');
+  });
+
+  it('attaches subagent files to their parent session and never lists them as sessions', async () => {
+    await run(claudeCorpusDir);
+    const parent = 'cc1df109-4282-4321-8248-8bbcd471da78';
+    const summary = await summaryOf(store, parent);
+    expect(summary.subagents).toBe(1);
+    expect(summary.files.map((f) => f.name)).toContain('subagents/agent-a0a2928875cb36a92.jsonl');
+    const objects = (await store.objects.list(parent)).map((o) => o.key);
+    expect(objects).toContain(`${parent}/subagents/agent-a0a2928875cb36a92.jsonl`);
+    expect(await store.docs.get('summary:agent-a0a2928875cb36a92')).toBeNull();
+
+    // Older layout: a project-level agent-*.jsonl carrying its parent's sessionId.
+    const older = await summaryOf(store, '5c0375b4-57a5-4f26-b12d-d022ee4e51b7');
+    expect(older.files.map((f) => f.name)).toContain('subagents/agent-test-hash-123.jsonl');
+    expect(await store.docs.get('summary:agent-test-hash-123')).toBeNull();
+  });
+
+  it('keeps malformed lines as flagged entries and lets a half-written last line wait', async () => {
+    await run(claudeCorpusDir);
+    const malformed = await store.views.transcriptPage('malformed', 'transcript.jsonl', { offset: 0, limit: 100 });
+    expect(malformed.total).toBe(7);
+    expect(malformed.entries.filter((e) => e.malformed)).toHaveLength(3);
+
+    const truncatedId = 'fb4f7a6e-9d92-4292-8743-3a43a187bb1b';
+    const page = await store.views.transcriptPage(truncatedId, 'transcript.jsonl', { offset: 0, limit: 1 });
+    expect(page.total).toBe(444); // 445 lines, the last one half-written
+    const summary = await summaryOf(store, truncatedId);
+    expect(summary.counts.malformed).toBe(0);
+  });
+
+  it('does almost nothing on an unchanged tree', async () => {
+    const first = await run(claudeCorpusDir);
+    expect(first.docsWritten).toBeGreaterThan(0);
+    const again = await run(claudeCorpusDir);
+    expect(again.changedFiles).toBe(0);
+    expect(again.bytesRead).toBe(0);
+    expect(again.docsWritten).toBe(0);
+  });
+
+  it('a dry run reports and writes nothing', async () => {
+    const dry = await run(claudeCorpusDir, store, { dryRun: true });
+    expect(dry.changedFiles).toBe(dry.files);
+    expect(dry.bytesPending).toBeGreaterThan(10_000_000);
+    expect((await store.stats()).documents).toBe(0);
+  });
+});
+
+describe('appending to a transcript', () => {
+  it('ingests only the new bytes, extends the open chunk and equals a clean run', async () => {
+    const root = path.join(tmp, 'tree');
+    await cp(path.join(claudeCorpusDir, 'yoavf__ai-sessions'), path.join(root, 'proj'), { recursive: true });
+    const file = path.join(root, 'proj', 'claude-code-pomodoro-timer.jsonl');
+    const full = await readFile(file);
+    const lines = full.toString('utf8').split('\n').filter(Boolean);
+    // Start with the first 50 lines plus half of the 51st (still being written).
+    const head = lines.slice(0, 50).join('\n') + '\n';
+    const partial = lines[50]!.slice(0, Math.floor(lines[50]!.length / 2));
+    await writeFile(file, head + partial);
+
+    const r1 = await run(root);
+    expect(r1.entries).toBe(50);
+    const sid = 'claude-code-pomodoro-timer';
+    expect((await store.views.transcriptPage(sid, 'transcript.jsonl', { offset: 0, limit: 1 })).total).toBe(50);
+
+    // Finish the line and append the rest.
+    await writeFile(file, full);
+    const r2 = await run(root);
+    expect(r2.entries).toBe(lines.length - 50);
+    expect(r2.bytesRead).toBe(full.length - Buffer.byteLength(head));
+
+    const chunkIds = (await store.docs.allDocs({ startkey: `chunk:${sid}:`, endkey: `chunk:${sid}:\uffff` })).rows.map(
+      (r) => r.id,
+    );
+    expect(new Set(chunkIds).size).toBe(chunkIds.length);
+
+    // Append one more line (a copy of an existing one) and compare with a clean run.
+    await appendFile(file, lines[lines.length - 1]! + '\n');
+    const r3 = await run(root);
+    expect(r3.entries).toBe(1);
+
+    const clean = await freshStore('clean');
+    await run(root, clean);
+    const [a, b] = [await snapshotStore(store), await snapshotStore(clean)];
+    await clean.close();
+    expect([...a.docs.keys()].sort()).toEqual([...b.docs.keys()].sort());
+    for (const [id, doc] of a.docs) expect(doc, id).toBe(b.docs.get(id));
+    expect(a.objects).toEqual(b.objects);
+
+    const page = await store.views.transcriptPage(sid, 'transcript.jsonl', { offset: 0, limit: 1000 });
+    expect(page.total).toBe(lines.length + 1);
+    expect(page.entries.map((e) => e.index)).toEqual([...Array(lines.length + 1).keys()]);
+    const chunks = await Promise.all(chunkIds.map((id) => store.docs.get(id)));
+    for (const c of chunks as unknown as ChunkDoc[]) expect(c.entryCount).toBe(c.entries!.length);
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Ingests a whole `~/.claude/projects`-style tree (backfill, first-start import). Incremental: a
+ * tree index (`_local/ingest-tree:<host>:<root>`) remembers each file's size and mtime, so an
+ * unchanged tree costs one directory walk and one read of that index. The index is only a
+ * shortcut: the per-session cursors remain the truth, so losing it costs time, never data.
+ */
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { readParentSessionId, scanTree, type ScannedFile } from './scan-tree.js';
+import { ingestSession, type SessionFile } from './ingest-session.js';
+import type { IngestSink } from './sink.js';
+
+export interface IngestProgress {
+  filesTotal: number;
+  filesDone: number;
+  bytesTotal: number;
+  bytesDone: number;
+  currentFile?: string;
+}
+
+export interface IngestTreeOptions {
+  root: string;
+  sink: IngestSink;
+  hostname: string;
+  source: string;
+  provenance: 'live' | 'backfilled';
+  /** Scan and report what would be ingested, write nothing. */
+  dryRun?: boolean;
+  onProgress?: (progress: IngestProgress) => void;
+  signal?: AbortSignal;
+}
+
+export interface IngestTreeResult {
+  /** Transcript files found. */
+  files: number;
+  /** Files that had new bytes (or would have, on a dry run). */
+  changedFiles: number;
+  sessions: number;
+  bytesRead: number;
+  /** Bytes a dry run would read. */
+  bytesPending: number;
+  entries: number;
+  docsWritten: number;
+  docsUnchanged: number;
+  failed: Array<{ file: string; error: string }>;
+}
+
+interface TreeIndex {
+  v: 1;
+  files: Record<string, { size: number; mtimeMs: number; sessionId: string }>;
+}
+
+export const treeIndexId = (hostname: string, root: string) =>
+  `_local/ingest-tree:${createHash('sha1').update(`${hostname}\0${path.resolve(root)}`).digest('hex').slice(0, 16)}`;
+
+export async function ingestTree(options: IngestTreeOptions): Promise<IngestTreeResult> {
+  const { sink } = options;
+  const scanned = await scanTree(options.root);
+  const indexId = treeIndexId(options.hostname, options.root);
+  const index: TreeIndex = (await sink.getLocal<TreeIndex>(indexId)) ?? { v: 1, files: {} };
+
+  const result: IngestTreeResult = {
+    files: scanned.length,
+    changedFiles: 0,
+    sessions: 0,
+    bytesRead: 0,
+    bytesPending: 0,
+    entries: 0,
+    docsWritten: 0,
+    docsUnchanged: 0,
+    failed: [],
+  };
+
+  // Files whose size or mtime differ from the index, grouped by session.
+  const bySession = new Map<string, ScannedFile[]>();
+  for (const file of scanned) {
+    const known = index.files[file.path];
+    if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) continue;
+    let sessionId = file.sessionId ?? known?.sessionId ?? null;
+    if (!sessionId) {
+      try {
+        sessionId = await readParentSessionId(file.path);
+      } catch (err) {
+        result.failed.push({ file: file.path, error: message(err) });
+        continue;
+      }
+      if (!sessionId) {
+        result.failed.push({ file: file.path, error: 'subagent file names no parent sessionId' });
+        continue;
+      }
+    }
+    file.sessionId = sessionId;
+    const group = bySession.get(sessionId) ?? [];
+    group.push(file);
+    bySession.set(sessionId, group);
+    result.changedFiles++;
+    result.bytesPending += Math.max(0, file.size - (known?.size ?? 0));
+  }
+  result.sessions = bySession.size;
+  if (options.dryRun) return result;
+
+  const progress: IngestProgress = {
+    filesTotal: result.changedFiles,
+    filesDone: 0,
+    bytesTotal: result.bytesPending,
+    bytesDone: 0,
+  };
+  options.onProgress?.({ ...progress });
+
+  let sinceIndexWrite = 0;
+  for (const [sessionId, files] of bySession) {
+    options.signal?.throwIfAborted();
+    progress.currentFile = files[0]!.path;
+    const sessionFiles: SessionFile[] = files.map((f) => ({ path: f.path, objectName: f.objectName }));
+    try {
+      const r = await ingestSession({
+        sessionId,
+        files: sessionFiles,
+        sink,
+        hostname: options.hostname,
+        source: options.source,
+        provenance: options.provenance,
+        signal: options.signal,
+        onBytes: (n) => {
+          progress.bytesDone += n;
+        },
+      });
+      result.bytesRead += r.bytesRead;
+      result.entries += r.entries;
+      result.docsWritten += r.docsWritten;
+      result.docsUnchanged += r.docsUnchanged;
+      for (const c of r.conflicts) result.failed.push({ file: files[0]!.path, error: `conflict: ${c}` });
+      for (const f of files) index.files[f.path] = { size: f.size, mtimeMs: f.mtimeMs, sessionId };
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      for (const f of files) result.failed.push({ file: f.path, error: message(err) });
+    }
+    progress.filesDone += files.length;
+    options.onProgress?.({ ...progress });
+    // Save the shortcut now and then, so a long first import that is interrupted resumes fast.
+    if (++sinceIndexWrite >= 200) {
+      await sink.commit([], [{ id: indexId, value: index }]);
+      sinceIndexWrite = 0;
+    }
+  }
+  await sink.commit([], [{ id: indexId, value: index }]);
+  return result;
+}
+
+function message(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

@@ -1,0 +1,96 @@
+/**
+ * Finds the transcript files of a `~/.claude/projects`-style tree and says what each one is:
+ * - `<project>/<sessionId>.jsonl` — a main transcript; the session id is the file name's stem;
+ * - `<…>/<sessionId>/subagents/agent-*.jsonl` — a subagent of `<sessionId>` (layout since 2.0);
+ * - any other `agent-*.jsonl` (project level, or in an `agents/` folder) — an older subagent file
+ *   whose lines carry the parent's `sessionId`; the parent is resolved from its content.
+ * Subagent files attach to their parent session; they never become sessions of their own.
+ */
+import { open, readdir, stat } from 'node:fs/promises';
+import path from 'node:path';
+
+export interface ScannedFile {
+  /** Absolute path. */
+  path: string;
+  size: number;
+  mtimeMs: number;
+  kind: 'main' | 'subagent';
+  /** Known from the layout (main files, `subagents/` folders); null until resolved from content. */
+  sessionId: string | null;
+  /** Object name within the session: `transcript.jsonl` or `subagents/<file>`. */
+  objectName: string;
+}
+
+const AGENT_FILE = /^agent-.*\.jsonl$/;
+
+/** Walks `root` (following no symlinks out of it) and classifies every `.jsonl` file. */
+export async function scanTree(root: string): Promise<ScannedFile[]> {
+  const out: ScannedFile[] = [];
+  await walk(path.resolve(root), out);
+  out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return out;
+}
+
+async function walk(dir: string, out: ScannedFile[]): Promise<void> {
+  let entries;
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return; // vanished or unreadable: the caller reports files, not folders
+  }
+  for (const entry of entries) {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) {
+      await walk(full, out);
+    } else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
+      const file = await classify(full, entry.name);
+      if (file) out.push(file);
+    }
+  }
+}
+
+async function classify(full: string, name: string): Promise<ScannedFile | null> {
+  let st;
+  try {
+    st = await stat(full);
+  } catch {
+    return null;
+  }
+  const base = { path: full, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+  const parent = path.basename(path.dirname(full));
+  if (parent === 'subagents') {
+    const sessionId = path.basename(path.dirname(path.dirname(full)));
+    return { ...base, kind: 'subagent', sessionId, objectName: `subagents/${name}` };
+  }
+  if (AGENT_FILE.test(name)) {
+    return { ...base, kind: 'subagent', sessionId: null, objectName: `subagents/${name}` };
+  }
+  return { ...base, kind: 'main', sessionId: name.slice(0, -'.jsonl'.length), objectName: 'transcript.jsonl' };
+}
+
+/**
+ * The parent session of an older subagent file: the first `sessionId` found in its first lines
+ * (reads at most 256 KiB). Null when none is found.
+ */
+export async function readParentSessionId(file: string): Promise<string | null> {
+  const fh = await open(file, 'r');
+  try {
+    const buf = Buffer.alloc(256 * 1024);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    const text = buf.subarray(0, bytesRead).toString('utf8');
+    for (const line of text.split('\n')) {
+      try {
+        const rec = JSON.parse(line) as unknown;
+        if (rec && typeof rec === 'object' && typeof (rec as { sessionId?: unknown }).sessionId === 'string') {
+          const id = (rec as { sessionId: string }).sessionId;
+          if (id) return id;
+        }
+      } catch {
+        // a partial or malformed line: keep looking
+      }
+    }
+    return null;
+  } finally {
+    await fh.close();
+  }
+}
