@@ -1,0 +1,72 @@
+/**
+ * `GET /api/blueprint`: what the UI header and a session's data links are projected from. A plain
+ * `app.get` on purpose — the seed keeps it out of the machine-readable description.
+ */
+import { Hono } from 'hono';
+import type { ApiDeps } from '../deps.js';
+import type { Blueprint } from '../schemas/blueprint.js';
+
+export const BLUEPRINT_TITLE = 'transcripts';
+
+export function buildBlueprint(deps: ApiDeps, searchEnabled: boolean): Blueprint {
+  return {
+    title: BLUEPRINT_TITLE,
+    version: deps.version,
+    menus: [
+      {
+        label: 'Sessions',
+        items: [
+          { label: 'All sessions', href: '/app/' },
+          { label: 'Calendar', href: '/app/calendar' },
+          { label: 'Search', href: '/app/search' },
+        ],
+      },
+      {
+        label: 'Data',
+        items: [
+          { label: 'Documents (JSON)', href: '/api/store/docs?limit=100' },
+          { label: 'Activity (JSON)', href: '/api/activity' },
+          { label: 'Export and import', href: '/api/docs#tag/store' },
+        ],
+      },
+      {
+        label: 'System',
+        items: [
+          { label: 'Health', href: '/api/health' },
+          { label: 'Migrations', href: '/api/migrate/status' },
+        ],
+      },
+      {
+        label: 'Help',
+        items: [
+          { label: 'API reference', href: '/api/docs' },
+          { label: 'OpenAPI description', href: '/api/openapi.json' },
+        ],
+      },
+    ],
+    sessionLinks: [
+      { label: 'Session (JSON)', href: '/api/sessions/{id}' },
+      { label: 'Transcript (JSON)', href: '/api/sessions/{id}/transcript' },
+      { label: 'Raw transcript (JSONL)', href: '/api/store/objects/{id}/transcript.jsonl' },
+      { label: 'Events (JSON)', href: '/api/sessions/{id}/events' },
+      { label: 'Turns (JSON)', href: '/api/sessions/{id}/turns' },
+      { label: 'Markdown', href: '/api/sessions/{id}/markdown' },
+      { label: 'Objects (JSON)', href: '/api/store/objects/{id}/' },
+    ],
+    userSettings: { ...deps.settings.userSettings },
+    system: {
+      sessions: { ...deps.settings.system.sessions },
+      search: { enabled: searchEnabled },
+      auth: { tokenRequired: deps.tokenRequired },
+    },
+  };
+}
+
+export function blueprintRoutes(deps: ApiDeps) {
+  const app = new Hono();
+  app.get('/', async (c) => {
+    const materialized = await deps.store.views.materialized().catch((): string[] => []);
+    return c.json(buildBlueprint(deps, materialized.includes('full_text')));
+  });
+  return app;
+}

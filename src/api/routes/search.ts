@@ -1,0 +1,186 @@
+/**
+ * Search, the daily activity rollup behind the calendar, and the facets behind the filter pickers.
+ * Search answers `enabled: false` with a reason (never an error) while the full-text view is
+ * not materialised, so the UI can show a hint instead of failing.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { ViewMissingError } from '../../store/contract.js';
+import type { ApiDeps } from '../deps.js';
+import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
+import { badRequest } from '../http-error.js';
+import { createRouter } from '../router.js';
+import {
+  errorResponses,
+  filterQueryShape,
+  isoBound,
+  pageQueryShape,
+  rangeProblem,
+} from '../schemas/common.js';
+import { activitySchema, facetAttributes, facetsSchema, searchResultSchema } from '../schemas/search.js';
+
+const searchRoute = createRoute({
+  method: 'get',
+  path: '/search',
+  summary: 'Full-text search over transcript entries',
+  description:
+    'Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). ' +
+    'The session filters apply. Each hit names its session, file and entry index, with a snippet whose ' +
+    '`mark` segments matched. `limit` defaults to 20, clamped to 100.',
+  tags: ['search'],
+  request: {
+    query: z
+      .object({
+        q: z
+          .string({ error: 'is required' })
+          .trim()
+          .min(1, { error: 'must not be empty' })
+          .max(1000, { error: 'must be at most 1000 characters' })
+          .openapi({ param: { name: 'q', in: 'query' }, example: '"connection refused" deploy*' }),
+        ...filterQueryShape,
+        ...pageQueryShape,
+      })
+      .strict(),
+  },
+  responses: {
+    200: { description: 'Hits', content: { 'application/json': { schema: searchResultSchema } } },
+    ...errorResponses(400),
+  },
+});
+
+const activityRoute = createRoute({
+  method: 'get',
+  path: '/activity',
+  summary: 'Daily activity rollup (the calendar)',
+  description:
+    'One row per UTC day with activity in [from, to]; defaults to the last 365 days. Filters apply.',
+  tags: ['sessions'],
+  request: { query: z.object(filterQueryShape).strict() },
+  responses: {
+    200: { description: 'Days', content: { 'application/json': { schema: activitySchema } } },
+    ...errorResponses(400, 503),
+  },
+});
+
+const facetsRoute = createRoute({
+  method: 'get',
+  path: '/facets/{attribute}',
+  summary: 'Distinct values of a filter attribute with session counts',
+  tags: ['sessions'],
+  request: {
+    params: z.object({
+      attribute: z.enum(facetAttributes).openapi({ param: { name: 'attribute', in: 'path' } }),
+    }),
+  },
+  responses: {
+    200: { description: 'Values', content: { 'application/json': { schema: facetsSchema } } },
+    ...errorResponses(400, 503),
+  },
+});
+
+const DAY = 86_400_000;
+
+export function searchRoutes(deps: ApiDeps) {
+  const app = createRouter();
+  const { store } = deps;
+
+  app.openapi(searchRoute, async (c) => {
+    const q = c.req.valid('query');
+    const problem = rangeProblem(q.from, q.to);
+    if (problem) throw badRequest(problem);
+    const limit = clampLimit(q.limit, DEFAULT_LIMIT.search, MAX_LIMIT.search);
+    const offset = q.offset ?? 0;
+    const off = (reason: string) =>
+      c.json({ enabled: false, reason, q: q.q, total: 0, offset, limit, hits: [] }, 200);
+    if (!(await store.views.materialized()).includes('full_text'))
+      return off('search is off: the full-text index is not built (run `transcripts migrate up`)');
+    let result;
+    try {
+      result = await store.views.search({
+        q: q.q,
+        cwd: q.cwd,
+        model: q.model,
+        hostname: q.hostname,
+        source: q.source,
+        from: isoBound(q.from, false),
+        to: isoBound(q.to, true),
+        limit,
+        offset,
+      });
+    } catch (err) {
+      if (err instanceof ViewMissingError) return off(`search is off: ${err.message}`);
+      throw err;
+    }
+    // Session context for each distinct session among the hits.
+    const sessions = new Map<
+      string,
+      { title: string | null; project: string | null; lastActivity: string | null } | null
+    >();
+    for (const hit of result.hits) {
+      if (sessions.has(hit.sessionId)) continue;
+      const row = await store.views.getSession(hit.sessionId).catch(() => null);
+      sessions.set(
+        hit.sessionId,
+        row
+          ? { title: row.summary.title, project: row.summary.project, lastActivity: row.lastActivity }
+          : null,
+      );
+    }
+    return c.json(
+      {
+        enabled: true,
+        q: q.q,
+        total: result.total,
+        offset,
+        limit,
+        hits: result.hits.map((h) => ({ ...h, session: sessions.get(h.sessionId) ?? null })),
+      },
+      200,
+    );
+  });
+
+  app.openapi(activityRoute, async (c) => {
+    const q = c.req.valid('query');
+    const problem = rangeProblem(q.from, q.to);
+    if (problem) throw badRequest(problem);
+    const to = isoBound(q.to, true) ?? new Date(deps.now()).toISOString();
+    const from = isoBound(q.from, false) ?? new Date(Date.parse(to) - 365 * DAY).toISOString();
+    if (Date.parse(from) > Date.parse(to)) throw badRequest('query parameter from: must not be after to');
+    const rows = await store.views.dailyActivity(from, to, {
+      cwd: q.cwd,
+      model: q.model,
+      hostname: q.hostname,
+      source: q.source,
+    });
+    const days = new Map<
+      string,
+      { day: string; sessions: number; activeMs: number; entries: number; items: typeof rows }
+    >();
+    for (const r of rows) {
+      let d = days.get(r.day);
+      if (!d) days.set(r.day, (d = { day: r.day, sessions: 0, activeMs: 0, entries: 0, items: [] }));
+      d.sessions++;
+      d.activeMs += r.activeMs;
+      d.entries += r.entries;
+      d.items.push(r);
+    }
+    const out = [...days.values()]
+      .sort((a, b) => a.day.localeCompare(b.day))
+      .map((d) => ({
+        ...d,
+        items: d.items.map((i) => ({
+          sessionId: i.sessionId,
+          project: i.project,
+          activeMs: i.activeMs,
+          entries: i.entries,
+        })),
+      }));
+    return c.json({ from, to, days: out }, 200);
+  });
+
+  app.openapi(facetsRoute, async (c) => {
+    const { attribute } = c.req.valid('param');
+    return c.json({ attribute, values: await store.views.facets(attribute) }, 200);
+  });
+
+  return app;
+}

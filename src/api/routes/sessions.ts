@@ -1,0 +1,284 @@
+/**
+ * Session routes: the list (filters, range overlap, paging, newest first), one session, its
+ * transcript entries, turns, one entry's raw JSON line, its events and a Markdown rendering.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../../core/documents.js';
+import type { ApiDeps } from '../deps.js';
+import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
+import { badRequest, notFound } from '../http-error.js';
+import { createRouter } from '../router.js';
+import {
+  errorResponses,
+  filterQueryShape,
+  isoBound,
+  objectNameSchema,
+  pageQueryShape,
+  rangeProblem,
+  sessionIdParam,
+  uintString,
+} from '../schemas/common.js';
+import {
+  eventsSchema,
+  sessionListSchema,
+  sessionSchema,
+  transcriptPageSchema,
+  turnsSchema,
+} from '../schemas/sessions.js';
+import { toSession } from '../session-view.js';
+import { renderMarkdown } from '../markdown.js';
+import { readRawLine } from '../raw-line.js';
+
+const listRoute = createRoute({
+  method: 'get',
+  path: '/',
+  summary: 'List sessions, newest first',
+  description:
+    'Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range. ' +
+    '`limit` defaults to userSettings.sessionListPageSize and is clamped to 500.',
+  tags: ['sessions'],
+  request: {
+    query: z
+      .object({
+        ...filterQueryShape,
+        idPrefix: z
+          .string()
+          .min(1)
+          .optional()
+          .openapi({ param: { name: 'idPrefix', in: 'query' }, description: 'session id prefix' }),
+        ...pageQueryShape,
+      })
+      .strict(),
+  },
+  responses: {
+    200: {
+      description: 'A page of sessions',
+      content: { 'application/json': { schema: sessionListSchema } },
+    },
+    ...errorResponses(400, 503),
+  },
+});
+
+const idParams = z.object({ id: sessionIdParam });
+
+const getRoute = createRoute({
+  method: 'get',
+  path: '/{id}',
+  summary: 'One session with every summary field',
+  tags: ['sessions'],
+  request: { params: idParams },
+  responses: {
+    200: { description: 'The session', content: { 'application/json': { schema: sessionSchema } } },
+    ...errorResponses(400, 404, 503),
+  },
+});
+
+const fileQuery = objectNameSchema.optional().openapi({
+  param: { name: 'file', in: 'query' },
+  description: `object name within the session (default ${MAIN_TRANSCRIPT})`,
+});
+
+const transcriptRoute = createRoute({
+  method: 'get',
+  path: '/{id}/transcript',
+  summary: 'Projected transcript entries, paged',
+  description: '`limit` defaults to userSettings.transcriptPageSize and is clamped to 1000.',
+  tags: ['sessions'],
+  request: { params: idParams, query: z.object({ file: fileQuery, ...pageQueryShape }).strict() },
+  responses: {
+    200: {
+      description: 'A page of entries',
+      content: { 'application/json': { schema: transcriptPageSchema } },
+    },
+    ...errorResponses(400, 404, 503),
+  },
+});
+
+const turnsRoute = createRoute({
+  method: 'get',
+  path: '/{id}/turns',
+  summary: 'You / Claude turns (empty without full-content chunks)',
+  tags: ['sessions'],
+  request: {
+    params: idParams,
+    query: z
+      .object({
+        role: z
+          .enum(['user', 'assistant'])
+          .optional()
+          .openapi({ param: { name: 'role', in: 'query' }, description: 'one side; both when absent' }),
+        ...pageQueryShape,
+      })
+      .strict(),
+  },
+  responses: {
+    200: { description: 'Turns', content: { 'application/json': { schema: turnsSchema } } },
+    ...errorResponses(400, 404, 503),
+  },
+});
+
+const rawRoute = createRoute({
+  method: 'get',
+  path: '/{id}/raw/{index}',
+  summary: "One entry's raw JSON line, byte for byte",
+  description:
+    'Served as application/json. A line that is not valid JSON is returned as-is with the header ' +
+    '`X-Transcript-Malformed: true`.',
+  tags: ['sessions'],
+  request: {
+    params: z.object({
+      id: sessionIdParam,
+      index: uintString().openapi({ param: { name: 'index', in: 'path' }, type: 'integer', minimum: 0 }),
+    }),
+    query: z.object({ file: fileQuery }).strict(),
+  },
+  responses: {
+    200: { description: 'The raw line', content: { 'application/json': { schema: z.unknown() } } },
+    ...errorResponses(400, 404, 503),
+  },
+});
+
+const eventsRoute = createRoute({
+  method: 'get',
+  path: '/{id}/events',
+  summary: 'Hook events of a session, in time order',
+  tags: ['sessions'],
+  request: { params: idParams, query: z.object(pageQueryShape).strict() },
+  responses: {
+    200: { description: 'Events', content: { 'application/json': { schema: eventsSchema } } },
+    ...errorResponses(400, 404, 503),
+  },
+});
+
+const markdownRoute = createRoute({
+  method: 'get',
+  path: '/{id}/markdown',
+  summary: 'The conversation as Markdown (You / Claude turns, tool calls summarised)',
+  tags: ['sessions'],
+  request: { params: idParams },
+  responses: {
+    200: { description: 'Markdown', content: { 'text/markdown': { schema: z.string() } } },
+    ...errorResponses(400, 404, 503),
+  },
+});
+
+export function sessionRoutes(deps: ApiDeps) {
+  const app = createRouter();
+  const { store, settings } = deps;
+
+  async function requireSession(id: string) {
+    const row = await store.views.getSession(id);
+    if (!row) throw notFound(`session "${id}" not found`);
+    return row;
+  }
+
+  function requireFile(row: Awaited<ReturnType<typeof requireSession>>, file: string) {
+    const files = row.summary.files ?? [];
+    if (files.length > 0 && !files.some((f) => f.name === file))
+      throw notFound(`session "${row.summary.sessionId}" has no transcript file "${file}"`);
+  }
+
+  app.openapi(listRoute, async (c) => {
+    const q = c.req.valid('query');
+    const problem = rangeProblem(q.from, q.to);
+    if (problem) throw badRequest(problem);
+    const limit = clampLimit(q.limit, settings.userSettings.sessionListPageSize, MAX_LIMIT.sessions);
+    const offset = q.offset ?? 0;
+    const { total, rows } = await store.views.listSessions(
+      {
+        cwd: q.cwd,
+        model: q.model,
+        hostname: q.hostname,
+        source: q.source,
+        from: isoBound(q.from, false),
+        to: isoBound(q.to, true),
+        idPrefix: q.idPrefix,
+      },
+      { limit, offset },
+    );
+    const now = deps.now();
+    return c.json({ total, offset, limit, sessions: rows.map((r) => toSession(r, settings, now)) }, 200);
+  });
+
+  app.openapi(getRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    return c.json(toSession(await requireSession(id), settings, deps.now()), 200);
+  });
+
+  app.openapi(transcriptRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const q = c.req.valid('query');
+    const file = q.file ?? MAIN_TRANSCRIPT;
+    requireFile(await requireSession(id), file);
+    const limit = clampLimit(q.limit, settings.userSettings.transcriptPageSize, MAX_LIMIT.transcript);
+    const offset = q.offset ?? 0;
+    const page = await store.views.transcriptPage(id, file, { limit, offset });
+    return c.json({ sessionId: id, file, total: page.total, offset, limit, entries: page.entries }, 200);
+  });
+
+  app.openapi(turnsRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const q = c.req.valid('query');
+    await requireSession(id);
+    const limit = clampLimit(q.limit, settings.userSettings.transcriptPageSize, MAX_LIMIT.turns);
+    const offset = q.offset ?? 0;
+    const page = await store.views.turns(id, q.role, { limit, offset });
+    return c.json({ total: page.total, offset, limit, turns: page.turns }, 200);
+  });
+
+  app.openapi(rawRoute, async (c) => {
+    const { id, index } = c.req.valid('param');
+    const file = c.req.valid('query').file ?? MAIN_TRANSCRIPT;
+    requireFile(await requireSession(id), file);
+    const entry = await findEntry(id, file, index);
+    if (!entry) throw notFound(`session "${id}" has no entry ${index} in ${file}`);
+    const raw = await readRawLine(store, `${id}/${file}`, entry);
+    const headers: Record<string, string> = {
+      'content-type': 'application/json; charset=utf-8',
+      'x-transcript-entry': String(entry.index),
+      'x-transcript-bytes': `${entry.byteStart}-${entry.byteEnd}`,
+    };
+    if (raw.malformed) headers['x-transcript-malformed'] = 'true';
+    return new Response(new Uint8Array(raw.bytes), { status: 200, headers }) as never;
+  });
+
+  /** The entry with `index` in a file: the page at that offset, or a short search around it. */
+  async function findEntry(id: string, file: string, index: number): Promise<ProjectedEntry | null> {
+    const page = await store.views.transcriptPage(id, file, { offset: index, limit: 1 });
+    const direct = page.entries[0];
+    if (direct && direct.index === index) return direct;
+    if (page.total === 0) return null;
+    // Indexes are per session; a file's entries may start later. Walk the file's pages.
+    const step = 1000;
+    for (let offset = 0; offset < page.total; offset += step) {
+      const p = await store.views.transcriptPage(id, file, { offset, limit: step });
+      const hit = p.entries.find((e) => e.index === index);
+      if (hit) return hit;
+      const last = p.entries[p.entries.length - 1];
+      if (!last || last.index > index) break;
+    }
+    return null;
+  }
+
+  app.openapi(eventsRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const q = c.req.valid('query');
+    await requireSession(id);
+    const limit = clampLimit(q.limit, DEFAULT_LIMIT.events, MAX_LIMIT.events);
+    const offset = q.offset ?? 0;
+    const page = await store.views.events(id, { limit, offset });
+    return c.json({ total: page.total, offset, limit, events: page.events }, 200);
+  });
+
+  app.openapi(markdownRoute, async (c) => {
+    const { id } = c.req.valid('param');
+    const row = await requireSession(id);
+    const markdown = await renderMarkdown(store, toSession(row, settings, deps.now()));
+    return c.body(markdown, 200, {
+      'content-type': 'text/markdown; charset=utf-8',
+      'content-disposition': `inline; filename="${id}.md"`,
+    });
+  });
+
+  return app;
+}

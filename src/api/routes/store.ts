@@ -1,0 +1,252 @@
+/**
+ * Store read routes (used by export): documents in CouchDB `_all_docs` shape, single documents
+ * (ids contain `:` and `/`; `_local/…` reads instance-local state), current revisions in bulk,
+ * and objects — listing per session and streaming with Content-Length and byte ranges.
+ *
+ * Routes whose path ends in a multi-segment name are plain Hono handlers (OpenAPI paths cannot
+ * express `{name...}`) documented through `registerPath`, and validate their input by hand.
+ */
+import { createRoute, z } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { Readable } from 'node:stream';
+import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
+import type { ApiDeps } from '../deps.js';
+import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
+import { badRequest, HttpError, notFound } from '../http-error.js';
+import { parseRange } from '../range.js';
+import { createRouter } from '../router.js';
+import { errorResponses, errorSchema, intParam } from '../schemas/common.js';
+import {
+  allDocsSchema,
+  localDocSchema,
+  objectListSchema,
+  revsRequestSchema,
+  revsResultSchema,
+  storedDocSchema,
+} from '../schemas/store.js';
+
+const keyParam = (name: string, description: string) =>
+  z
+    .string()
+    .optional()
+    .openapi({ param: { name, in: 'query' }, description, example: '"summary:"' });
+
+const allDocsRoute = createRoute({
+  method: 'get',
+  path: '/docs',
+  summary: 'Documents in id order, CouchDB `_all_docs` shape',
+  description:
+    '`startkey`/`endkey` are JSON-encoded strings as in CouchDB (a bare string is accepted too). ' +
+    '`limit` defaults to 1000 and is clamped to 10000; page with `startkey` = last id + `skip=1`. ' +
+    '`_local/` documents are never listed.',
+  tags: ['store'],
+  request: {
+    query: z
+      .object({
+        startkey: keyParam('startkey', 'first id (inclusive)'),
+        start_key: keyParam('start_key', 'alias of startkey'),
+        endkey: keyParam('endkey', 'last id (inclusive)'),
+        end_key: keyParam('end_key', 'alias of endkey'),
+        limit: intParam('limit', 'rows per page (default 1000, max 10000)'),
+        skip: intParam('skip', 'rows to skip'),
+        include_docs: z
+          .enum(['true', 'false'], { error: 'must be true or false' })
+          .optional()
+          .openapi({ param: { name: 'include_docs', in: 'query' } }),
+      })
+      .strict(),
+  },
+  responses: {
+    200: { description: 'Rows', content: { 'application/json': { schema: allDocsSchema } } },
+    ...errorResponses(400),
+  },
+});
+
+const revsRoute = createRoute({
+  method: 'post',
+  path: '/revs',
+  summary: 'Current revisions of the given ids (absent ids omitted)',
+  tags: ['store'],
+  request: { body: { required: true, content: { 'application/json': { schema: revsRequestSchema } } } },
+  responses: {
+    200: { description: 'Revisions by id', content: { 'application/json': { schema: revsResultSchema } } },
+    ...errorResponses(400, 413),
+  },
+});
+
+/** CouchDB keys are JSON; ids are strings. A bare (non-JSON) string is taken as the id itself. */
+function parseKey(raw: string | undefined, name: string): string | undefined {
+  if (raw === undefined) return undefined;
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch {
+    return raw;
+  }
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return raw;
+  throw badRequest(
+    `query parameter ${name}: must be a JSON string such as "summary:" (document ids are strings)`,
+  );
+}
+
+function contentTypeFor(key: string): string {
+  if (key.endsWith('.jsonl')) return 'application/x-ndjson';
+  if (key.endsWith('.json')) return 'application/json';
+  if (key.endsWith('.md') || key.endsWith('.txt')) return 'text/plain; charset=utf-8';
+  return 'application/octet-stream';
+}
+
+function checkSessionId(id: string): void {
+  const problem = sessionIdProblem(id);
+  if (problem) throw badRequest(`path parameter sessionId: ${problem}`);
+}
+
+export function storeRoutes(deps: ApiDeps) {
+  const app = createRouter();
+  const { store } = deps;
+
+  app.openapi(allDocsRoute, async (c) => {
+    const q = c.req.valid('query');
+    if (q.startkey !== undefined && q.start_key !== undefined)
+      throw badRequest('query parameter start_key: give startkey or start_key, not both');
+    if (q.endkey !== undefined && q.end_key !== undefined)
+      throw badRequest('query parameter end_key: give endkey or end_key, not both');
+    const result = await store.docs.allDocs({
+      startkey: parseKey(q.startkey ?? q.start_key, q.startkey !== undefined ? 'startkey' : 'start_key'),
+      endkey: parseKey(q.endkey ?? q.end_key, q.endkey !== undefined ? 'endkey' : 'end_key'),
+      limit: clampLimit(q.limit, DEFAULT_LIMIT.allDocs, MAX_LIMIT.allDocs),
+      skip: q.skip ?? 0,
+      includeDocs: q.include_docs === 'true',
+    });
+    return c.json(result, 200);
+  });
+
+  app.openapi(revsRoute, async (c) => {
+    const { ids } = c.req.valid('json');
+    const revs = await store.docs.getRevs(ids);
+    return c.json({ revs: Object.fromEntries(revs) }, 200);
+  });
+
+  // --- one document -------------------------------------------------------------------------
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/docs/{id}',
+    summary: 'One document by id (`_local/…` ids read instance-local state as `{_id, value}`)',
+    description: 'Ids contain `:` and `/`; send them as they are or percent-encoded.',
+    tags: ['store'],
+    request: {
+      params: z.object({
+        id: z.string().openapi({ param: { name: 'id', in: 'path' }, example: 'summary:abc' }),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'The document',
+        content: { 'application/json': { schema: z.union([storedDocSchema, localDocSchema]) } },
+      },
+      404: { description: 'No such document', content: { 'application/json': { schema: errorSchema } } },
+    },
+  });
+  app.get('/docs/:id{.+}', async (c) => {
+    const id = c.req.param('id');
+    if (id.startsWith('_local/')) {
+      const value = await store.docs.getLocal(id);
+      if (value === null) throw notFound(`local document "${id}" not found`);
+      return c.json({ _id: id, value });
+    }
+    const doc = await store.docs.get(id);
+    if (!doc) throw notFound(`document "${id}" not found`);
+    return c.json(doc);
+  });
+
+  // --- objects ------------------------------------------------------------------------------
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/objects/{sessionId}/',
+    summary: "A session's objects, in key order",
+    tags: ['store'],
+    request: {
+      params: z.object({ sessionId: z.string().openapi({ param: { name: 'sessionId', in: 'path' } }) }),
+    },
+    responses: {
+      200: { description: 'Objects', content: { 'application/json': { schema: objectListSchema } } },
+      ...errorResponses(400, 404),
+    },
+  });
+  const listObjects = async (c: Context) => {
+    const sessionId = c.req.param('sessionId')!;
+    checkSessionId(sessionId);
+    const objects = await store.objects.list(sessionId);
+    if (objects.length === 0 && !(await store.docs.get(`summary:${sessionId}`)))
+      throw notFound(`session "${sessionId}" has no objects`);
+    return c.json({
+      sessionId,
+      objects: objects.map((o) => ({ ...o, name: o.key.slice(sessionId.length + 1) })),
+    });
+  };
+  app.get('/objects/:sessionId/', listObjects);
+  app.get('/objects/:sessionId', listObjects);
+
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/objects/{sessionId}/{name}',
+    summary: 'One object, streamed (Range supported)',
+    description:
+      '`name` may contain slashes (`subagents/agent-1.jsonl`). Honours a single `Range: bytes=…` ' +
+      '(206 with Content-Range; 416 when unsatisfiable). Sends Content-Length and Accept-Ranges.',
+    tags: ['store'],
+    request: {
+      params: z.object({
+        sessionId: z.string().openapi({ param: { name: 'sessionId', in: 'path' } }),
+        name: z.string().openapi({ param: { name: 'name', in: 'path' }, example: 'transcript.jsonl' }),
+      }),
+    },
+    responses: {
+      200: {
+        description: 'The bytes',
+        content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+      },
+      206: {
+        description: 'A byte range',
+        content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+      },
+      ...errorResponses(400, 404, 416),
+    },
+  });
+  app.get('/objects/:sessionId/:name{.+}', async (c) => {
+    const sessionId = c.req.param('sessionId');
+    const name = c.req.param('name');
+    checkSessionId(sessionId);
+    const key = `${sessionId}/${name}`;
+    const problem = objectKeyProblem(key);
+    if (problem) throw badRequest(`path parameter name: ${problem}`);
+    const info = await store.objects.stat(key);
+    if (!info) throw notFound(`object "${key}" not found`);
+    const range = parseRange(c.req.header('range'), info.size);
+    const headers: Record<string, string> = {
+      'content-type': contentTypeFor(key),
+      'accept-ranges': 'bytes',
+      'last-modified': new Date(info.mtime).toUTCString(),
+    };
+    if (range.kind === 'unsatisfiable')
+      throw new HttpError(
+        416,
+        'range_not_satisfiable',
+        `range ${c.req.header('range')} is outside the object's ${info.size} bytes`,
+        {
+          'content-range': `bytes */${info.size}`,
+        },
+      );
+    const [start, end] = range.kind === 'partial' ? [range.start, range.end] : [0, info.size];
+    const status = range.kind === 'partial' ? 206 : 200;
+    headers['content-length'] = String(end - start);
+    if (range.kind === 'partial') headers['content-range'] = `bytes ${start}-${end - 1}/${info.size}`;
+    if (c.req.method === 'HEAD' || end === start) return new Response(null, { status, headers });
+    const stream = await store.objects.get(key, range.kind === 'partial' ? { start, end } : undefined);
+    if (!stream) throw notFound(`object "${key}" not found`);
+    return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
+  });
+
+  return app;
+}

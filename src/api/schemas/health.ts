@@ -1,0 +1,41 @@
+/** Wire schemas of /api/health, including the first-start import progress. */
+import { z } from '@hono/zod-openapi';
+
+export const importStatusSchema = z
+  .object({
+    state: z.enum(['idle', 'skipped', 'running', 'done', 'failed']),
+    /** Why it was skipped or failed, in words. */
+    reason: z.string().optional(),
+    root: z.string().optional(),
+    startedAt: z.string().optional(),
+    finishedAt: z.string().optional(),
+    filesTotal: z.number(),
+    filesDone: z.number(),
+    bytesTotal: z.number(),
+    bytesDone: z.number(),
+    currentFile: z.string().optional(),
+    sessions: z.number().optional(),
+    failedFiles: z.number().optional(),
+  })
+  .openapi('ImportStatus');
+export type ImportStatus = z.infer<typeof importStatusSchema>;
+
+export const healthSchema = z
+  .object({
+    status: z.enum(['ok', 'degraded']),
+    version: z.string(),
+    uptimeMs: z.number(),
+    store: z.object({ engine: z.string(), state: z.enum(['ready', 'error']), error: z.string().optional() }),
+    counts: z
+      .object({ documents: z.number(), sessions: z.number(), objects: z.number(), objectBytes: z.number() })
+      .nullable(),
+    schema: z.object({
+      currentVersion: z.number(),
+      latestVersion: z.number(),
+      pending: z.array(z.object({ version: z.number(), name: z.string() })),
+    }),
+    search: z.object({ enabled: z.boolean() }),
+    import: importStatusSchema,
+  })
+  .openapi('Health');
+export type Health = z.infer<typeof healthSchema>;

@@ -1,0 +1,70 @@
+/** Wire schemas of search, the activity rollup (calendar) and the filter facets. */
+import { z } from '@hono/zod-openapi';
+
+export const searchHitSchema = z
+  .object({
+    sessionId: z.string(),
+    file: z.string(),
+    /** Entry index; open `/api/sessions/{sessionId}/transcript?file=…&offset=…` at it. */
+    index: z.number(),
+    role: z.string(),
+    timestamp: z.string().nullable(),
+    /** Plain-text segments; `mark: true` segments matched. Render as text, never as HTML. */
+    snippet: z.array(z.object({ text: z.string(), mark: z.boolean() })),
+    rank: z.number(),
+    /** Session context for the results list. */
+    session: z
+      .object({
+        title: z.string().nullable(),
+        project: z.string().nullable(),
+        lastActivity: z.string().nullable(),
+      })
+      .nullable(),
+  })
+  .openapi('SearchHit');
+
+export const searchResultSchema = z
+  .object({
+    enabled: z.boolean(),
+    /** Why search is off (when `enabled` is false). */
+    reason: z.string().optional(),
+    q: z.string(),
+    total: z.number(),
+    offset: z.number(),
+    limit: z.number(),
+    hits: z.array(searchHitSchema),
+  })
+  .openapi('SearchResult');
+export type SearchResult = z.infer<typeof searchResultSchema>;
+
+export const activityDaySchema = z
+  .object({
+    day: z.string().openapi({ example: '2025-07-01' }),
+    sessions: z.number(),
+    activeMs: z.number(),
+    entries: z.number(),
+    items: z.array(
+      z.object({
+        sessionId: z.string(),
+        project: z.string().nullable(),
+        activeMs: z.number(),
+        entries: z.number(),
+      }),
+    ),
+  })
+  .openapi('ActivityDay');
+
+export const activitySchema = z
+  .object({ from: z.string(), to: z.string(), days: z.array(activityDaySchema) })
+  .openapi('Activity');
+export type Activity = z.infer<typeof activitySchema>;
+
+export const facetAttributes = ['cwd', 'model', 'hostname', 'source'] as const;
+
+export const facetsSchema = z
+  .object({
+    attribute: z.enum(facetAttributes),
+    values: z.array(z.object({ value: z.string(), sessions: z.number() })),
+  })
+  .openapi('Facets');
+export type Facets = z.infer<typeof facetsSchema>;

@@ -1,0 +1,54 @@
+/**
+ * Shapes a session rollup row into the wire `Session`: derived status, runtime and active time
+ * (with the configured idle threshold and live window), primary model, event count.
+ */
+import { activeTimeMs, runtimeMs, type Segment } from '../core/active-time.js';
+import { deriveStatus } from '../core/status.js';
+import type { Settings } from '../config/settings.js';
+import type { SessionRow } from '../store/contract.js';
+import type { Session } from './schemas/sessions.js';
+
+/** The main model: the first one that is not a placeholder such as `<synthetic>`. */
+export function primaryModel(models: readonly string[]): string | null {
+  return models.find((m) => !m.startsWith('<')) ?? models[0] ?? null;
+}
+
+export function toSession(row: SessionRow, settings: Settings, nowMs: number): Session {
+  const s = row.summary;
+  const segments: Segment[] = row.activity?.length ? row.activity : (s.activity ?? []);
+  const startedAt = row.firstActivity ?? s.firstActivity;
+  const lastActivity = row.lastActivity ?? s.lastActivity;
+  const { idleThresholdMs, liveWindowMs } = settings.system.sessions;
+  return {
+    id: s.sessionId,
+    title: s.title,
+    titleSource: s.titleSource,
+    cwd: s.cwd,
+    project: s.project,
+    model: primaryModel(s.models),
+    models: s.models,
+    hostname: s.hostname,
+    gitBranch: s.gitBranch,
+    source: s.source,
+    provenance: s.provenance,
+    version: s.version,
+    status: deriveStatus(
+      { hookRecorded: row.hookRecorded, endedAt: row.endedAt, lastActivity },
+      nowMs,
+      liveWindowMs,
+    ),
+    hookRecorded: row.hookRecorded,
+    startedAt,
+    lastActivity,
+    endedAt: row.endedAt,
+    endReason: row.endReason,
+    runtimeMs: runtimeMs(segments),
+    activeTimeMs: activeTimeMs(segments, idleThresholdMs),
+    counts: { ...s.counts, events: row.eventCount },
+    toolCallsByName: s.toolCallsByName,
+    tokens: s.tokens,
+    transcriptBytes: s.transcriptBytes,
+    subagents: s.subagents,
+    files: s.files,
+  };
+}

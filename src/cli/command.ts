@@ -1,0 +1,50 @@
+/**
+ * The shape of a CLI command (STYLE §6, after gh): parsing produces typed options, `run` does the
+ * work with what `ctx` provides. `main.ts` registers every command with commander and is the only
+ * place that turns errors into exit codes.
+ */
+import type { ApiClient } from '../client/api-client.js';
+import type { ApiUrlResolution } from '../config/api-url.js';
+import type { Env } from '../config/paths.js';
+import type { Io } from './io.js';
+
+export interface OptionSpec {
+  /** Commander flags, e.g. `--dir <dir>`, `--dry-run`, `--no-import`. */
+  flags: string;
+  description: string;
+  defaultValue?: string | boolean;
+}
+
+export interface ArgumentSpec {
+  /** `<dir>` (required) or `[dir]` (optional). */
+  name: string;
+  description: string;
+}
+
+export interface CommandContext {
+  io: Io;
+  env: Env;
+  /** An API client for `--webapi` (or the configured instance), plus how its URL was chosen. */
+  client(webapi?: string): { client: ApiClient; resolution: ApiUrlResolution };
+  /** Aborted on SIGINT/SIGTERM while the command runs. */
+  signal: AbortSignal;
+}
+
+export interface CommandSpec<O = unknown> {
+  /** `serve`, or a space-separated path such as `migrate up`. */
+  name: string;
+  summary: string;
+  description?: string;
+  examples: string[];
+  args?: ArgumentSpec[];
+  options: OptionSpec[];
+  /** Commander's raw values → typed options; throws UsageError for a bad value. */
+  parse(raw: Record<string, unknown>, args: string[]): O;
+  /** Returns the exit code (default 0); throws for failures. */
+  run(options: O, ctx: CommandContext): Promise<number | void>;
+}
+
+/** Helper giving `parse` its type. */
+export function defineCommand<O>(spec: CommandSpec<O>): CommandSpec<O> {
+  return spec;
+}

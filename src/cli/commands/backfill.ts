@@ -1,0 +1,92 @@
+/**
+ * `transcripts backfill`: ingest a `~/.claude/projects`-style tree through the HTTP API — the
+ * same pipeline as the server's own import, written through `/api/ingest/*`, so it works against
+ * a remote instance. Incremental: a second run over unchanged files writes nothing.
+ */
+import { existsSync, statSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { resolve } from 'node:path';
+import { httpSink } from '../../client/http-sink.js';
+import { claudeProjectsDir } from '../../config/paths.js';
+import { ingestTree } from '../../ingest/ingest-tree.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import { formatMb } from '../io.js';
+
+export interface BackfillOptions {
+  dir?: string;
+  host: string;
+  dryRun: boolean;
+  webapi?: string;
+}
+
+export const backfillCommand = defineCommand<BackfillOptions>({
+  name: 'backfill',
+  summary: 'Import Claude Code transcripts (~/.claude/projects) through the API',
+  description:
+    'Scans DIR (default ~/.claude/projects) for main and subagent transcripts and ingests new bytes ' +
+    'only. Writes through the API found by --webapi, WEBAPI_HOST/WEBAPI_PORT, the installed instance ' +
+    '(instance.env) or http://127.0.0.1:7650, in that order. Exits 1 when any file failed.',
+  examples: [
+    'transcripts backfill',
+    'transcripts backfill --dry-run',
+    'transcripts backfill --dir /mnt/old-laptop/.claude/projects --host old-laptop',
+    'transcripts backfill --webapi http://nas.local:7650',
+  ],
+  options: [
+    { flags: '--dir <dir>', description: 'tree to scan (default ~/.claude/projects)' },
+    { flags: '--host <name>', description: 'hostname to record on the sessions (default this machine)' },
+    { flags: '--dry-run', description: 'report what would be ingested, write nothing' },
+    { flags: '--webapi <url>', description: 'API to write to (default: see above)' },
+  ],
+  parse(raw) {
+    const host = raw.host === undefined ? hostname() : String(raw.host).trim();
+    if (!host) throw new UsageError('--host must not be empty');
+    const dir = raw.dir === undefined ? undefined : resolve(String(raw.dir));
+    if (dir !== undefined && (!existsSync(dir) || !statSync(dir).isDirectory()))
+      throw new UsageError(`--dir ${String(raw.dir)}: no such directory`);
+    return { dir, host, dryRun: raw.dryRun === true, webapi: raw.webapi as string | undefined };
+  },
+  async run(options, ctx) {
+    const root = options.dir ?? claudeProjectsDir(ctx.env);
+    if (!existsSync(root)) {
+      ctx.io.err(`nothing to backfill: ${root} does not exist (pass --dir DIR)`);
+      return 1;
+    }
+    const { client } = ctx.client(options.webapi);
+    await client.health(); // fail early, with the URL and how it was chosen, when nothing answers
+    const progress = ctx.io.progress('backfill');
+    let result;
+    try {
+      result = await ingestTree({
+        root,
+        sink: httpSink(client),
+        hostname: options.host,
+        source: 'backfill',
+        provenance: 'backfilled',
+        dryRun: options.dryRun,
+        signal: ctx.signal,
+        onProgress: (p) => progress.update(p),
+      });
+    } finally {
+      progress.stop();
+    }
+    if (options.dryRun) {
+      ctx.io.out(
+        `dry run: ${result.files} files, ${result.changedFiles} with new data in ${result.sessions} sessions, ` +
+          `${formatMb(result.bytesPending)} MB to read; nothing written`,
+      );
+    } else {
+      ctx.io.out(
+        `backfill: ${result.files} files (${result.changedFiles} with new data), ${result.sessions} sessions, ` +
+          `${formatMb(result.bytesRead)} MB read, ${result.docsWritten} documents written, ${result.docsUnchanged} unchanged`,
+      );
+    }
+    if (result.failed.length > 0) {
+      ctx.io.err(`${result.failed.length} file(s) failed:`);
+      for (const f of result.failed) ctx.io.err(`  ${f.file}: ${f.error}`);
+      return 1;
+    }
+    return 0;
+  },
+});

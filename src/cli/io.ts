@@ -1,0 +1,113 @@
+/**
+ * Where commands write. On a TTY long work shows a progress bar (files, MB, ETA); on a pipe or
+ * file it prints a plain line every few seconds instead, so logs stay readable. Tests pass their
+ * own streams and choose the mode.
+ */
+import { SingleBar } from 'cli-progress';
+import type { Writable } from 'node:stream';
+
+export interface TransferProgress {
+  filesDone: number;
+  filesTotal: number;
+  bytesDone: number;
+  bytesTotal: number;
+  currentFile?: string;
+}
+
+export interface ProgressReporter {
+  update(p: TransferProgress): void;
+  stop(): void;
+}
+
+export interface Io {
+  stdout: Writable;
+  stderr: Writable;
+  isTTY: boolean;
+  out(line: string): void;
+  err(line: string): void;
+  /** A progress display for a transfer: a bar on a TTY, periodic plain lines otherwise. */
+  progress(label: string, options?: { plainEveryMs?: number }): ProgressReporter;
+  /**
+   * Resolves once everything written so far has reached the OS. Writes to a pipe are
+   * asynchronous, and the bin calls process.exit() right after main() returns.
+   */
+  flush(): Promise<void>;
+}
+
+function drained(stream: Writable): Promise<void> {
+  return new Promise((resolve) => {
+    if (stream.destroyed || stream.writableEnded) return resolve();
+    stream.write('', () => resolve());
+  });
+}
+
+const MB = 1024 * 1024;
+export const formatMb = (bytes: number) => (bytes / MB).toFixed(1);
+
+export function createIo(options: { stdout?: Writable; stderr?: Writable; isTTY?: boolean } = {}): Io {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const isTTY = options.isTTY ?? Boolean((stderr as NodeJS.WriteStream).isTTY);
+  return {
+    stdout,
+    stderr,
+    isTTY,
+    out: (line) => void stdout.write(`${line}\n`),
+    err: (line) => void stderr.write(`${line}\n`),
+    progress(label, opts = {}) {
+      return isTTY ? barProgress(label, stderr) : plainProgress(label, stderr, opts.plainEveryMs ?? 2000);
+    },
+    flush: async () => {
+      await Promise.all([drained(stdout), drained(stderr)]);
+    },
+  };
+}
+
+function barProgress(label: string, stream: Writable): ProgressReporter {
+  const bar = new SingleBar({
+    format: `${label} [{bar}] {percentage}% | {files} files | {mb} MB | ETA {eta_formatted}`,
+    stream: stream as NodeJS.WriteStream,
+    hideCursor: true,
+    barsize: 30,
+    etaBuffer: 50,
+    fps: 5,
+    // We already chose bar mode (io decided it is a terminal); render even if the stream cannot say.
+    noTTYOutput: true,
+  });
+  let started = false;
+  return {
+    update(p) {
+      const payload = {
+        files: `${p.filesDone}/${p.filesTotal}`,
+        mb: `${formatMb(p.bytesDone)}/${formatMb(p.bytesTotal)}`,
+      };
+      if (!started) {
+        bar.start(Math.max(p.bytesTotal, 1), p.bytesDone, payload);
+        started = true;
+      } else {
+        bar.setTotal(Math.max(p.bytesTotal, 1));
+        bar.update(p.bytesDone, payload);
+      }
+    },
+    stop() {
+      if (started) bar.stop();
+    },
+  };
+}
+
+function plainProgress(label: string, stream: Writable, everyMs: number): ProgressReporter {
+  let last = 0;
+  let lastLine = '';
+  return {
+    update(p) {
+      const line = `${label}: ${p.filesDone}/${p.filesTotal} files, ${formatMb(p.bytesDone)}/${formatMb(p.bytesTotal)} MB`;
+      const now = Date.now();
+      if (line !== lastLine && (now - last >= everyMs || p.filesDone === p.filesTotal)) {
+        stream.write(`${line}\n`);
+        last = now;
+        lastLine = line;
+      }
+    },
+    stop() {},
+  };
+}

@@ -1,0 +1,142 @@
+/**
+ * The `transcripts` CLI entry point (bin/transcripts.js calls `main`). Registers every command
+ * with commander and is the only place that maps outcomes to exit codes:
+ * 0 ok, 2 usage or configuration error, 1 anything else.
+ */
+import { Command, CommanderError, Option } from 'commander';
+import { ApiClient } from '../client/api-client.js';
+import { ApiConnectionError, ApiError } from '../client/api-error.js';
+import { describeApiUrl, resolveApiUrl } from '../config/api-url.js';
+import { ConfigError } from '../config/config-error.js';
+import { envValue, type Env, packageVersion } from '../config/paths.js';
+import type { CommandContext, CommandSpec } from './command.js';
+import { COMMANDS } from './commands/index.js';
+import { UsageError } from './errors.js';
+import { createIo, type Io } from './io.js';
+
+export interface MainDeps {
+  io?: Io;
+  env?: Env;
+  commands?: ReadonlyArray<CommandSpec<never>>;
+}
+
+export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
+
+function register(
+  program: Command,
+  spec: CommandSpec<never>,
+  ctx: CommandContext,
+  setCode: (n: number) => void,
+) {
+  const parts = spec.name.split(' ');
+  let parent = program;
+  for (const group of parts.slice(0, -1)) {
+    parent =
+      parent.commands.find((c) => c.name() === group) ??
+      parent.command(group).description(`${group} commands`);
+  }
+  const cmd = parent
+    .command(parts[parts.length - 1]!)
+    .summary(spec.summary)
+    .description(spec.description ?? spec.summary);
+  for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
+  for (const o of spec.options) {
+    const opt = new Option(o.flags, o.description);
+    if (o.defaultValue !== undefined) opt.default(o.defaultValue);
+    cmd.addOption(opt);
+  }
+  if (spec.examples.length)
+    cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
+  cmd.allowExcessArguments(false);
+  cmd.action(async () => {
+    const options = spec.parse(cmd.opts(), cmd.args);
+    setCode((await spec.run(options, ctx)) ?? EXIT.ok);
+  });
+}
+
+export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {
+  const io = deps.io ?? createIo();
+  const env = deps.env ?? process.env;
+  const controller = new AbortController();
+  const ctx: CommandContext = {
+    io,
+    env,
+    signal: controller.signal,
+    client(webapi) {
+      const resolution = resolveApiUrl({ flag: webapi, env });
+      const client = new ApiClient({
+        baseUrl: resolution.url,
+        token: envValue(env, 'CT_API_TOKEN'),
+        origin: describeApiUrl(resolution),
+      });
+      return { client, resolution };
+    },
+  };
+
+  let code: number = EXIT.ok;
+  const program = new Command('transcripts')
+    .description('A self-hosted history of Claude Code sessions: web UI, HTTP API and this CLI.')
+    .version(packageVersion(), '-V, --version')
+    .exitOverride()
+    .configureOutput({
+      writeOut: (s) => void io.stdout.write(s),
+      writeErr: (s) => void io.stderr.write(s),
+    })
+    .showHelpAfterError('(add --help for usage)');
+  program.addHelpText('after', '\nRun `transcripts <command> --help` for the options of a command.\n');
+  for (const spec of deps.commands ?? COMMANDS) register(program, spec, ctx, (n) => (code = n));
+
+  if (argv.length === 0) {
+    io.stderr.write(program.helpInformation());
+    await io.flush();
+    return EXIT.usage;
+  }
+
+  // Long-running commands stop cleanly on Ctrl-C (serve installs its own handlers).
+  const onSignal = () => controller.abort();
+  const interactive = argv[0] !== 'serve';
+  if (interactive) {
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  }
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    code = reportError(err, io, controller.signal);
+  } finally {
+    if (interactive) {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    }
+  }
+  await io.flush();
+  return code;
+}
+
+function reportError(err: unknown, io: Io, signal: AbortSignal): number {
+  if (err instanceof CommanderError) {
+    // Commander already printed help, the version or its own error message.
+    if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0)
+      return EXIT.ok;
+    return EXIT.usage;
+  }
+  if (err instanceof UsageError || err instanceof ConfigError) {
+    io.err(`error: ${err.message}`);
+    return EXIT.usage;
+  }
+  if (signal.aborted) {
+    io.err('interrupted');
+    return EXIT.failure;
+  }
+  if (err instanceof ApiError) {
+    io.err(`error: ${err.message} (HTTP ${err.status} ${err.code} from ${err.method} ${err.url})`);
+    return EXIT.failure;
+  }
+  if (err instanceof ApiConnectionError) {
+    io.err(`error: ${err.message}`);
+    return EXIT.failure;
+  }
+  io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+  if (process.env.CT_DEBUG && err instanceof Error && err.stack) io.err(err.stack);
+  return EXIT.failure;
+}

@@ -1,0 +1,244 @@
+/**
+ * The typed HTTP client every consumer shares (CLI, hooks, UI): unwraps JSON bodies, throws
+ * `ApiError {status, code, message}` on any non-2xx and `ApiConnectionError` when nothing answers.
+ * Browser-safe: no node:* imports (the Node-only ingest sink lives in http-sink.ts).
+ *
+ * @example
+ * const client = new ApiClient({ baseUrl: 'http://127.0.0.1:7650' });
+ * const { sessions } = await client.listSessions({ model: 'claude-opus-4-1', limit: 20 });
+ */
+import type { Blueprint } from '../api/schemas/blueprint.js';
+import type { Health, ImportStatus } from '../api/schemas/health.js';
+import type { IngestDocsResult, PutObjectResultBody, ReindexResult } from '../api/schemas/ingest.js';
+import type { MigrateResultBody, MigrateStatusBody } from '../api/schemas/migrate.js';
+import type { Activity, Facets, SearchResult } from '../api/schemas/search.js';
+import type { Session, SessionEvents, SessionList, TranscriptPage, Turns } from '../api/schemas/sessions.js';
+import type { AllDocs, LocalDoc, ObjectList, RevsResult } from '../api/schemas/store.js';
+import { ApiConnectionError, ApiError } from './api-error.js';
+
+export type {
+  Activity,
+  Blueprint,
+  Facets,
+  Health,
+  ImportStatus,
+  SearchResult,
+  Session,
+  SessionEvents,
+  SessionList,
+  TranscriptPage,
+  Turns,
+};
+export type {
+  AllDocs,
+  IngestDocsResult,
+  LocalDoc,
+  MigrateResultBody,
+  MigrateStatusBody,
+  ObjectList,
+  PutObjectResultBody,
+  ReindexResult,
+  RevsResult,
+};
+
+export type Query = Record<string, string | number | boolean | undefined | null>;
+
+export interface ApiClientOptions {
+  /** Base URL without `/api`, e.g. `http://127.0.0.1:7650`; '' for same-origin (the UI). */
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer …` (CT_API_TOKEN). */
+  token?: string;
+  /** How the base URL was chosen, for connection errors (`from --webapi`, …). */
+  origin?: string;
+  fetch?: typeof fetch;
+}
+
+export interface RequestOptions {
+  query?: Query;
+  json?: unknown;
+  body?: RequestInit['body'];
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export interface SessionFilters {
+  cwd?: string;
+  model?: string;
+  hostname?: string;
+  source?: string;
+  from?: string;
+  to?: string;
+}
+
+/** Percent-encodes each segment of a path-like value, keeping the slashes. */
+export function encodePathSegments(value: string): string {
+  return value.split('/').map(encodeURIComponent).join('/');
+}
+
+export class ApiClient {
+  readonly baseUrl: string;
+  readonly #token?: string;
+  readonly #origin?: string;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: ApiClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.#token = options.token;
+    this.#origin = options.origin;
+    this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+  }
+
+  url(path: string, query?: Query): string {
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.set(k, String(v));
+    const s = qs.toString();
+    return `${this.baseUrl}${path}${s ? `?${s}` : ''}`;
+  }
+
+  /** The raw response of a successful request (non-2xx still throws ApiError). */
+  async fetchRaw(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const url = this.url(path, options.query);
+    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
+    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal: options.signal };
+    if (body && typeof (body as ReadableStream).getReader === 'function') init.duplex = 'half';
+    let res: Response;
+    try {
+      res = await this.#fetch(url, init);
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      const why = cause?.code ?? cause?.message ?? (err as Error).message;
+      throw new ApiConnectionError(
+        url,
+        `cannot reach the transcripts API at ${this.#origin ?? this.baseUrl} (${why}). ` +
+          'Is `transcripts serve` running there? Pass --webapi URL or set WEBAPI_PORT to use another instance.',
+        { cause: err },
+      );
+    }
+    if (!res.ok) throw await toApiError(res, method, url);
+    return res;
+  }
+
+  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    const res = await this.fetchRaw(method, path, options);
+    const text = await res.text();
+    if (!text) return undefined as T;
+    try {
+      return JSON.parse(text) as T;
+    } catch {
+      return text as T;
+    }
+  }
+
+  get<T>(path: string, query?: Query): Promise<T> {
+    return this.request<T>('GET', path, { query });
+  }
+
+  post<T>(path: string, json?: unknown): Promise<T> {
+    return this.request<T>('POST', path, { json: json ?? {} });
+  }
+
+  // --- reading ------------------------------------------------------------------------------
+  health = () => this.get<Health>('/api/health');
+  blueprint = () => this.get<Blueprint>('/api/blueprint');
+  listSessions = (q: SessionFilters & { idPrefix?: string; limit?: number; offset?: number } = {}) =>
+    this.get<SessionList>('/api/sessions', q as Query);
+  session = (id: string) => this.get<Session>(`/api/sessions/${encodeURIComponent(id)}`);
+  transcript = (id: string, q: { file?: string; offset?: number; limit?: number } = {}) =>
+    this.get<TranscriptPage>(`/api/sessions/${encodeURIComponent(id)}/transcript`, q);
+  turns = (id: string, q: { role?: 'user' | 'assistant'; offset?: number; limit?: number } = {}) =>
+    this.get<Turns>(`/api/sessions/${encodeURIComponent(id)}/turns`, q);
+  events = (id: string, q: { offset?: number; limit?: number } = {}) =>
+    this.get<SessionEvents>(`/api/sessions/${encodeURIComponent(id)}/events`, q);
+  search = (q: SessionFilters & { q: string; limit?: number; offset?: number }) =>
+    this.get<SearchResult>('/api/search', q as unknown as Query);
+  activity = (q: SessionFilters = {}) => this.get<Activity>('/api/activity', q as Query);
+  facets = (attribute: 'cwd' | 'model' | 'hostname' | 'source') =>
+    this.get<Facets>(`/api/facets/${attribute}`);
+
+  // --- migrations ---------------------------------------------------------------------------
+  migrateStatus = () => this.get<MigrateStatusBody>('/api/migrate/status');
+  migrateUp = (body: { to?: number; dryRun?: boolean } = {}) =>
+    this.post<MigrateResultBody>('/api/migrate/up', body);
+  migrateDown = (body: { steps?: number; dryRun?: boolean } = {}) =>
+    this.post<MigrateResultBody>('/api/migrate/down', body);
+
+  // --- store reads (export) -----------------------------------------------------------------
+  allDocs = (
+    q: { startkey?: string; endkey?: string; limit?: number; skip?: number; includeDocs?: boolean } = {},
+  ) =>
+    this.get<AllDocs>('/api/store/docs', {
+      startkey: q.startkey === undefined ? undefined : JSON.stringify(q.startkey),
+      endkey: q.endkey === undefined ? undefined : JSON.stringify(q.endkey),
+      limit: q.limit,
+      skip: q.skip,
+      include_docs: q.includeDocs ? 'true' : undefined,
+    });
+
+  /** One document, or null when it does not exist. */
+  async getDoc<T = Record<string, unknown>>(id: string): Promise<T | null> {
+    return nullOn404(this.get<T>(`/api/store/docs/${encodeURIComponent(id)}`));
+  }
+
+  /** Instance-local state (`_local/…`), or null. */
+  async getLocal<T = unknown>(id: string): Promise<T | null> {
+    const doc = await nullOn404(this.get<LocalDoc>(`/api/store/docs/${encodeURIComponent(id)}`));
+    return doc ? (doc.value as T) : null;
+  }
+
+  getRevs = (ids: string[]) => this.post<RevsResult>('/api/store/revs', { ids });
+  objects = (sessionId: string) =>
+    this.get<ObjectList>(`/api/store/objects/${encodeURIComponent(sessionId)}/`);
+  /** Streams an object; `range` as `{start, end}` (end exclusive). */
+  object = (key: string, range?: { start: number; end?: number }) =>
+    this.fetchRaw('GET', `/api/store/objects/${encodePathSegments(key)}`, {
+      headers: range ? { range: `bytes=${range.start}-${range.end === undefined ? '' : range.end - 1}` } : {},
+    });
+
+  // --- writes (backfill, import) ------------------------------------------------------------
+  ingestDocs = (docs: unknown[], locals?: Array<{ id: string; value: unknown }>) =>
+    this.post<IngestDocsResult>('/api/ingest/docs', locals ? { docs, locals } : { docs });
+  putObject = (
+    key: string,
+    body: NonNullable<RequestInit['body']>,
+    options: { offset?: number; sha256?: string } = {},
+  ) =>
+    this.request<PutObjectResultBody>('PUT', `/api/ingest/objects/${encodePathSegments(key)}`, {
+      query: { offset: options.offset || undefined },
+      body,
+      headers: {
+        'content-type': 'application/octet-stream',
+        ...(options.sha256 ? { 'x-content-sha256': options.sha256 } : {}),
+      },
+    });
+  reindex = () => this.post<ReindexResult>('/api/ingest/reindex');
+}
+
+async function nullOn404<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}
+
+async function toApiError(res: Response, method: string, url: string): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  let code = `http_${res.status}`;
+  let message = text.slice(0, 500) || res.statusText || `HTTP ${res.status}`;
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    if (body.error && typeof body.error.code === 'string') code = body.error.code;
+    if (body.error && typeof body.error.message === 'string') message = body.error.message;
+  } catch {
+    // not JSON: keep the text
+  }
+  return new ApiError(res.status, code, message, method, url);
+}

@@ -1,0 +1,84 @@
+/**
+ * The ingest sink over HTTP: the same pipeline that writes into the store in process writes
+ * through `/api/ingest/*` here, so `backfill` works against any reachable instance.
+ * Node only (streams, sha256).
+ */
+import { createHash } from 'node:crypto';
+import { Readable, Transform } from 'node:stream';
+import type { IngestSink } from '../ingest/sink.js';
+import type { DocInput, StoredDoc, WriteResult } from '../store/contract.js';
+import type { ApiClient } from './api-client.js';
+
+/** Ids per revisions request. */
+const REVS_BATCH = 5000;
+/** Keep each ingest request well under the server's 64 MiB JSON limit. */
+const MAX_BATCH_BYTES = 48 * 1024 * 1024;
+
+export function httpSink(client: ApiClient): IngestSink {
+  return {
+    async getRevs(ids) {
+      const out = new Map<string, string>();
+      for (let i = 0; i < ids.length; i += REVS_BATCH) {
+        const { revs } = await client.getRevs(ids.slice(i, i + REVS_BATCH));
+        for (const [id, rev] of Object.entries(revs)) out.set(id, rev);
+      }
+      return out;
+    },
+
+    getDoc: (id) => client.getDoc<StoredDoc>(id),
+
+    getLocal: (id) => client.getLocal(id),
+
+    async putObject(key, body, options = {}) {
+      if (Buffer.isBuffer(body)) {
+        const sha256 = options.sha256 ?? createHash('sha256').update(body).digest('hex');
+        return client.putObject(key, new Uint8Array(body), { offset: options.offset, sha256 });
+      }
+      // Stream it; hash on the way so a corrupted transfer is caught even without a given sha256.
+      const hash = createHash('sha256');
+      const tap = new Transform({
+        transform(chunk: Buffer, _enc, done) {
+          hash.update(chunk);
+          done(null, chunk);
+        },
+      });
+      body.on('error', (err) => tap.destroy(err));
+      body.pipe(tap);
+      const result = await client.putObject(key, Readable.toWeb(tap) as unknown as ReadableStream, options);
+      const local = hash.digest('hex');
+      if (result.sha256 !== local)
+        throw new Error(
+          `upload of ${key} was corrupted in transit: sent sha256 ${local}, server stored ${result.sha256}`,
+        );
+      return result;
+    },
+
+    async commit(docs, locals) {
+      const batches = splitBatches(docs);
+      const results: WriteResult[] = [];
+      // Local state (the ingest cursor) goes with the last batch: it only advances once every
+      // document is in, so an interrupted run repeats (idempotently) rather than skips.
+      for (let i = 0; i < batches.length; i++) {
+        const last = i === batches.length - 1;
+        const r = await client.ingestDocs(batches[i]!, last ? locals : []);
+        results.push(...r.results);
+      }
+      return results;
+    },
+  };
+}
+
+function splitBatches(docs: DocInput[]): DocInput[][] {
+  const batches: DocInput[][] = [[]];
+  let size = 0;
+  for (const doc of docs) {
+    const bytes = JSON.stringify(doc).length + 1;
+    if (size + bytes > MAX_BATCH_BYTES && batches[batches.length - 1]!.length > 0) {
+      batches.push([]);
+      size = 0;
+    }
+    batches[batches.length - 1]!.push(doc);
+    size += bytes;
+  }
+  return batches;
+}

@@ -1,0 +1,24 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ENV_VARS } from './env.js';
+import { packageRoot } from './paths.js';
+import { SETTING_SPECS } from './settings.js';
+
+describe('docs/settings.md', () => {
+  const doc = readFileSync(join(packageRoot(), 'docs', 'settings.md'), 'utf8');
+
+  it('documents every setting with its default and range', () => {
+    for (const s of SETTING_SPECS) {
+      const row = doc.split('\n').find((l) => l.startsWith(`| \`${s.key}\``));
+      expect(row, s.key).toBeDefined();
+      expect(row).toContain(`\`${s.default}\``);
+      expect(row).toContain(String(s.min));
+      expect(row).toContain(String(s.max));
+    }
+  });
+
+  it('documents every environment variable', () => {
+    for (const v of ENV_VARS) expect(doc, v.name).toContain(`| \`${v.name}\``);
+  });
+});

@@ -1,0 +1,217 @@
+/**
+ * `transcripts serve`: the only place that binds a port. Opens the store in the data dir,
+ * applies pending migrations (and says so), listens on WEBAPI_HOST:WEBAPI_PORT — refusing a
+ * non-loopback address without CT_API_TOKEN — writes instance.env so clients can find it, starts
+ * the first-start import, and shuts down cleanly on SIGINT/SIGTERM.
+ */
+import { createAdaptorServer } from '@hono/node-server';
+import { mkdirSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname, networkInterfaces } from 'node:os';
+import { createApp } from '../api/app.js';
+import { ConfigError } from '../config/config-error.js';
+import { isLoopbackHost, isWildcardHost, readServiceEnv } from '../config/env.js';
+import { writeInstanceEnv } from '../config/instance-env.js';
+import {
+  claudeProjectsDir,
+  defaultStaticDir,
+  type Env,
+  packageVersion,
+  resolvePaths,
+} from '../config/paths.js';
+import { loadSettings } from '../config/settings.js';
+import { createMigrator } from '../migrations/runner.js';
+import { openStore } from '../store/open-store.js';
+import type { Store } from '../store/contract.js';
+import { type FirstImport, startFirstImport } from './first-import.js';
+
+export interface StartServerOptions {
+  env?: Env;
+  /** Overrides WEBAPI_HOST. */
+  host?: string;
+  /** Overrides WEBAPI_PORT (0 = any free port). */
+  port?: number;
+  /** Skip the first-start import of ~/.claude/projects. */
+  noImport?: boolean;
+  log?: (line: string) => void;
+  /** Install SIGINT/SIGTERM handlers that close the server (the CLI does; tests may not). */
+  handleSignals?: boolean;
+}
+
+export interface RunningServer {
+  url: string;
+  host: string;
+  port: number;
+  store: Store;
+  /** Settles when the first-start import has ended or was skipped. */
+  importDone: Promise<void>;
+  /** Stops accepting requests, ends the import, closes the store. Idempotent. */
+  close(): Promise<void>;
+  /** Settles once the server has been closed (by `close()` or a signal). */
+  closed: Promise<void>;
+}
+
+/** Host names a request may carry besides loopback: the bound host, or every local address for a wildcard bind. */
+function boundHostNames(host: string, extra: string[]): string[] {
+  const names = [...extra];
+  if (isWildcardHost(host)) {
+    names.push(hostname());
+    for (const addrs of Object.values(networkInterfaces()))
+      for (const a of addrs ?? []) names.push(a.address);
+  } else {
+    names.push(host);
+  }
+  return names;
+}
+
+function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      if (err.code === 'EADDRINUSE')
+        reject(
+          new ConfigError(
+            `port ${port} on ${host} is already in use (another \`transcripts serve\`?); set WEBAPI_PORT or pass --port`,
+          ),
+        );
+      else if (err.code === 'EADDRNOTAVAIL' || err.code === 'ENOTFOUND')
+        reject(new ConfigError(`cannot listen on ${host}: no such local address (WEBAPI_HOST / --host)`));
+      else if (err.code === 'EACCES')
+        reject(new ConfigError(`not allowed to listen on port ${port} (choose one above 1023)`));
+      else reject(err);
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve(server.address() as AddressInfo);
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const svc = readServiceEnv(env);
+  const host = options.host ?? svc.host;
+  const port = options.port ?? svc.port;
+  if (!isLoopbackHost(host) && !svc.apiToken)
+    throw new ConfigError(
+      `refusing to listen on ${host} without CT_API_TOKEN: any machine that can reach it could read and write ` +
+        'your history. Set CT_API_TOKEN=<a long random secret> (clients send "Authorization: Bearer <secret>"), ' +
+        'or listen on 127.0.0.1.',
+    );
+
+  const paths = resolvePaths(env);
+  mkdirSync(paths.dataDir, { recursive: true });
+  const { settings, warnings } = loadSettings(paths.configFile);
+  for (const w of warnings) log(`settings: ${w}`);
+  const version = packageVersion();
+
+  const store = await openStore({ dataDir: paths.dataDir });
+  try {
+    const migrator = createMigrator(store);
+    const before = await migrator.status();
+    if (before.pending.length === 0) {
+      log(`migrations: schema version ${before.currentVersion} is current`);
+    } else {
+      const result = await migrator.up({});
+      const applied = result.steps.filter((s) => s.status === 'applied');
+      log(
+        `migrations: applied ${applied.length} pending (${applied.map((s) => `${s.version} ${s.name}`).join(', ') || 'none'}); ` +
+          `schema version ${result.from} → ${result.to}`,
+      );
+      if (result.error) log(`migrations: FAILED: ${result.error} — the API runs degraded; see /api/health`);
+    }
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+
+  // The import starts once the port is bound, so a refused bind never leaves it running.
+  const importer: { current?: FirstImport } = {};
+  const app = createApp({
+    store,
+    settings,
+    version,
+    importStatus: () =>
+      importer.current?.status() ?? {
+        state: 'idle',
+        filesTotal: 0,
+        filesDone: 0,
+        bytesTotal: 0,
+        bytesDone: 0,
+      },
+    staticDir: svc.staticDir ?? defaultStaticDir(),
+    token: svc.apiToken,
+    allowedHosts: boundHostNames(host, svc.allowedHosts),
+    logError: (m) => log(`error: ${m}`),
+  });
+
+  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  let address: AddressInfo;
+  try {
+    address = await listen(server, host, port);
+  } catch (err) {
+    await store.close().catch(() => undefined);
+    throw err;
+  }
+  const dial =
+    address.family === 'IPv6'
+      ? `[${address.address === '::' ? '::1' : address.address}]`
+      : address.address === '0.0.0.0'
+        ? '127.0.0.1'
+        : address.address;
+  const url = `http://${dial}:${address.port}`;
+  log(
+    `transcripts ${version} listening on http://${host.includes(':') ? `[${host}]` : host}:${address.port} — UI ${url}/app/, API reference ${url}/api/docs`,
+  );
+  if (svc.apiToken) log('auth: bearer token required (CT_API_TOKEN)');
+  try {
+    writeInstanceEnv(paths.instanceEnvFile, { WEBAPI_HOST: host, WEBAPI_PORT: address.port });
+  } catch (err) {
+    log(`warning: cannot write ${paths.instanceEnvFile}: ${(err as Error).message}`);
+  }
+
+  const started = startFirstImport({ store, root: claudeProjectsDir(env), enabled: !options.noImport, log });
+  importer.current = started;
+
+  let closing: Promise<void> | undefined;
+  let markClosed!: () => void;
+  const closed = new Promise<void>((r) => (markClosed = r));
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (closing) {
+      log(`${signal} again: exiting now`);
+      process.exit(130);
+    }
+    log(`${signal}: shutting down`);
+    void close();
+  };
+  function close(): Promise<void> {
+    closing ??= (async () => {
+      started.abort();
+      await started.done;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 3000).unref();
+      });
+      await store.close();
+      if (options.handleSignals) {
+        process.off('SIGINT', onSignal);
+        process.off('SIGTERM', onSignal);
+      }
+      log('stopped');
+      markClosed();
+    })();
+    return closing;
+  }
+  if (options.handleSignals) {
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  }
+
+  return { url, host, port: address.port, store, importDone: started.done, close, closed };
+}

@@ -1,0 +1,117 @@
+/**
+ * `transcripts serve` as a newcomer meets it: migrations applied and said so, the first-start
+ * import of ~/.claude/projects in the background with progress in /api/health, instance.env for
+ * clients to find it, no second import on restart, --no-import, graceful shutdown on SIGTERM.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { claudeCorpusDir } from '../support/paths.js';
+
+let servers: TestServer[] = [];
+
+afterEach(async () => {
+  for (const s of servers) await s.stop();
+  servers = [];
+});
+
+/** A temp root whose HOME holds a small ~/.claude/projects. */
+function rootWithProjects(): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'ct-serve-'));
+  const projects = path.join(root, 'home', '.claude', 'projects');
+  mkdirSync(path.join(projects, '-Users-chip-dev-ai-music'), { recursive: true });
+  cpSync(path.join(claudeCorpusDir, 'chiphuyen__sniffly'), path.join(projects, '-Users-chip-dev-ai-music'), {
+    recursive: true,
+  });
+  cpSync(path.join(claudeCorpusDir, 'yoavf__ai-sessions'), path.join(projects, '-Users-yoav-dev-pomodoro'), {
+    recursive: true,
+  });
+  return root;
+}
+
+async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 30_000): Promise<T> {
+  const start = Date.now();
+  for (;;) {
+    const v = await fn();
+    if (ok(v)) return v;
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('transcripts serve', () => {
+  it('imports ~/.claude/projects on first start, in the background, and only once', async () => {
+    const root = rootWithProjects();
+    const first = await startTestServer({ root });
+    servers.push(first);
+    expect(first.logs()).toMatch(/migrations: applied 10 pending/);
+    const health = await waitFor(
+      () => getJson(first, '/api/health'),
+      (r) => r.body.import.state === 'done',
+    );
+    expect(health.body.import).toMatchObject({
+      state: 'done',
+      filesDone: health.body.import.filesTotal,
+      failedFiles: 0,
+    });
+    expect(health.body.import.sessions).toBeGreaterThanOrEqual(3);
+    expect(first.logs()).toMatch(/import: done/);
+    const sessions = await getJson(first, '/api/sessions');
+    expect(sessions.body.sessions.map((s: { id: string }) => s.id)).toContain('claude-code-pomodoro-timer');
+    expect(sessions.body.sessions[0].provenance).toBe('backfilled');
+
+    // instance.env tells clients where it listens; a CLI without --webapi finds it there.
+    const instanceEnv = readFileSync(path.join(root, 'ct', 'config', 'instance.env'), 'utf8');
+    expect(instanceEnv).toContain(`WEBAPI_PORT=${first.port}`);
+    const cli = await runCli(['backfill', '--dir', path.join(root, 'home', '.claude', 'projects')], {
+      env: { ...first.env, WEBAPI_PORT: '' },
+    });
+    expect(cli.code, cli.stderr).toBe(0);
+    expect(cli.stdout).toMatch(/0 documents written/);
+
+    expect(await first.stop({ keep: true })).toBe(0);
+    expect(first.logs()).toMatch(/SIGTERM: shutting down[\s\S]*stopped/);
+    servers = [];
+
+    const second = await startTestServer({ root });
+    servers.push(second);
+    expect(second.logs()).toMatch(/schema version 10 is current/);
+    const again = await waitFor(
+      () => getJson(second, '/api/health'),
+      (r) => r.body.import.state !== 'idle',
+    );
+    expect(again.body.import.state).toBe('skipped');
+    expect(again.body.import.reason).toMatch(/already imported/);
+  });
+
+  it('--no-import leaves the history alone', async () => {
+    const root = rootWithProjects();
+    const server = await startTestServer({ root, args: ['--no-import'] });
+    servers.push(server);
+    const h = await waitFor(
+      () => getJson(server, '/api/health'),
+      (r) => r.body.import.state !== 'idle',
+    );
+    expect(h.body.import).toMatchObject({ state: 'skipped', reason: expect.stringMatching(/--no-import/) });
+    expect(h.body.counts.sessions).toBe(0);
+  });
+
+  it('keeps its data in CT_HOME', async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    expect(existsSync(path.join(server.root, 'ct', 'data'))).toBe(true);
+    expect(existsSync(path.join(server.root, 'home', '.local'))).toBe(false);
+  });
+
+  it('reports a port in use as a usage error', async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    const r = await runCli(['serve', '--port', String(server.port), '--no-import'], {
+      env: { ...server.env, CT_HOME: path.join(server.root, 'other') },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/already in use/);
+  });
+});
