@@ -121,7 +121,9 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
   const pendingDocs: DocInput[] = [];
   let closedSinceFlush = 0;
 
+  const objectWrites: Array<Promise<unknown>> = [];
   const flush = async () => {
+    await Promise.all(objectWrites);
     cursor = { ...cursor, state: acc.state() };
     const summary = acc.summary();
     await commitWithRevs(sink, [...pendingDocs, summary as DocInput], cursor, result);
@@ -146,15 +148,18 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
       ? { ...prev, path: file.path }
       : { path: file.path, size: 0, mtimeMs: 0, offset: 0, entries: 0, openChunk: null };
 
-    // Raw bytes first (everything up to the size we saw, partial last line included).
+    // Raw bytes (everything up to the size we saw, partial last line included), written while the
+    // lines are parsed; every commit waits for it, so no cursor ever points past stored bytes.
     const key = `${sessionId}/${file.objectName}`;
     if (size > fc.offset) {
-      await sink.putObject(key, createReadStream(file.path, { start: fc.offset, end: size - 1 }), {
+      objectWrites.push(sink.putObject(key, createReadStream(file.path, { start: fc.offset, end: size - 1 }), {
         offset: fc.offset,
-      });
+      }));
     } else if (!prev) {
-      await sink.putObject(key, Buffer.alloc(0)); // an empty transcript is still kept
+      objectWrites.push(sink.putObject(key, Buffer.alloc(0))); // an empty transcript is still kept
     }
+    // Keep a failed write from going unobserved while parsing; flush() awaits and rethrows it.
+    objectWrites.at(-1)?.catch(() => undefined);
 
     // Resume the open chunk, if any, with the entries it already holds.
     let chunk: OpenChunk | null = null;

@@ -28,6 +28,8 @@ export interface IngestTreeOptions {
   dryRun?: boolean;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
+  /** Sessions ingested at once (default 2). */
+  concurrency?: number;
 }
 
 export interface IngestTreeResult {
@@ -108,8 +110,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
   options.onProgress?.({ ...progress });
 
   let sinceIndexWrite = 0;
-  for (const [sessionId, files] of bySession) {
-    options.signal?.throwIfAborted();
+  const ingestOne = async (sessionId: string, files: ScannedFile[]) => {
     progress.currentFile = files[0]!.path;
     const sessionFiles: SessionFile[] = files.map((f) => ({ path: f.path, objectName: f.objectName }));
     try {
@@ -139,10 +140,23 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     options.onProgress?.({ ...progress });
     // Save the shortcut now and then, so a long first import that is interrupted resumes fast.
     if (++sinceIndexWrite >= 200) {
-      await sink.commit([], [{ id: indexId, value: index }]);
       sinceIndexWrite = 0;
+      await sink.commit([], [{ id: indexId, value: index }]);
     }
-  }
+  };
+
+  // Sessions are independent, so a few run at once: while one waits on the sink (a commit in the
+  // server process, an object fsync), another parses. Within a session everything stays ordered.
+  const queue = [...bySession];
+  const lanes = Math.max(1, options.concurrency ?? 2);
+  await Promise.all(
+    Array.from({ length: lanes }, async () => {
+      for (let next = queue.shift(); next; next = queue.shift()) {
+        options.signal?.throwIfAborted();
+        await ingestOne(next[0], next[1]);
+      }
+    }),
+  );
   await sink.commit([], [{ id: indexId, value: index }]);
   return result;
 }
