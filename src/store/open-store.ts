@@ -33,7 +33,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       uploads: join(options.dataDir, 'object-uploads'),
     });
   } catch (err) {
-    engine.close();
+    await engine.close();
     throw err;
   }
   return {
@@ -43,6 +43,6 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     capabilities: engine.capabilities,
     withMigrationLock: (fn) => engine.withMigrationLock(fn),
     stats: async () => ({ ...engine.counts(), ...(await objects.totals()) }),
-    close: async () => engine.close(),
+    close: () => engine.close(),
   };
 }

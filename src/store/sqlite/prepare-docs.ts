@@ -57,6 +57,11 @@ export function prepareLocal(id: unknown, value: unknown, what: string): Prepare
   return { id, value: json };
 }
 
+export function prepareLocals(locals: Array<{ id: string; value: unknown }>): PreparedLocal[] {
+  if (!Array.isArray(locals)) throw new StoreInputError('locals must be an array');
+  return locals.map((l, i) => prepareLocal(l?.id, l?.value, `locals[${i}]`));
+}
+
 export function nonNegativeInt(value: number | undefined, name: string): number | undefined {
   if (value === undefined) return undefined;
   if (!Number.isInteger(value) || value < 0)

@@ -18,7 +18,14 @@ import {
 } from '../contract.js';
 import type { DocWriteObserver, PreviousDoc } from './doc-write-observer.js';
 import { encodeContent } from './encode-content.js';
-import { nonNegativeInt, prepareDocs, prepareLocal, type PreparedDoc } from './prepare-docs.js';
+import {
+  nonNegativeInt,
+  prepareDocs,
+  prepareLocal,
+  prepareLocals,
+  type PreparedDoc,
+  type PreparedLocal,
+} from './prepare-docs.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStatements, type DocRow } from './sqlite-doc-statements.js';
 
@@ -50,17 +57,22 @@ export class SqliteDocStore implements DocStore {
   }
 
   async bulkUpsert(docs: DocInput[]): Promise<WriteResult[]> {
-    const prepared = prepareDocs(docs);
-    return this.#write(() => this.#writeDocs(prepared));
+    return this.writePrepared(prepareDocs(docs), []);
   }
 
   async commit(docs: DocInput[], locals: Array<{ id: string; value: unknown }>): Promise<WriteResult[]> {
     // Validate everything before the transaction: a bad input rejects the whole commit.
-    const prepared = prepareDocs(docs);
-    const preparedLocals = locals.map((l, i) => prepareLocal(l?.id, l?.value, `locals[${i}]`));
+    return this.writePrepared(prepareDocs(docs), prepareLocals(locals));
+  }
+
+  /**
+   * Writes documents validated and encoded by `prepareDocs` (possibly on another thread: the
+   * engine encodes on the main thread and writes on its writer thread).
+   */
+  writePrepared(prepared: PreparedDoc[], locals: PreparedLocal[]): WriteResult[] {
     return this.#write(() => {
       const results = this.#writeDocs(prepared);
-      for (const local of preparedLocals) this.#sql.putLocal.run(local.id, local.value);
+      for (const local of locals) this.#sql.putLocal.run(local.id, local.value);
       return results;
     });
   }

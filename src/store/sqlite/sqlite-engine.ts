@@ -1,28 +1,50 @@
 /**
  * The embedded document engine: one SQLite file holding documents, local state, the schema
  * marker and the materialised views, with the views maintained inside every doc write.
+ *
+ * Two connections to that file: reads run on the main thread's connection; writes go to a writer
+ * thread (sqlite-writer.ts) with its own connection. Parsing and serving stay on one core while
+ * encoding, hashing, SQLite and view maintenance use the other. WAL keeps readers unblocked.
  */
-import type { StoreCapabilities } from '../contract.js';
+import type {
+  DocInput,
+  DocStore,
+  SchemaMarker,
+  StoreCapabilities,
+  ViewName,
+  Views,
+  WriteResult,
+} from '../contract.js';
+import { prepareDocs, prepareLocals } from './prepare-docs.js';
 import { openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStore } from './sqlite-doc-store.js';
 import { SqliteViews } from './sqlite-views.js';
+import { SqliteWriterClient } from './sqlite-writer-client.js';
 
 export class SqliteEngine {
-  readonly docs: SqliteDocStore;
-  readonly views: SqliteViews;
+  readonly docs: DocStore;
+  readonly views: Views;
   readonly capabilities: StoreCapabilities = Object.freeze({ engine: 'sqlite', multiProcess: false });
   readonly #db: SqliteDatabase;
+  readonly #reads: SqliteDocStore;
+  readonly #writer: SqliteWriterClient;
   #lock: Promise<unknown> = Promise.resolve();
 
-  private constructor(db: SqliteDatabase) {
+  private constructor(db: SqliteDatabase, writer: SqliteWriterClient) {
     this.#db = db;
-    this.views = new SqliteViews(db);
-    this.docs = new SqliteDocStore(db, this.views);
+    this.#writer = writer;
+    const readViews = new SqliteViews(db);
+    // This connection never writes (the writer thread does), so its doc store needs no observer.
+    this.#reads = new SqliteDocStore(db);
+    this.docs = writerBackedDocs(this.#reads, writer);
+    this.views = writerBackedViews(readViews, writer);
   }
 
-  /** Opens (creating if needed) the database file. */
+  /** Opens (creating if needed) the database file and starts its writer thread. */
   static open(file: string): SqliteEngine {
-    return new SqliteEngine(openSqliteDatabase(file));
+    // The main connection opens first: it creates the schema, so the writer finds it in place.
+    const db = openSqliteDatabase(file);
+    return new SqliteEngine(db, SqliteWriterClient.start(file));
   }
 
   /**
@@ -37,10 +59,48 @@ export class SqliteEngine {
   }
 
   counts(): { documents: number; sessions: number } {
-    return this.docs.counts();
+    return this.#reads.counts();
   }
 
-  close(): void {
+  async close(): Promise<void> {
+    await this.#writer.close();
     if (this.#db.open) this.#db.close();
   }
+}
+
+function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): DocStore {
+  return {
+    get: (id) => reads.get(id),
+    getRevs: (ids) => reads.getRevs(ids),
+    allDocs: (options) => reads.allDocs(options),
+    changes: (since, limit) => reads.changes(since, limit),
+    getLocal: (id) => reads.getLocal(id),
+    getSchemaMarker: () => reads.getSchemaMarker(),
+    // Validation, canonical encoding and hashing run here, before the hand-over, so the two
+    // threads share the work of a write; a bad input is refused without reaching the writer.
+    bulkUpsert: async (docs: DocInput[]) => writer.write<WriteResult[]>('writePrepared', prepareDocs(docs), []),
+    commit: async (docs, locals) =>
+      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs), prepareLocals(locals)),
+    delete: (id, rev) => writer.write<WriteResult>('delete', id, rev),
+    putLocal: (id, value) => writer.write<void>('putLocal', id, value),
+    deleteLocal: (id) => writer.write<void>('deleteLocal', id),
+    setSchemaMarker: (marker: SchemaMarker) => writer.write<void>('setSchemaMarker', marker),
+  };
+}
+
+function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): Views {
+  return {
+    materialized: () => reads.materialized(),
+    materialize: (name: ViewName) => writer.write<void>('materialize', name),
+    drop: (name: ViewName) => writer.write<void>('drop', name),
+    reindex: () => writer.write<{ entries: number; sessions: number }>('reindex'),
+    listSessions: (filter, page) => reads.listSessions(filter, page),
+    getSession: (id) => reads.getSession(id),
+    transcriptPage: (sessionId, file, page) => reads.transcriptPage(sessionId, file, page),
+    turns: (sessionId, role, page) => reads.turns(sessionId, role, page),
+    events: (sessionId, page) => reads.events(sessionId, page),
+    search: (query) => reads.search(query),
+    dailyActivity: (from, to, filter) => reads.dailyActivity(from, to, filter),
+    facets: (attribute) => reads.facets(attribute),
+  };
 }
