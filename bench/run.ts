@@ -1,0 +1,147 @@
+/**
+ * `npm run bench`: generates a corpus (default 200 MB; `--size-mb N`), then measures in one run
+ * the parse-only baseline, a full ingest, an unchanged re-run and a one-line append, each in its
+ * own process, and prints a table of throughput and ratios to the baseline. Ratios, not absolute
+ * times, are what compare across machines.
+ */
+import { execFile } from 'node:child_process';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { startTestServer, binPath } from '../test/support/api-server.js';
+import { measureApi } from './api-latency.js';
+import { generateCorpus } from './generate-corpus.js';
+
+const run = promisify(execFile);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repoRoot = path.resolve(here, '../..');
+
+interface Args {
+  sizeMb: number;
+  keep: boolean;
+  corpus: string;
+  api: boolean;
+  requests: number;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    sizeMb: 200,
+    keep: false,
+    corpus: path.resolve(repoRoot, '../shared/corpus/claude-code'),
+    api: true,
+    requests: 200,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--size-mb') args.sizeMb = Number(argv[++i]);
+    else if (a === '--keep') args.keep = true;
+    else if (a === '--corpus') args.corpus = path.resolve(argv[++i]!);
+    else if (a === '--no-api') args.api = false;
+    else if (a === '--requests') args.requests = Number(argv[++i]);
+    else if (a === '--help') {
+      console.log('usage: npm run bench -- [--size-mb 200] [--corpus DIR] [--no-api] [--requests 200] [--keep]');
+      process.exit(0);
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  if (!Number.isFinite(args.sizeMb) || args.sizeMb <= 0) throw new Error('--size-mb must be a positive number');
+  return args;
+}
+
+async function worker(...args: string[]): Promise<Record<string, number>> {
+  const { stdout } = await run(process.execPath, [path.join(here, 'worker.js'), ...args], {
+    maxBuffer: 1 << 20,
+  });
+  return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;
+}
+
+const mb = (bytes: number) => bytes / 1024 / 1024;
+
+function printTable(head: string[], rows: string[][]): void {
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) => '| ' + cells.map((c, i) => c.padEnd(widths[i]!)).join(' | ') + ' |';
+  console.log(line(head));
+  console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+  for (const r of rows) console.log(line(r));
+}
+const fmt = (n: number, digits = 1) => n.toFixed(digits);
+
+async function main() {
+  const args = parseArgs(process.argv.slice(2));
+  const tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-bench-'));
+  try {
+    console.log(`generating a ${args.sizeMb} MB corpus from ${args.corpus} …`);
+    const corpus = await generateCorpus(args.corpus, path.join(tmp, 'projects'), args.sizeMb * 1024 * 1024);
+    console.log(`${corpus.sessions} sessions, ${corpus.files.length} files, ${fmt(mb(corpus.bytes))} MB\n`);
+
+    const baseline = await worker('baseline', corpus.root);
+    const dataDir = path.join(tmp, 'data');
+    const full = await worker('ingest', dataDir, corpus.root);
+    const rerun = await worker('ingest', dataDir, corpus.root);
+    const target = corpus.files[Math.floor(corpus.files.length / 2)]!;
+    const lines = (await readFile(target, 'utf8')).split('\n').filter(Boolean);
+    await appendFile(target, lines[lines.length - 1] + '\n');
+    const append = await worker('ingest', dataDir, corpus.root);
+
+    const baseMBs = mb(corpus.bytes) / (baseline.ms! / 1000);
+    const rows: string[][] = [
+      ['read + JSON.parse (baseline)', fmt(baseline.ms!, 0), fmt(baseMBs), '1.00', fmt(baseline.maxRssMB!, 0)],
+      [
+        'full ingest',
+        fmt(full.ms!, 0),
+        fmt(mb(full.bytes!) / (full.ms! / 1000)),
+        fmt(mb(full.bytes!) / (full.ms! / 1000) / baseMBs, 2),
+        fmt(full.maxRssMB!, 0),
+      ],
+      ['re-run, unchanged tree', fmt(rerun.ms!, 0), '-', `${fmt((rerun.ms! / full.ms!) * 100, 2)} % of full`, fmt(rerun.maxRssMB!, 0)],
+      ['append one line to one file', fmt(append.ms!, 0), '-', `${fmt((append.ms! / full.ms!) * 100, 2)} % of full`, fmt(append.maxRssMB!, 0)],
+    ];
+    printTable(['measure', 'ms', 'MB/s', 'ratio', 'peak RSS MB'], rows);
+    console.log(
+      `\ntargets: full ingest ≥ 0.33 of baseline; unchanged re-run ≤ 2 % of full; peak RSS ≤ 300 MB` +
+        `\ncorpus: ${fmt(mb(corpus.bytes))} MB in ${corpus.files.length} files, ${os.cpus().length} cores`,
+    );
+
+    if (args.api) {
+      const fullMBs = mb(full.bytes!) / (full.ms! / 1000);
+      const server = await startTestServer({ args: ['--no-import'], timeoutMs: 120_000 });
+      try {
+        const t0 = performance.now();
+        await run(process.execPath, [binPath, 'backfill', '--dir', corpus.root, '--webapi', server.url], {
+          env: server.env,
+          maxBuffer: 16 << 20,
+        });
+        const backfillMs = performance.now() - t0;
+        const backfillMBs = mb(corpus.bytes) / (backfillMs / 1000);
+        console.log('\nHTTP API (real server process, keep-alive client, ' + args.requests + ' requests per route)\n');
+        printTable(
+          ['measure', 'ms', 'MB/s', 'ratio'],
+          [
+            ['in-process ingest', fmt(full.ms!, 0), fmt(fullMBs), '1.00'],
+            ['backfill through the API', fmt(backfillMs, 0), fmt(backfillMBs), fmt(backfillMBs / fullMBs, 2)],
+          ],
+        );
+        const latency = await measureApi(server.url, args.requests);
+        console.log('');
+        printTable(
+          ['route', 'p50 ms', 'p99 ms', 'target p50'],
+          latency.map((r) => [r.name, fmt(r.p50, 2), fmt(r.p99, 2), `≤ ${r.target} ms`]),
+        );
+        console.log('\ntargets: backfill through the API ≥ 0.67 of in-process ingest');
+      } finally {
+        await server.stop();
+      }
+    }
+  } finally {
+    if (!args.keep) await rm(tmp, { recursive: true, force: true });
+    else console.log(`kept ${tmp}`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
