@@ -22,6 +22,11 @@ export interface MainDeps {
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 
+/** What a command group (the first word of `migrate up`, …) is for, in its help. */
+const GROUP_SUMMARIES: Record<string, string> = {
+  migrate: 'show, apply or revert schema migrations of the instance (status, up, down)',
+};
+
 function register(
   program: Command,
   spec: CommandSpec<never>,
@@ -33,7 +38,7 @@ function register(
   for (const group of parts.slice(0, -1)) {
     parent =
       parent.commands.find((c) => c.name() === group) ??
-      parent.command(group).description(`${group} commands`);
+      parent.command(group).description(GROUP_SUMMARIES[group] ?? `${group} commands`);
   }
   const cmd = parent
     .command(parts[parts.length - 1]!)

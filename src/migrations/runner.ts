@@ -12,7 +12,7 @@ export interface MigrateStatus {
   currentVersion: number;
   latestVersion: number;
   pending: Array<{ version: number; name: string; transformsDocs: boolean }>;
-  applied: Array<{ version: number; name: string; at: string | null }>;
+  applied: Array<{ version: number; name: string; transformsDocs: boolean; at: string | null }>;
 }
 
 export interface MigrateStep {
@@ -82,7 +82,12 @@ export function createMigrator(store: Store, migrations: readonly Migration[] = 
         .map((m) => ({ version: m.version, name: m.name, transformsDocs: m.transformsDocs })),
       applied: migrations
         .filter((m) => m.version <= marker.version)
-        .map((m) => ({ version: m.version, name: m.name, at: appliedAt(marker, m.version) })),
+        .map((m) => ({
+          version: m.version,
+          name: m.name,
+          transformsDocs: m.transformsDocs,
+          at: appliedAt(marker, m.version),
+        })),
     };
   }
 
@@ -114,7 +119,10 @@ export function createMigrator(store: Store, migrations: readonly Migration[] = 
       }
       marker = {
         version: direction === 'up' ? m.version : m.version - 1,
-        history: [...marker.history, { version: m.version, name: m.name, direction, at: new Date().toISOString() }],
+        history: [
+          ...marker.history,
+          { version: m.version, name: m.name, direction, at: new Date().toISOString() },
+        ],
       };
       await store.docs.setSchemaMarker(marker);
       steps[i]!.status = 'applied';
@@ -147,7 +155,9 @@ export function createMigrator(store: Store, migrations: readonly Migration[] = 
           throw new MigrationRangeError(`steps must be a non-negative integer, got ${steps}`);
         }
         if (steps > current) {
-          throw new MigrationRangeError(`the store is at version ${current}; cannot revert ${steps} migrations`);
+          throw new MigrationRangeError(
+            `the store is at version ${current}; cannot revert ${steps} migrations`,
+          );
         }
         const plan = migrations
           .filter((m) => m.version <= current && m.version > current - steps)

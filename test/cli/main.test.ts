@@ -26,7 +26,8 @@ describe('transcripts CLI', () => {
   it('prints help for the program and every command, exit 0', async () => {
     const root = await run(['--help']);
     expect(root.code).toBe(0);
-    for (const c of COMMANDS) expect(root.out).toContain(c.name);
+    // Grouped commands (`migrate up`) appear under their group's name in the top-level help.
+    for (const c of COMMANDS) expect(root.out).toContain(c.name.split(' ')[0]!);
     for (const c of COMMANDS) {
       const r = await run([...c.name.split(' '), '--help']);
       expect(r.code, c.name).toBe(0);

@@ -6,7 +6,14 @@ export const migrateStatusSchema = z
     currentVersion: z.number(),
     latestVersion: z.number(),
     pending: z.array(z.object({ version: z.number(), name: z.string(), transformsDocs: z.boolean() })),
-    applied: z.array(z.object({ version: z.number(), name: z.string(), at: z.string().nullable() })),
+    applied: z.array(
+      z.object({
+        version: z.number(),
+        name: z.string(),
+        transformsDocs: z.boolean(),
+        at: z.string().nullable(),
+      }),
+    ),
   })
   .openapi('MigrateStatus');
 export type MigrateStatusBody = z.infer<typeof migrateStatusSchema>;

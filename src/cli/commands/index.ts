@@ -1,9 +1,31 @@
 /** Every CLI command, in help order. Add a command by adding its spec here. */
 import type { CommandSpec } from '../command.js';
 import { backfillCommand } from './backfill.js';
+import { exportCommand } from './export.js';
+import { importCommand } from './import.js';
+import { migrateDownCommand } from './migrate/down.js';
+import { migrateStatusCommand } from './migrate/status.js';
+import { migrateUpCommand } from './migrate/up.js';
+import { reindexCommand } from './reindex.js';
+import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
+import { sessionsCommand } from './sessions.js';
+import { showCommand } from './show.js';
+import { statusCommand } from './status.js';
+import { transcriptCommand } from './transcript.js';
 
 export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   serveCommand as CommandSpec<never>,
   backfillCommand as CommandSpec<never>,
+  statusCommand as CommandSpec<never>,
+  migrateStatusCommand as CommandSpec<never>,
+  migrateUpCommand as CommandSpec<never>,
+  migrateDownCommand as CommandSpec<never>,
+  exportCommand as CommandSpec<never>,
+  importCommand as CommandSpec<never>,
+  reindexCommand as CommandSpec<never>,
+  sessionsCommand as CommandSpec<never>,
+  showCommand as CommandSpec<never>,
+  transcriptCommand as CommandSpec<never>,
+  searchCommand as CommandSpec<never>,
 ];

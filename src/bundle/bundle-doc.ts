@@ -1,0 +1,85 @@
+/**
+ * Documents on their way into and out of a bundle. Out: session documents only (design documents,
+ * instance-local state and anything else underscored stay behind), revision marker removed. In:
+ * every line is checked the way the ingest route checks it — schema, id matching its content, safe
+ * session id and object name — so a bad line is refused, with its line number, before anything is
+ * written. The original object is what gets sent, never zod's parsed copy, so content (and the
+ * content hash that decides "unchanged") is exactly what the source stored.
+ */
+import { describeZodError, docIds, sessionDocSchema } from '../core/documents.js';
+import { objectKeyProblem, sessionIdProblem } from '../core/object-key.js';
+import { contentHash, parseRev } from '../core/revision.js';
+
+export type BundleDoc = Record<string, unknown> & { _id: string; sessionId: string; type: string };
+
+/** Ids that never go into a bundle: design documents, `_local/…` state, the schema marker, any `_…`. */
+export function isBundledId(id: string): boolean {
+  return !id.startsWith('_');
+}
+
+/** The bundle form of a stored document (no `_rev`), or null when it does not belong in a bundle. */
+export function toBundleDoc(doc: Record<string, unknown>): BundleDoc | null {
+  const { _rev: _omit, ...rest } = doc;
+  if (typeof rest._id !== 'string' || !isBundledId(rest._id)) return null;
+  if (typeof rest.sessionId !== 'string' || typeof rest.type !== 'string') return null;
+  return rest as BundleDoc;
+}
+
+export type CheckedDoc = { ok: true; doc: BundleDoc } | { ok: false; reason: string };
+
+/** Checks one parsed `docs.ndjson` line. */
+export function checkBundleDoc(value: unknown): CheckedDoc {
+  if (value === null || typeof value !== 'object' || Array.isArray(value))
+    return { ok: false, reason: 'not a JSON object' };
+  const v = value as Record<string, unknown>;
+  if (typeof v._id !== 'string' || v._id === '') return { ok: false, reason: '_id: missing or not a string' };
+  if (!isBundledId(v._id))
+    return {
+      ok: false,
+      reason: `_id: "${v._id}" is a design or instance-local document, which bundles never carry`,
+    };
+  if ('_rev' in v)
+    return { ok: false, reason: `${v._id}: carries a _rev (revision markers are removed in bundles)` };
+  const parsed = sessionDocSchema.safeParse(v);
+  if (!parsed.success) return { ok: false, reason: `${v._id}: ${describeZodError(parsed.error)}` };
+  const d = parsed.data;
+  const sid = sessionIdProblem(d.sessionId);
+  if (sid) return { ok: false, reason: `${d._id}: sessionId: ${sid}` };
+  const want =
+    d.type === 'summary'
+      ? docIds.summary(d.sessionId)
+      : d.type === 'chunk'
+        ? docIds.chunk(d.sessionId, d.file, d.byteStart)
+        : null;
+  if (want !== null && d._id !== want)
+    return { ok: false, reason: `${d._id}: a ${d.type} document's _id must be ${want}` };
+  if (d.type === 'event' && !d._id.startsWith(`event:${d.sessionId}:`))
+    return { ok: false, reason: `${d._id}: an event document's _id must start with event:${d.sessionId}:` };
+  if (d.type === 'chunk') {
+    const key = objectKeyProblem(`${d.sessionId}/${d.file}`);
+    if (key) return { ok: false, reason: `${d._id}: file: ${key}` };
+  }
+  return { ok: true, doc: v as BundleDoc };
+}
+
+export type DocPlan = 'new' | 'unchanged' | 'conflict';
+
+/**
+ * What writing `doc` (without a revision) into a store whose current revision of it is
+ * `currentRev` will do: create it, find it identical (the revision's hash is the content hash),
+ * or conflict with different content the target keeps.
+ */
+export function planDoc(doc: Record<string, unknown>, currentRev: string | undefined): DocPlan {
+  if (currentRev === undefined) return 'new';
+  return parseRev(currentRev)?.hash === contentHash(doc) ? 'unchanged' : 'conflict';
+}
+
+/** Object names a document says its session has (summary `files`, a chunk's `file`). */
+export function objectNamesOf(doc: Record<string, unknown>): string[] {
+  if (doc.type === 'chunk' && typeof doc.file === 'string') return [doc.file];
+  if (doc.type === 'summary' && Array.isArray(doc.files))
+    return doc.files.flatMap((f) =>
+      f && typeof (f as { name?: unknown }).name === 'string' ? [(f as { name: string }).name] : [],
+    );
+  return [];
+}

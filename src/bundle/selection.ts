@@ -1,0 +1,55 @@
+/**
+ * Which sessions an export takes. `--since T` takes whole sessions active at or after T: a session's
+ * last activity is the later of its summary's `lastActivity` and its newest event, and event ids
+ * carry their timestamp (`event:<sessionId>:<timestamp>:<hash>`), so the ids alone suffice for
+ * events. A session is always taken whole — a bundle never holds half a session.
+ */
+
+/** `event:<sessionId>:<timestamp>:<hash>` → its parts; null for any other id. Session ids hold no `:`. */
+export function parseEventId(id: string): { sessionId: string; timestamp: string } | null {
+  if (!id.startsWith('event:')) return null;
+  const rest = id.slice('event:'.length);
+  const first = rest.indexOf(':');
+  const last = rest.lastIndexOf(':');
+  if (first <= 0 || last <= first) return null;
+  return { sessionId: rest.slice(0, first), timestamp: rest.slice(first + 1, last) };
+}
+
+/** Tracks the latest activity per session from summaries and event ids. */
+export class SessionActivity {
+  readonly #last = new Map<string, number>();
+
+  #note(sessionId: string, iso: unknown): void {
+    const t = typeof iso === 'string' ? Date.parse(iso) : NaN;
+    const prev = this.#last.get(sessionId);
+    if (prev === undefined) this.#last.set(sessionId, Number.isNaN(t) ? -Infinity : t);
+    else if (!Number.isNaN(t) && t > prev) this.#last.set(sessionId, t);
+  }
+
+  noteSummary(doc: { sessionId: string; lastActivity?: unknown }): void {
+    this.#note(doc.sessionId, doc.lastActivity);
+  }
+
+  noteEventId(id: string): void {
+    const e = parseEventId(id);
+    if (e) this.#note(e.sessionId, e.timestamp);
+  }
+
+  /** Sessions whose last activity is at or after `since` (ms), sorted. */
+  activeSince(since: number): string[] {
+    return [...this.#last]
+      .filter(([, t]) => t >= since)
+      .map(([id]) => id)
+      .sort();
+  }
+}
+
+/** Id ranges (inclusive, for `_all_docs` startkey/endkey) holding every document of one session. */
+export function sessionDocRanges(sessionId: string): Array<{ startkey: string; endkey: string }> {
+  const HIGH = '\uffff';
+  return [
+    { startkey: `chunk:${sessionId}:`, endkey: `chunk:${sessionId}:${HIGH}` },
+    { startkey: `event:${sessionId}:`, endkey: `event:${sessionId}:${HIGH}` },
+    { startkey: `summary:${sessionId}`, endkey: `summary:${sessionId}` },
+  ];
+}

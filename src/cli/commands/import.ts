@@ -1,0 +1,252 @@
+/**
+ * `transcripts import <dir>`: restore a bundle through the API (`/api/ingest/*`), then reindex
+ * search. Everything is checked before anything is written — the manifest and its format, the
+ * schema version against the target's, every checksum, every document line — and `--dry-run`
+ * stops after the plan. Importing the same bundle again writes nothing and says so.
+ */
+import { resolve } from 'node:path';
+import type { Manifest } from '../../bundle/manifest.js';
+import { describeApiUrl } from '../../config/api-url.js';
+import { defineCommand } from '../command.js';
+import type { CommandContext } from '../command.js';
+import { UsageError } from '../errors.js';
+import { BundleError } from './shared/bundle-error.js';
+import { formatBytes, plural } from './shared/format.js';
+import { webapiOf, webapiOption } from './shared/options.js';
+import { checkCompatibility, readManifest, verifyFiles } from './shared/read-bundle.js';
+import { hasWork, type ImportPlan, planImport, writeImport } from './shared/restore-bundle.js';
+
+export interface ImportOptions {
+  dir: string;
+  dryRun: boolean;
+  blobs: boolean;
+  webapi?: string;
+}
+
+/** Instance-local note of an import in progress or done, keyed by the manifest's sha256. */
+interface ImportNote {
+  state: 'writing' | 'done';
+  startedAt: string;
+  finishedAt?: string;
+  bundle: { createdAt: string; source: string; sessions: number; documents: number };
+}
+
+export const importCommand = defineCommand<ImportOptions>({
+  name: 'import',
+  summary: 'Restore a bundle written by `transcripts export`',
+  description:
+    'Checks the bundle before writing anything: manifest.json present and of a known format, every sha256, ' +
+    'every document line, and a schema version the target can take (a newer bundle is refused with what ' +
+    'fixes it; an older one only when a migration that rewrites documents lies between). Then uploads the ' +
+    'objects, writes the documents in batches and reindexes search. Idempotent: a second import of the same ' +
+    'bundle writes nothing, and an interrupted one completes when run again. A session that differs on the ' +
+    'target is left as the target has it and reported. Exits 1 on any refusal, failure or conflict.',
+  examples: [
+    'transcripts import ~/bundles/all --dry-run',
+    'transcripts import ~/bundles/all --webapi http://nas.local:7650',
+    'transcripts import /tmp/docs-only --no-blobs',
+  ],
+  args: [{ name: '<dir>', description: 'the bundle directory' }],
+  options: [
+    { flags: '--dry-run', description: 'check the bundle and report what would be written; write nothing' },
+    { flags: '--no-blobs', description: 'restore the documents only, not the transcript objects' },
+    webapiOption,
+  ],
+  parse(raw, args) {
+    const dir = args[0];
+    if (!dir || !dir.trim()) throw new UsageError('import needs a bundle directory');
+    return {
+      dir: resolve(dir),
+      dryRun: raw.dryRun === true,
+      blobs: raw.blobs !== false,
+      webapi: webapiOf(raw),
+    };
+  },
+  async run(options, ctx) {
+    const progress = { writing: false };
+    try {
+      return await importBundle(options, ctx, progress);
+    } catch (err) {
+      if (err instanceof BundleError && !progress.writing) {
+        ctx.io.err(`import refused: ${err.message}`);
+        ctx.io.err('nothing was written');
+        return 1;
+      }
+      // Every write is idempotent: running the same import again completes it.
+      if (progress.writing)
+        ctx.io.err('the import stopped partway; run the same command again to complete it');
+      if (err instanceof BundleError) {
+        ctx.io.err(`import failed: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+  },
+});
+
+async function importBundle(
+  options: ImportOptions,
+  ctx: CommandContext,
+  progress: { writing: boolean },
+): Promise<number> {
+  const { io, signal } = ctx;
+  const { client, resolution } = ctx.client(options.webapi);
+  const target = describeApiUrl(resolution);
+  const suffix = resolution.source === 'flag' ? ` --webapi ${resolution.url}` : '';
+
+  // 1. Checks. A refusal here throws BundleError: nothing has been written.
+  const { manifest, id } = await readManifest(options.dir);
+  const health = await client.health(); // a target that is down fails here, naming the address and why it was chosen
+  const note = checkCompatibility(manifest, await client.migrateStatus(), suffix);
+  const verify = io.progress('import: checking');
+  let checked: number;
+  try {
+    checked = await verifyFiles(options.dir, manifest, options.blobs, verify, signal);
+  } finally {
+    verify.stop();
+  }
+  const planBar = io.progress('import: comparing');
+  let plan: ImportPlan;
+  try {
+    plan = await planImport({
+      client,
+      dir: options.dir,
+      manifest,
+      blobs: options.blobs,
+      progress: planBar,
+      signal,
+    });
+  } finally {
+    planBar.stop();
+  }
+
+  io.out(describeBundle(options.dir, manifest));
+  io.out(
+    `checked: format ${manifest.formatVersion}, schema version ${manifest.schemaVersion} (target at ${health.schema.currentVersion}), ` +
+      `${plural(checked, 'checksum')}${options.blobs ? '' : ' (objects not read: --no-blobs)'}, every document line`,
+  );
+  if (note) io.out(`note: ${note}`);
+
+  if (options.dryRun) {
+    io.out(`dry run against ${target}:`);
+    printPlan(io.out, plan, options.blobs);
+    io.out('nothing written');
+    return 0;
+  }
+
+  // 2. Writes: only what the target lacks. The note lets a re-run after a kill finish the reindex.
+  const noteId = `_local/bundle-import/${id.slice(0, 32)}`;
+  const previous = await client.getLocal<ImportNote>(noteId);
+  if (!hasWork(plan) && previous?.state !== 'writing') {
+    io.out(
+      `nothing to import: ${target} already holds the ${plural(plan.docs.unchanged, 'document')} and ` +
+        `${plural(plan.objects.filter((p) => p.status === 'unchanged').length, 'object')} of this bundle; nothing written`,
+    );
+    return reportConflicts(ctx, plan.conflicts);
+  }
+  const startedAt = new Date().toISOString();
+  const bundleInfo = {
+    createdAt: manifest.createdAt,
+    source: manifest.source.url,
+    sessions: manifest.counts.sessions,
+    documents: manifest.counts.documents,
+  };
+  progress.writing = true;
+  await client.ingestDocs(
+    [],
+    [{ id: noteId, value: { state: 'writing', startedAt, bundle: bundleInfo } satisfies ImportNote }],
+  );
+
+  const objectBar = io.progress('import: objects');
+  const docBar = io.progress('import: documents');
+  let outcome;
+  try {
+    outcome = await writeImport({
+      client,
+      dir: options.dir,
+      manifest,
+      blobs: options.blobs,
+      plan,
+      progress: docBar,
+      objectProgress: objectBar,
+      signal,
+    });
+  } finally {
+    objectBar.stop();
+    docBar.stop();
+  }
+
+  let indexed = 'search not reindexed: search is off on the target (its full-text migration is pending)';
+  if ((await client.health()).search.enabled) {
+    const r = await client.reindex();
+    indexed = `search reindexed: ${plural(r.entries, 'entry', 'entries')} in ${plural(r.sessions, 'session')}`;
+  }
+  await client.ingestDocs(
+    [],
+    [
+      {
+        id: noteId,
+        value: {
+          state: 'done',
+          startedAt,
+          finishedAt: new Date().toISOString(),
+          bundle: bundleInfo,
+        } satisfies ImportNote,
+      },
+    ],
+  );
+
+  const d = outcome.docs;
+  const ob = outcome.objects;
+  io.out(`imported into ${target}:`);
+  io.out(
+    `  documents: ${d.written} written, ${d.unchanged} unchanged, ${d.conflict} conflicting, ${d.skipped} skipped (conflicting sessions)`,
+  );
+  if (options.blobs)
+    io.out(
+      `  objects:   ${ob.uploaded} uploaded (${formatBytes(ob.bytes)}), ${ob.unchanged} unchanged, ${ob.skipped} skipped (conflicting sessions)`,
+    );
+  else io.out('  objects:   none (--no-blobs)');
+  io.out(`  ${indexed}`);
+  const conflicts = new Map([...plan.conflicts, ...outcome.lateConflicts]);
+  return reportConflicts(ctx, conflicts);
+}
+
+function describeBundle(dir: string, m: Manifest): string {
+  return (
+    `bundle ${dir}: ${plural(m.counts.sessions, 'session')}, ${plural(m.counts.documents, 'document')}, ` +
+    `${plural(m.counts.objects, 'object')} (${formatBytes(m.counts.objectBytes)}), taken ${m.createdAt} from ${m.source.url} ` +
+    `(transcripts ${m.source.version})`
+  );
+}
+
+function printPlan(out: (line: string) => void, plan: ImportPlan, blobs: boolean): void {
+  const objs = { new: 0, unchanged: 0, conflict: 0, bytes: 0 };
+  for (const p of plan.objects) {
+    objs[p.status]++;
+    if (p.status === 'new') objs.bytes += p.bytes;
+  }
+  out(
+    `  documents: ${plan.docs.new} new, ${plan.docs.unchanged} unchanged, ${plan.docs.conflict} conflicting`,
+  );
+  if (blobs)
+    out(
+      `  objects:   ${objs.new} new (${formatBytes(objs.bytes)}), ${objs.unchanged} unchanged, ${objs.conflict} conflicting`,
+    );
+  else out('  objects:   none (--no-blobs)');
+  if (plan.conflicts.size)
+    out(
+      `  ${plural(plan.conflicts.size, 'session')} ${plan.conflicts.size === 1 ? 'differs' : 'differ'} from the target's and would be left as the target has ${plan.conflicts.size === 1 ? 'it' : 'them'} (nothing of ${plan.conflicts.size === 1 ? 'it' : 'them'} written)`,
+    );
+}
+
+function reportConflicts(ctx: CommandContext, conflicts: Map<string, string>): number {
+  if (conflicts.size === 0) return 0;
+  const one = conflicts.size === 1;
+  ctx.io.err(
+    `${plural(conflicts.size, 'session')} ${one ? 'differs' : 'differ'} from what the target holds and ${one ? 'was' : 'were'} left as the target has ${one ? 'it' : 'them'}:`,
+  );
+  for (const [sessionId, why] of [...conflicts].slice(0, 20)) ctx.io.err(`  ${sessionId}: ${why}`);
+  if (conflicts.size > 20) ctx.io.err(`  … and ${conflicts.size - 20} more`);
+  return 1;
+}

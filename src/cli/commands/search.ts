@@ -1,0 +1,128 @@
+/** `transcripts search <query>`: full-text hits across sessions, with the matched words marked on a terminal. */
+import type { SearchResult } from '../../client/api-client.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import {
+  formatTime,
+  oneLineSnippet,
+  outputWidth,
+  plural,
+  stdoutIsTTY,
+  guardClosedPipe,
+} from './shared/format.js';
+import {
+  filterOptions,
+  jsonOption,
+  parseCount,
+  parseFilters,
+  type SessionFilterOptions,
+  webapiOf,
+  webapiOption,
+} from './shared/options.js';
+import { truncate } from './shared/table.js';
+
+export interface SearchOptions {
+  q: string;
+  filters: SessionFilterOptions;
+  limit?: number;
+  offset?: number;
+  json: boolean;
+  webapi?: string;
+}
+
+type Hit = SearchResult['hits'][number];
+
+const MARK_ON = '\x1b[1;33m';
+const MARK_OFF = '\x1b[0m';
+
+/**
+ * A hit's snippet on one line, at most `max` characters; matched segments wrapped in `mark` when
+ * given (terminal colours — cut by visible characters, so the escape codes never count or split).
+ */
+export function renderSnippet(hit: Hit, mark?: { on: string; off: string }, max?: number): string {
+  let out = '';
+  let used = 0;
+  for (const seg of hit.snippet) {
+    let text = oneLineSnippet(seg.text);
+    const n = [...text].length;
+    const full = max !== undefined && used + n > max;
+    if (full) text = truncate(text, max - used);
+    out += seg.mark && mark ? `${mark.on}${text}${mark.off}` : text;
+    used += [...text].length;
+    if (full) break;
+  }
+  return out;
+}
+
+export const searchCommand = defineCommand<SearchOptions>({
+  name: 'search',
+  summary: 'Search every transcript',
+  description:
+    'Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (deploy*). Each hit ' +
+    'names the session (a unique id prefix), the entry index (`transcripts transcript <id>` shows it) and a ' +
+    'snippet with the matches highlighted on a terminal. Takes the session list filters. Exits 1 when search is off.',
+  examples: [
+    'transcripts search "database migration"',
+    'transcripts search deploy* --model claude-opus-4-1 --limit 50',
+    'transcripts search flaky --json',
+  ],
+  args: [{ name: '<query...>', description: 'words to find' }],
+  options: [
+    ...filterOptions,
+    { flags: '--limit <n>', description: 'at most n hits (default 20, max 100)' },
+    { flags: '--offset <n>', description: 'skip the first n hits' },
+    jsonOption,
+    webapiOption,
+  ],
+  parse(raw, args) {
+    const q = args.join(' ').trim();
+    if (!q) throw new UsageError('search needs words to look for');
+    return {
+      q,
+      filters: parseFilters(raw),
+      limit: parseCount(raw.limit, '--limit', 1),
+      offset: parseCount(raw.offset, '--offset'),
+      json: raw.json === true,
+      webapi: webapiOf(raw),
+    };
+  },
+  async run(options, ctx) {
+    guardClosedPipe(ctx.io); // `| head` ends the output quietly
+    const { client } = ctx.client(options.webapi);
+    const r = await client.search({
+      q: options.q,
+      ...options.filters,
+      limit: options.limit,
+      offset: options.offset,
+    });
+    if (options.json) {
+      ctx.io.out(JSON.stringify(r, null, 2));
+      return r.enabled ? 0 : 1;
+    }
+    if (!r.enabled) {
+      ctx.io.err(`search is off on this instance${r.reason ? `: ${r.reason}` : ''}`);
+      return 1;
+    }
+    if (r.hits.length === 0) {
+      ctx.io.out(
+        r.total === 0
+          ? `no hits for ${JSON.stringify(options.q)}`
+          : `no hits at offset ${r.offset} (of ${r.total})`,
+      );
+      return 0;
+    }
+    const width = outputWidth(ctx.io, ctx.env);
+    const mark = stdoutIsTTY(ctx.io) ? { on: MARK_ON, off: MARK_OFF } : undefined;
+    for (const h of r.hits) {
+      const where = `${h.sessionId}  #${h.index}${h.file !== 'transcript.jsonl' ? ` (${h.file})` : ''}  ${h.role}  ${formatTime(h.timestamp)}`;
+      const what = h.session?.title ?? h.session?.project ?? '';
+      ctx.io.out(width ? truncate(`${where}  ${what}`, width) : `${where}  ${what}`);
+      ctx.io.out(`    ${renderSnippet(h, mark, width === undefined ? undefined : width - 4)}`);
+    }
+    const last = r.offset + r.hits.length;
+    ctx.io.err(
+      `${r.offset + 1}–${last} of ${plural(r.total, 'hit')}${r.total > last ? `; --offset ${last} for more` : ''}`,
+    );
+    return 0;
+  },
+});

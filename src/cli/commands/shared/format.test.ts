@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import { shortIdLength } from '../sessions.js';
+import { renderSnippet } from '../search.js';
+import { formatBytes, formatDuration, formatTime, plural, statusLabel } from './format.js';
+import { checkIsoOption, parseCount, parseIsoOption } from './options.js';
+
+describe('terminal formatting', () => {
+  it('formats durations, with an em dash when unknown', () => {
+    expect(formatDuration(null)).toBe('—');
+    expect(formatDuration(4_400)).toBe('4s');
+    expect(formatDuration(192_000)).toBe('3m 12s');
+    expect(formatDuration(3_720_000)).toBe('1h 02m');
+    expect(formatDuration(50 * 3_600_000)).toBe('2d 02h');
+  });
+
+  it('formats times in UTC to the minute', () => {
+    expect(formatTime('2025-07-05T19:39:53.126Z')).toBe('2025-07-05 19:39');
+    expect(formatTime(null)).toBe('—');
+  });
+
+  it('shows the seed status markers with a word', () => {
+    expect(statusLabel('running')).toBe('● live');
+    expect(statusLabel('abandoned')).toBe('○ incomplete');
+    expect(statusLabel('ended')).toBe('■ ended');
+  });
+
+  it('sizes and plurals', () => {
+    expect(formatBytes(512)).toBe('512 B');
+    expect(formatBytes(13_033_200)).toBe('12.4 MB');
+    expect(plural(1, 'entry', 'entries')).toBe('1 entry');
+    expect(plural(2, 'session')).toBe('2 sessions');
+  });
+
+  it('shortens ids only as far as they stay distinct', () => {
+    expect(shortIdLength(['rate-limit', 'completed'])).toBe(12);
+    expect(shortIdLength(['5c0375b4-57a5-4f26-aaaa', '5c0375b4-57a5-4f26-bbbb'])).toBe(20);
+  });
+
+  it('marks snippet matches and cuts by visible characters', () => {
+    const hit = {
+      snippet: [
+        { text: 'a todo\nlist', mark: false },
+        { text: 'todo', mark: true },
+        { text: ' and more', mark: false },
+      ],
+    };
+    const mark = { on: '<', off: '>' };
+    expect(renderSnippet(hit as never, mark)).toBe('a todo list<todo> and more');
+    expect(renderSnippet(hit as never)).toBe('a todo listtodo and more');
+    expect(renderSnippet(hit as never, mark, 13)).toBe('a todo list<t…>');
+  });
+});
+
+describe('option values', () => {
+  it('parses counts and refuses the rest', () => {
+    expect(parseCount('3', '--steps')).toBe(3);
+    expect(parseCount(undefined, '--steps')).toBeUndefined();
+    expect(() => parseCount('0', '--limit', 1)).toThrow(/--limit must be a positive integer/);
+    expect(() => parseCount('2.5', '--to')).toThrow(/non-negative integer/);
+  });
+
+  it('normalises ISO times and keeps filter dates as typed', () => {
+    expect(parseIsoOption('2025-07-01', '--since')).toBe('2025-07-01T00:00:00.000Z');
+    expect(parseIsoOption('2025-07-01T12:00:00+02:00', '--since')).toBe('2025-07-01T10:00:00.000Z');
+    expect(() => parseIsoOption('yesterday', '--since')).toThrow(/ISO 8601/);
+    expect(() => parseIsoOption('2025-13-45', '--since')).toThrow(/ISO 8601/);
+    expect(checkIsoOption('2025-07-01', '--to')).toBe('2025-07-01');
+  });
+});

@@ -1,0 +1,41 @@
+/** A file written as a stream, hashed on the way: back-pressure respected, so memory stays flat. */
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { finished } from 'node:stream/promises';
+import { createSha256Counter, type Sha256Counter } from '../../../bundle/checksum.js';
+import type { ManifestFile } from '../../../bundle/manifest.js';
+
+export class HashingWriter {
+  readonly #stream: WriteStream;
+  readonly #counter: Sha256Counter = createSha256Counter();
+  #failure: Error | null = null;
+
+  constructor(path: string) {
+    // 'wx': never overwrite — the target directory was checked empty, so an existing file is a race.
+    this.#stream = createWriteStream(path, { flags: 'wx', highWaterMark: 1024 * 1024 });
+    this.#stream.on('error', (err) => (this.#failure = err));
+  }
+
+  get bytes(): number {
+    return this.#stream.bytesWritten + this.#stream.writableLength;
+  }
+
+  async write(text: string): Promise<void> {
+    if (this.#failure) throw this.#failure;
+    const buf = Buffer.from(text, 'utf8');
+    this.#counter.update(buf);
+    if (!this.#stream.write(buf)) await once(this.#stream, 'drain');
+  }
+
+  async close(): Promise<ManifestFile> {
+    this.#stream.end();
+    await finished(this.#stream);
+    if (this.#failure) throw this.#failure;
+    return this.#counter.digest();
+  }
+
+  /** Stops writing after a failure elsewhere; the partial file stays (there is no manifest yet). */
+  destroy(): void {
+    this.#stream.destroy();
+  }
+}

@@ -1,0 +1,92 @@
+/** Option specs and value parsers the data-management and browsing commands share. */
+import type { OptionSpec } from '../../command.js';
+import { UsageError } from '../../errors.js';
+
+export const webapiOption: OptionSpec = {
+  flags: '--webapi <url>',
+  description:
+    'the instance to use (default: WEBAPI_HOST/WEBAPI_PORT, then the installed instance, then http://127.0.0.1:7650)',
+};
+
+export const jsonOption: OptionSpec = { flags: '--json', description: 'print JSON for scripts' };
+
+/** The `--webapi` value, or undefined. */
+export function webapiOf(raw: Record<string, unknown>): string | undefined {
+  return typeof raw.webapi === 'string' ? raw.webapi : undefined;
+}
+
+/** A non-negative (or, with `min: 1`, positive) integer option; undefined when absent. */
+export function parseCount(value: unknown, flag: string, min = 0): number | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!/^\d+$/.test(s) || Number(s) < min || !Number.isSafeInteger(Number(s)))
+    throw new UsageError(
+      `${flag} must be ${min > 0 ? 'a positive' : 'a non-negative'} integer, got "${String(value)}"`,
+    );
+  return Number(s);
+}
+
+const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+
+/**
+ * An ISO 8601 date or time option, normalised to a UTC timestamp (a bare date is the start of
+ * that UTC day); undefined when absent.
+ */
+export function parseIsoOption(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s);
+  if (!ISO.test(s) || Number.isNaN(t))
+    throw new UsageError(
+      `${flag} must be an ISO 8601 date or time such as 2025-07-01 or 2025-07-01T12:00:00Z, got "${s}"`,
+    );
+  return new Date(t).toISOString();
+}
+
+/** A non-empty string option; undefined when absent. */
+export function parseText(value: unknown, flag: string): string | undefined {
+  if (value === undefined) return undefined;
+  const s = String(value).trim();
+  if (!s) throw new UsageError(`${flag} must not be empty`);
+  return s;
+}
+
+/** An ISO date or time filter passed to the API as typed (the API reads a bare `to` date as that whole day). */
+export function checkIsoOption(value: unknown, flag: string): string | undefined {
+  const normalised = parseIsoOption(value, flag);
+  return normalised === undefined ? undefined : String(value).trim();
+}
+
+export const filterOptions: OptionSpec[] = [
+  { flags: '--cwd <dir>', description: 'only sessions in this working directory (exact)' },
+  { flags: '--model <name>', description: 'only sessions that used this model (exact)' },
+  { flags: '--host <name>', description: 'only sessions recorded on this host (exact)' },
+  { flags: '--source <name>', description: 'only sessions from this recorder (live, backfill, …)' },
+  { flags: '--from <iso>', description: 'only sessions active on or after this date or time' },
+  {
+    flags: '--to <iso>',
+    description: 'only sessions active on or before this date or time (a bare date: that whole day)',
+  },
+];
+
+export interface SessionFilterOptions {
+  cwd?: string;
+  model?: string;
+  hostname?: string;
+  source?: string;
+  from?: string;
+  to?: string;
+}
+
+/** The filter flags → the API's query names (`--host` is `hostname`, as in the UI). */
+export function parseFilters(raw: Record<string, unknown>): SessionFilterOptions {
+  const f: SessionFilterOptions = {
+    cwd: parseText(raw.cwd, '--cwd'),
+    model: parseText(raw.model, '--model'),
+    hostname: parseText(raw.host, '--host'),
+    source: parseText(raw.source, '--source'),
+    from: checkIsoOption(raw.from, '--from'),
+    to: checkIsoOption(raw.to, '--to'),
+  };
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as SessionFilterOptions;
+}

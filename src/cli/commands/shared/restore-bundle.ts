@@ -1,0 +1,273 @@
+/**
+ * Import's plan and write phases. The plan compares the bundle with the target — each document by
+ * its content hash against the target's current revision, each object by size and sha256 — and
+ * marks a session that differs anywhere as conflicting: it is left exactly as the target has it,
+ * because mixing two versions of one session would corrupt it. Writing then uploads objects first
+ * (documents refer to their bytes), streams documents in batches skipping what the target already
+ * holds, and reindexes search. Every write is idempotent, so a run killed halfway is completed by
+ * running it again; a `_local/` note on the target remembers an unfinished import so the re-run
+ * finishes the reindex even when nothing else is left to write.
+ */
+import { createReadStream } from 'node:fs';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { checkBundleDoc, planDoc, type BundleDoc } from '../../../bundle/bundle-doc.js';
+import { createSha256Counter, hashStream } from '../../../bundle/checksum.js';
+import { DOCS_FILE, objectKeyOfBlobPath } from '../../../bundle/format.js';
+import type { Manifest } from '../../../bundle/manifest.js';
+import { NdjsonError, readNdjson } from '../../../bundle/ndjson.js';
+import { type ApiClient, encodePathSegments } from '../../../client/api-client.js';
+import { sessionObjects } from '../../../client/bundle-client.js';
+import type { ProgressReporter } from '../../io.js';
+import { BundleError } from './bundle-error.js';
+
+export type Status = 'new' | 'unchanged' | 'conflict';
+
+export interface ObjectPlan {
+  key: string;
+  path: string;
+  bytes: number;
+  sha256: string;
+  status: Status;
+}
+
+export interface ImportPlan {
+  docs: Record<Status, number>;
+  objects: ObjectPlan[];
+  /** Sessions left as the target has them, with the first reason found. */
+  conflicts: Map<string, string>;
+}
+
+export interface PlanOptions {
+  client: ApiClient;
+  dir: string;
+  manifest: Manifest;
+  blobs: boolean;
+  progress: ProgressReporter;
+  signal: AbortSignal;
+}
+
+const REVS_BATCH = 1000;
+
+/** Streams docs.ndjson: every line checked, in batches of up to `batch` documents. */
+async function* docBatches(
+  dir: string,
+  manifest: Manifest,
+  batch: number,
+  maxBytes: number,
+  onBytes: (n: number) => void,
+) {
+  const sessions = new Set(manifest.sessions);
+  let docs: BundleDoc[] = [];
+  let bytes = 0;
+  let lines = 0;
+  try {
+    for await (const line of readNdjson(
+      createReadStream(join(dir, DOCS_FILE), { highWaterMark: 1024 * 1024 }),
+    )) {
+      lines = line.line;
+      const checked = checkBundleDoc(line.value);
+      if (!checked.ok) throw new BundleError(`${DOCS_FILE} line ${line.line}: ${checked.reason}`);
+      if (!sessions.has(checked.doc.sessionId))
+        throw new BundleError(
+          `${DOCS_FILE} line ${line.line}: session ${checked.doc.sessionId} is not listed in the manifest`,
+        );
+      docs.push(checked.doc);
+      bytes += line.bytes;
+      onBytes(line.bytes);
+      if (docs.length >= batch || bytes >= maxBytes) {
+        yield docs;
+        docs = [];
+        bytes = 0;
+      }
+    }
+  } catch (err) {
+    if (err instanceof NdjsonError) throw new BundleError(`${DOCS_FILE} ${err.message}`);
+    throw err;
+  }
+  if (docs.length) yield docs;
+  if (lines !== manifest.counts.documents)
+    throw new BundleError(
+      `${DOCS_FILE} holds ${lines} documents, but the manifest says ${manifest.counts.documents}`,
+    );
+}
+
+export async function planImport(o: PlanOptions): Promise<ImportPlan> {
+  const { client, manifest } = o;
+  const conflicts = new Map<string, string>();
+  const docs: Record<Status, number> = { new: 0, unchanged: 0, conflict: 0 };
+  const docBytes = manifest.files[DOCS_FILE]!.bytes;
+  let bytesDone = 0;
+
+  // Small batches: the plan keeps nothing of a document once its revision is compared.
+  for await (const batch of docBatches(
+    o.dir,
+    manifest,
+    REVS_BATCH,
+    8 * 1024 * 1024,
+    (n) => (bytesDone += n),
+  )) {
+    o.signal.throwIfAborted();
+    const { revs } = await client.getRevs(batch.map((d) => d._id));
+    for (const doc of batch) {
+      const status = planDoc(doc, revs[doc._id]);
+      docs[status]++;
+      if (status === 'conflict' && !conflicts.has(doc.sessionId))
+        conflicts.set(doc.sessionId, `document ${doc._id} differs from the target's`);
+    }
+    o.progress.update({
+      filesDone: docs.new + docs.unchanged + docs.conflict,
+      filesTotal: manifest.counts.documents,
+      bytesDone,
+      bytesTotal: docBytes,
+    });
+  }
+
+  const objects: ObjectPlan[] = [];
+  if (o.blobs) {
+    const bySession = new Map<string, ObjectPlan[]>();
+    for (const [path, file] of Object.entries(manifest.files)) {
+      const key = objectKeyOfBlobPath(path);
+      if (key === null) continue;
+      const sessionId = key.slice(0, key.indexOf('/'));
+      const plan: ObjectPlan = { key, path, bytes: file.bytes, sha256: file.sha256, status: 'new' };
+      objects.push(plan);
+      bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), plan]);
+    }
+    for (const [sessionId, plans] of bySession) {
+      o.signal.throwIfAborted();
+      const listed = (await sessionObjects(client, sessionId)) ?? [];
+      const theirs = new Map(listed.map((x) => [x.key, x as typeof x & { sha256?: string }]));
+      for (const p of plans) {
+        const t = theirs.get(p.key);
+        if (!t) continue;
+        // Same size: compare content (the listing's sha256 when the API gives one, else hash the bytes).
+        const same =
+          t.size === p.bytes && (t.sha256 ?? (await remoteSha256(client, p.key, o.signal))) === p.sha256;
+        p.status = same ? 'unchanged' : 'conflict';
+        if (!same && !conflicts.has(sessionId))
+          conflicts.set(sessionId, `object ${p.key} differs from the target's`);
+      }
+    }
+  }
+  return { docs, objects, conflicts };
+}
+
+async function remoteSha256(client: ApiClient, key: string, signal: AbortSignal): Promise<string> {
+  const res = await client.fetchRaw('GET', `/api/store/objects/${encodePathSegments(key)}`, {
+    signal,
+    headers: { accept: '*/*' },
+  });
+  if (!res.body) return createSha256Counter().digest().sha256;
+  return (await hashStream(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream))).sha256;
+}
+
+/** Whether the plan leaves anything to write. */
+export function hasWork(plan: ImportPlan): boolean {
+  const sessionOk = (key: string) => !plan.conflicts.has(key.slice(0, key.indexOf('/')));
+  return plan.docs.new > 0 || plan.objects.some((p) => p.status === 'new' && sessionOk(p.key));
+}
+
+export interface WriteOutcome {
+  docs: Record<'written' | 'unchanged' | 'conflict' | 'skipped', number>;
+  objects: { uploaded: number; bytes: number; unchanged: number; skipped: number };
+  /** Sessions that conflicted while writing (the target changed since the plan). */
+  lateConflicts: Map<string, string>;
+}
+
+export interface WriteOptions extends PlanOptions {
+  plan: ImportPlan;
+  /** Progress of the object uploads and of the documents, separately. */
+  objectProgress: ProgressReporter;
+}
+
+const WRITE_BATCH = 2000;
+const WRITE_BATCH_BYTES = 16 * 1024 * 1024;
+
+export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
+  const { client, plan, manifest } = o;
+  const out: WriteOutcome = {
+    docs: { written: 0, unchanged: 0, conflict: 0, skipped: 0 },
+    objects: { uploaded: 0, bytes: 0, unchanged: 0, skipped: 0 },
+    lateConflicts: new Map(),
+  };
+  const skip = (sessionId: string) => plan.conflicts.has(sessionId) || out.lateConflicts.has(sessionId);
+
+  // Objects first: documents must never point at bytes the target does not have.
+  const uploads = plan.objects.filter((p) => p.status === 'new' && !skip(p.key.slice(0, p.key.indexOf('/'))));
+  const uploadBytes = uploads.reduce((n, p) => n + p.bytes, 0);
+  const uploading = new Set(uploads);
+  for (const p of plan.objects) {
+    if (p.status === 'unchanged') out.objects.unchanged++;
+    else if (!uploading.has(p)) out.objects.skipped++;
+  }
+  for (const p of uploads) {
+    o.signal.throwIfAborted();
+    const body = Readable.toWeb(
+      createReadStream(join(o.dir, ...p.path.split('/')), { highWaterMark: 1024 * 1024 }),
+    );
+    const result = await client.putObject(p.key, body as unknown as ReadableStream, { sha256: p.sha256 });
+    if (result.sha256 !== p.sha256 || result.size !== p.bytes)
+      throw new BundleError(
+        `upload of ${p.key} stored ${result.size} bytes with sha256 ${result.sha256}, not what the bundle holds`,
+      );
+    out.objects.uploaded++;
+    out.objects.bytes += p.bytes;
+    o.objectProgress.update({
+      filesDone: out.objects.uploaded,
+      filesTotal: uploads.length,
+      bytesDone: out.objects.bytes,
+      bytesTotal: uploadBytes,
+      currentFile: p.key,
+    });
+  }
+  o.objectProgress.stop();
+
+  const docBytes = manifest.files[DOCS_FILE]!.bytes;
+  let bytesDone = 0;
+  for await (const batch of docBatches(
+    o.dir,
+    manifest,
+    WRITE_BATCH,
+    WRITE_BATCH_BYTES,
+    (n) => (bytesDone += n),
+  )) {
+    o.signal.throwIfAborted();
+    const wanted = batch.filter((d) => !skip(d.sessionId));
+    out.docs.skipped += batch.length - wanted.length;
+    const { revs } = wanted.length
+      ? await client.getRevs(wanted.map((d) => d._id))
+      : { revs: {} as Record<string, string> };
+    const send: BundleDoc[] = [];
+    for (const doc of wanted) {
+      const status = planDoc(doc, revs[doc._id]);
+      if (status === 'new') send.push(doc);
+      else if (status === 'unchanged') out.docs.unchanged++;
+      else {
+        out.docs.conflict++;
+        if (!out.lateConflicts.has(doc.sessionId))
+          out.lateConflicts.set(doc.sessionId, `document ${doc._id} changed on the target during the import`);
+      }
+    }
+    if (send.length) {
+      const result = await client.ingestDocs(send);
+      out.docs.written += result.written;
+      out.docs.unchanged += result.unchanged;
+      out.docs.conflict += result.conflicts;
+      for (const r of result.results)
+        if (r.status === 'conflict') {
+          const sessionId = send.find((d) => d._id === r.id)?.sessionId ?? r.id;
+          if (!out.lateConflicts.has(sessionId))
+            out.lateConflicts.set(sessionId, r.reason ?? `document ${r.id} conflicted`);
+        }
+    }
+    const done = out.docs.written + out.docs.unchanged + out.docs.conflict + out.docs.skipped;
+    o.progress.update({
+      filesDone: done,
+      filesTotal: manifest.counts.documents,
+      bytesDone,
+      bytesTotal: docBytes,
+    });
+  }
+  return out;
+}

@@ -1,0 +1,82 @@
+/**
+ * Plain-text tables for the terminal: columns padded to their widest cell, and — when a width is
+ * given — the flexible columns (titles, paths) cut with `…` so each row fits on one line.
+ * No colour codes inside cells, so widths are simply string lengths (code points).
+ */
+
+export interface Column<Row> {
+  header: string;
+  value(row: Row): string;
+  align?: 'left' | 'right';
+  /** May be shortened to fit the width (the others never are). */
+  flex?: boolean;
+  /** A flexible column never shrinks below this (default 8). */
+  min?: number;
+  /** May be left out when even the shortened row does not fit; lower numbers go first. */
+  drop?: number;
+}
+
+const len = (s: string) => [...s].length;
+
+/** Cuts `s` to `max` characters, ending in `…` when it was longer. */
+export function truncate(s: string, max: number): string {
+  const chars = [...s];
+  if (chars.length <= max) return s;
+  if (max <= 1) return chars.slice(0, max).join('');
+  return `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** Collapses whitespace (newlines in titles would break the rows). */
+export function oneLine(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+export function formatTable<Row>(allColumns: Array<Column<Row>>, rows: Row[], width?: number): string[] {
+  const columns = width === undefined ? allColumns : fitColumns(allColumns, rows, width);
+  const cells = rows.map((r) => columns.map((c) => oneLine(c.value(r))));
+  const widths = columns.map((c, i) => Math.max(len(c.header), ...cells.map((row) => len(row[i]!))));
+  const GAP = 2;
+  if (width !== undefined) {
+    let total = widths.reduce((a, b) => a + b, 0) + GAP * (columns.length - 1);
+    // Shrink the widest flexible column first, one character at a time, until the row fits.
+    while (total > width) {
+      let widest = -1;
+      for (let i = 0; i < columns.length; i++) {
+        if (!columns[i]!.flex || widths[i]! <= (columns[i]!.min ?? 8)) continue;
+        if (widest === -1 || widths[i]! > widths[widest]!) widest = i;
+      }
+      if (widest === -1) break;
+      widths[widest]!--;
+      total--;
+    }
+  }
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => {
+        const w = widths[i]!;
+        const cut = truncate(v, w);
+        const pad = ' '.repeat(Math.max(0, w - len(cut)));
+        return columns[i]!.align === 'right' ? pad + cut : i === values.length - 1 ? cut : cut + pad;
+      })
+      .join(' '.repeat(GAP))
+      .trimEnd();
+  return [line(columns.map((c) => c.header)), ...cells.map(line)];
+}
+
+/** Leaves out droppable columns (lowest `drop` first) until the narrowest possible row fits. */
+function fitColumns<Row>(columns: Array<Column<Row>>, rows: Row[], width: number): Array<Column<Row>> {
+  const natural = (c: Column<Row>) => Math.max(len(c.header), ...rows.map((r) => len(oneLine(c.value(r)))));
+  const minimum = (cols: Array<Column<Row>>) =>
+    cols.reduce(
+      (n, c) => n + (c.flex ? Math.min(natural(c), Math.max(c.min ?? 8, len(c.header))) : natural(c)),
+      0,
+    ) +
+    2 * (cols.length - 1);
+  let cols = columns;
+  while (minimum(cols) > width) {
+    const droppable = cols.filter((c) => c.drop !== undefined).sort((a, b) => a.drop! - b.drop!);
+    if (droppable.length === 0) break;
+    cols = cols.filter((c) => c !== droppable[0]);
+  }
+  return cols;
+}

@@ -1,0 +1,274 @@
+/**
+ * Export: reads a selection of history through the API's store read routes and writes a bundle
+ * (DESIGN §8). Documents stream page by page into `docs.ndjson` (revision markers removed, design
+ * and local documents left out), then each session's objects stream byte for byte into
+ * `blobs/<sessionId>/…`, hashed while they pass; `manifest.json` goes last, by rename, so its
+ * presence marks a complete bundle. Documents go before objects so that, on a live instance, the
+ * objects hold at least every byte the documents refer to.
+ */
+import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createWriteStream } from 'node:fs';
+import { isBundledId, objectNamesOf, toBundleDoc } from '../../../bundle/bundle-doc.js';
+import { createSha256Counter } from '../../../bundle/checksum.js';
+import {
+  blobPath,
+  BUNDLE_FORMAT,
+  BUNDLE_FORMAT_VERSION,
+  DOCS_FILE,
+  MANIFEST_FILE,
+} from '../../../bundle/format.js';
+import { type Manifest, type ManifestFile, serializeManifest } from '../../../bundle/manifest.js';
+import { ndjsonLine } from '../../../bundle/ndjson.js';
+import { SessionActivity, sessionDocRanges } from '../../../bundle/selection.js';
+import { type ApiClient, encodePathSegments } from '../../../client/api-client.js';
+import { docRows, sessionObjects } from '../../../client/bundle-client.js';
+import { packageVersion } from '../../../config/paths.js';
+import { objectKeyProblem } from '../../../core/object-key.js';
+import type { Io } from '../../io.js';
+import { BundleError } from './bundle-error.js';
+import { HashingWriter } from './hashing-writer.js';
+import { resolveStoredSessionId } from './session-ref.js';
+
+export interface WriteBundleOptions {
+  client: ApiClient;
+  /** The source instance's URL, recorded in the manifest. */
+  sourceUrl: string;
+  dir: string;
+  /** ISO timestamp: whole sessions active at or after it. */
+  since?: string;
+  /** Session ids or unique prefixes, as typed. */
+  sessions: string[];
+  blobs: boolean;
+  io: Io;
+  signal: AbortSignal;
+}
+
+/** Refuses a target that exists and is not an empty directory (bundles never mix). */
+export async function checkExportTarget(dir: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(dir);
+  } catch {
+    return; // absent: created once the source answered
+  }
+  if (!info.isDirectory()) throw new BundleError(`${dir} exists and is not a directory`);
+  const entries = await readdir(dir);
+  if (entries.length > 0)
+    throw new BundleError(
+      `${dir} is not empty (${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}): export writes into a new or empty directory, so bundles never mix`,
+    );
+}
+
+/** Object downloads in flight at once. */
+const DOWNLOADS = 4;
+
+export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
+  const { client, io, signal } = o;
+  await checkExportTarget(o.dir);
+  const health = await client.health();
+  const schema = await client.migrateStatus();
+  const selected = await selectSessions(o);
+  await mkdir(o.dir, { recursive: true });
+
+  // --- documents ------------------------------------------------------------------------------
+  const docs = new HashingWriter(join(o.dir, DOCS_FILE));
+  const byType: Record<string, number> = {};
+  let documents = 0;
+  const sessions = new Set<string>(selected ?? []);
+  const expected = new Map<string, Set<string>>();
+  const docTotal = selected ? undefined : (health.counts?.documents ?? undefined);
+  const progress = io.progress('export documents');
+  try {
+    const ranges = selected ? selected.flatMap(sessionDocRanges) : [{}];
+    for (const range of ranges) {
+      for await (const row of docRows(client, { ...range, includeDocs: true, signal })) {
+        if (!row.doc || !isBundledId(row.id)) continue;
+        const doc = toBundleDoc(row.doc);
+        if (!doc) continue;
+        await docs.write(ndjsonLine(doc));
+        documents++;
+        byType[doc.type] = (byType[doc.type] ?? 0) + 1;
+        sessions.add(doc.sessionId);
+        const names = objectNamesOf(doc);
+        if (names.length) {
+          let set = expected.get(doc.sessionId);
+          if (!set) expected.set(doc.sessionId, (set = new Set()));
+          for (const n of names) set.add(n);
+        }
+        if (documents % 200 === 0) {
+          const total = Math.max(docTotal ?? documents, documents);
+          progress.update({
+            filesDone: documents,
+            filesTotal: total,
+            bytesDone: docs.bytes,
+            bytesTotal: Math.round((docs.bytes * total) / documents),
+          });
+        }
+      }
+    }
+  } catch (err) {
+    docs.destroy();
+    progress.stop();
+    throw err;
+  }
+  const files: Record<string, ManifestFile> = { [DOCS_FILE]: await docs.close() };
+  progress.update({
+    filesDone: documents,
+    filesTotal: documents,
+    bytesDone: files[DOCS_FILE]!.bytes,
+    bytesTotal: files[DOCS_FILE]!.bytes,
+  });
+  progress.stop();
+
+  // --- objects --------------------------------------------------------------------------------
+  const sessionList = [...sessions].sort();
+  const missingObjects: Manifest['missingObjects'] = [];
+  let objects = 0;
+  let objectBytes = 0;
+  if (o.blobs) {
+    const plan: Array<{ key: string; size: number }> = [];
+    for (const sessionId of sessionList) {
+      signal.throwIfAborted();
+      const listed = (await sessionObjects(client, sessionId)) ?? [];
+      for (const obj of listed) {
+        const problem = objectKeyProblem(obj.key);
+        // A key that could escape the bundle directory is never written, whatever the source says.
+        if (problem || !obj.key.startsWith(`${sessionId}/`))
+          throw new BundleError(`the source listed an unsafe object key: ${problem ?? obj.key}`);
+        plan.push({ key: obj.key, size: obj.size });
+      }
+      const have = new Set(listed.map((x) => x.key.slice(sessionId.length + 1)));
+      const missing = [...(expected.get(sessionId) ?? [])].filter((n) => !have.has(n)).sort();
+      if (missing.length) missingObjects.push({ sessionId, names: missing });
+    }
+    const bytesTotal = plan.reduce((n, p) => n + p.size, 0);
+    const bar = io.progress('export objects');
+    try {
+      // A few downloads at once keep both the server and this process busy; each file is whole
+      // and hashed on its own, so their order does not matter (the manifest sorts its entries).
+      let next = 0;
+      let failed = false;
+      const worker = async () => {
+        while (!failed && next < plan.length) {
+          const { key } = plan[next++]!;
+          try {
+            files[blobPath(key)] = await downloadObject(
+              client,
+              key,
+              join(o.dir, blobPath(key)),
+              signal,
+              (n) => {
+                objectBytes += n;
+                bar.update({
+                  filesDone: objects,
+                  filesTotal: plan.length,
+                  bytesDone: objectBytes,
+                  bytesTotal: Math.max(bytesTotal, objectBytes),
+                  currentFile: key,
+                });
+              },
+            );
+          } catch (err) {
+            failed = true;
+            throw err;
+          }
+          objects++;
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(DOWNLOADS, plan.length) }, worker));
+      bar.update({
+        filesDone: objects,
+        filesTotal: plan.length,
+        bytesDone: objectBytes,
+        bytesTotal: Math.max(bytesTotal, objectBytes),
+      });
+    } finally {
+      bar.stop();
+    }
+  }
+
+  const manifest: Manifest = {
+    format: BUNDLE_FORMAT,
+    formatVersion: BUNDLE_FORMAT_VERSION,
+    createdAt: new Date().toISOString(),
+    schemaVersion: schema.currentVersion,
+    source: { url: o.sourceUrl, version: health.version, exportedBy: packageVersion() },
+    selection: { since: o.since ?? null, sessions: o.sessions.length ? o.sessions : null, blobs: o.blobs },
+    counts: { sessions: sessionList.length, documents, documentsByType: byType, objects, objectBytes },
+    sessions: sessionList,
+    files,
+    missingObjects,
+  };
+  // Last, and atomically: a bundle without manifest.json is an interrupted export.
+  const tmp = join(o.dir, `.${MANIFEST_FILE}.tmp`);
+  await writeFile(tmp, serializeManifest(manifest), { flag: 'wx' });
+  await rename(tmp, join(o.dir, MANIFEST_FILE));
+  return manifest;
+}
+
+/** The sessions to export, or null for everything. `--session` and `--since` together: both must hold. */
+async function selectSessions(o: WriteBundleOptions): Promise<string[] | null> {
+  if (!o.since && o.sessions.length === 0) return null;
+  let chosen: Set<string> | null = null;
+  if (o.sessions.length) {
+    chosen = new Set();
+    for (const ref of o.sessions) chosen.add(await resolveStoredSessionId(o.client, ref));
+  }
+  if (o.since) {
+    const activity = new SessionActivity();
+    for await (const row of docRows(o.client, {
+      startkey: 'event:',
+      endkey: 'event:\uffff',
+      signal: o.signal,
+    }))
+      activity.noteEventId(row.id);
+    for await (const row of docRows(o.client, {
+      startkey: 'summary:',
+      endkey: 'summary:\uffff',
+      includeDocs: true,
+      signal: o.signal,
+    }))
+      if (row.doc && typeof row.doc.sessionId === 'string')
+        activity.noteSummary(row.doc as unknown as { sessionId: string; lastActivity?: unknown });
+    const active = activity.activeSince(Date.parse(o.since));
+    chosen = new Set(chosen ? active.filter((id) => chosen!.has(id)) : active);
+  }
+  return [...chosen!].sort();
+}
+
+/** Streams one object into the bundle, hashing it; checks the length the server announced. */
+async function downloadObject(
+  client: ApiClient,
+  key: string,
+  path: string,
+  signal: AbortSignal,
+  onBytes: (n: number) => void,
+): Promise<ManifestFile> {
+  const res = await client.fetchRaw('GET', `/api/store/objects/${encodePathSegments(key)}`, {
+    signal,
+    headers: { accept: '*/*' },
+  });
+  await mkdir(dirname(path), { recursive: true });
+  const counter = createSha256Counter();
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc, done) {
+      counter.update(chunk);
+      onBytes(chunk.length);
+      done(null, chunk);
+    },
+  });
+  const body = res.body
+    ? Readable.fromWeb(res.body as import('node:stream/web').ReadableStream)
+    : Readable.from([]);
+  await pipeline(body, tap, createWriteStream(path, { flags: 'wx' }), { signal });
+  const file = counter.digest();
+  const announced = res.headers.get('content-length');
+  if (announced !== null && Number(announced) !== file.bytes)
+    throw new BundleError(
+      `object ${key}: received ${file.bytes} bytes of ${announced}; the transfer was cut short`,
+    );
+  return file;
+}

@@ -1,0 +1,108 @@
+/** `transcripts show <id|prefix>`: one session's details, as the UI's session page heads them. */
+import type { Session } from '../../client/api-client.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import {
+  formatBytes,
+  formatDuration,
+  formatTime,
+  guardClosedPipe,
+  outputWidth,
+  plural,
+  statusLabel,
+} from './shared/format.js';
+import { jsonOption, webapiOf, webapiOption } from './shared/options.js';
+import { resolveSessionId, SessionRefError } from './shared/session-ref.js';
+import { oneLine, truncate } from './shared/table.js';
+
+export interface ShowOptions {
+  ref: string;
+  json: boolean;
+  webapi?: string;
+}
+
+/** Label/value lines for a session (pure, for the terminal). */
+export function sessionLines(s: Session): Array<[string, string]> {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const tools = Object.entries(s.toolCallsByName)
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 8)
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ');
+  return [
+    ['id', s.id],
+    ['title', s.title ?? '—'],
+    ['status', `${statusLabel(s.status)}${s.endReason ? ` (${s.endReason})` : ''}`],
+    ['provenance', `${s.provenance} (source ${s.source}${s.hookRecorded ? ', hook-recorded' : ''})`],
+    ['project', s.project ?? '—'],
+    ['cwd', s.cwd ?? '—'],
+    ['host', s.hostname ?? '—'],
+    ['git branch', s.gitBranch ?? '—'],
+    ['model', s.models.length ? s.models.join(', ') : '—'],
+    ['claude code', s.version ?? '—'],
+    ['started', formatTime(s.startedAt)],
+    ['last activity', formatTime(s.lastActivity)],
+    ['ended', formatTime(s.endedAt)],
+    ['runtime', formatDuration(s.runtimeMs)],
+    ['active time', formatDuration(s.activeTimeMs)],
+    [
+      'entries',
+      `${n(s.counts.entries)} (${plural(s.counts.prompts, 'prompt')}, ${plural(s.counts.assistantMessages, 'assistant message')}, ` +
+        `${n(s.counts.malformed)} malformed, ${plural(s.counts.compactions, 'compaction')})`,
+    ],
+    ['tool calls', `${n(s.counts.toolCalls)} (${n(s.counts.toolErrors)} errors)${tools ? `: ${tools}` : ''}`],
+    ['events', n(s.counts.events)],
+    [
+      'tokens',
+      `${n(s.tokens.input)} in, ${n(s.tokens.output)} out, ${n(s.tokens.cacheWrite)} cache write, ${n(s.tokens.cacheRead)} cache read`,
+    ],
+    [
+      'transcript',
+      `${formatBytes(s.transcriptBytes)} in ${s.files.length} file${s.files.length === 1 ? '' : 's'}`,
+    ],
+    ...s.files.map((f): [string, string] => [
+      '  file',
+      `${f.name}: ${n(f.entries)} entries, ${formatBytes(f.bytes)}`,
+    ]),
+  ];
+}
+
+export const showCommand = defineCommand<ShowOptions>({
+  name: 'show',
+  summary: "Show one session's details",
+  description:
+    'Takes a session id or a unique prefix of one. --json prints the API answer (GET /api/sessions/{id}).',
+  examples: ['transcripts show 5c0375b4', 'transcripts show 5c0375b4 --json'],
+  args: [{ name: '<id>', description: 'session id or unique prefix' }],
+  options: [jsonOption, webapiOption],
+  parse(raw, args) {
+    const ref = args[0]?.trim();
+    if (!ref) throw new UsageError('show needs a session id');
+    return { ref, json: raw.json === true, webapi: webapiOf(raw) };
+  },
+  async run(options, ctx) {
+    guardClosedPipe(ctx.io); // `| head` ends the output quietly
+    const { client } = ctx.client(options.webapi);
+    let id: string;
+    try {
+      id = await resolveSessionId(client, options.ref);
+    } catch (err) {
+      if (err instanceof SessionRefError) {
+        ctx.io.err(`error: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+    const s = await client.session(id);
+    if (options.json) {
+      ctx.io.out(JSON.stringify(s, null, 2));
+      return 0;
+    }
+    const width = outputWidth(ctx.io, ctx.env);
+    for (const [k, v] of sessionLines(s)) {
+      const line = `${k.padEnd(13)} ${oneLine(v)}`;
+      ctx.io.out(width ? truncate(line, width) : line);
+    }
+    return 0;
+  },
+});

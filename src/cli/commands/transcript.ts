@@ -1,0 +1,174 @@
+/**
+ * `transcripts transcript <id>`: a session's transcript in the terminal, paged through the API and
+ * written as it arrives (pipe it to `less` or `grep`). `--role` shows one side (the UI's You /
+ * Claude toggle), `--raw` the original JSONL bytes, `--json` one projected entry per line.
+ */
+import type { TranscriptPage, Turns } from '../../client/api-client.js';
+import { encodePathSegments } from '../../client/api-client.js';
+import { objectKeyProblem } from '../../core/object-key.js';
+import { defineCommand } from '../command.js';
+import { UsageError } from '../errors.js';
+import { formatTime, guardClosedPipe, ReaderGoneError, writeOut } from './shared/format.js';
+import { webapiOf, webapiOption } from './shared/options.js';
+import { resolveSessionId, SessionRefError } from './shared/session-ref.js';
+import { truncate } from './shared/table.js';
+
+export interface TranscriptOptions {
+  ref: string;
+  role?: 'user' | 'assistant';
+  raw: boolean;
+  file?: string;
+  json: boolean;
+  webapi?: string;
+}
+
+type Entry = TranscriptPage['entries'][number];
+type Turn = Turns['turns'][number];
+
+const PAGE = 500;
+const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Claude' };
+
+/** One projected entry as readable text (pure). */
+export function renderEntry(e: Entry): string {
+  const head = `── #${e.index} · ${ROLE_LABEL[e.role] ?? e.role}${e.kind && e.kind !== e.role ? ` (${e.kind})` : ''} · ${formatTime(e.timestamp)} ──`;
+  const body: string[] = [];
+  if (e.malformed) body.push(`[malformed line${e.error ? `: ${e.error}` : ''}]`);
+  if (e.thinking) body.push(`[thinking] ${e.thinking}`);
+  if (e.text) body.push(e.text);
+  for (const t of e.toolUses ?? []) body.push(`→ ${t.name} ${truncate(JSON.stringify(t.input) ?? '', 300)}`);
+  for (const r of e.toolResults ?? [])
+    body.push(`← ${r.isError ? 'error' : 'result'}: ${truncate(r.content, 500)}`);
+  for (const i of e.images ?? []) body.push(`[image ${i.mediaType}, ${i.bytes} bytes]`);
+  if (e.truncated) body.push('(shortened here; --raw shows the whole line)');
+  return `${head}\n${body.length ? body.join('\n') : '(no text)'}\n\n`;
+}
+
+export function renderTurn(t: Turn): string {
+  return `── #${t.index} · ${ROLE_LABEL[t.role] ?? t.role} · ${formatTime(t.timestamp)} ──\n${t.text}\n\n`;
+}
+
+export const transcriptCommand = defineCommand<TranscriptOptions>({
+  name: 'transcript',
+  summary: "Print a session's transcript (or one side of it)",
+  description:
+    'Pages through the API and prints as it goes, so it can be piped. --role user|assistant prints one side ' +
+    '(the You / Claude turns); --raw prints the original JSONL lines byte for byte; --json prints one JSON ' +
+    'object per line (projected entries, or turns with --role). --file picks a subagent transcript ' +
+    '(subagents/<name>.jsonl) instead of the main one.',
+  examples: [
+    'transcripts transcript 5c0375b4 | less',
+    'transcripts transcript 5c0375b4 --role user',
+    'transcripts transcript 5c0375b4 --raw > session.jsonl',
+    'transcripts transcript 5c0375b4 --json | jq -r "select(.role==\\"assistant\\") | .text"',
+  ],
+  args: [{ name: '<id>', description: 'session id or unique prefix' }],
+  options: [
+    { flags: '--role <role>', description: 'only user (You) or assistant (Claude) turns' },
+    { flags: '--raw', description: 'the original JSONL lines, byte for byte' },
+    {
+      flags: '--file <name>',
+      description: 'a file of the session other than transcript.jsonl (see `transcripts show`)',
+    },
+    { flags: '--json', description: 'one JSON object per line' },
+    webapiOption,
+  ],
+  parse(raw, args) {
+    const ref = args[0]?.trim();
+    if (!ref) throw new UsageError('transcript needs a session id');
+    const role = raw.role === undefined ? undefined : String(raw.role);
+    if (role !== undefined && role !== 'user' && role !== 'assistant')
+      throw new UsageError(`--role must be user or assistant, got "${role}"`);
+    const file = raw.file === undefined ? undefined : String(raw.file).trim();
+    if (file !== undefined && objectKeyProblem(`x/${file}`))
+      throw new UsageError(`--file: "${file}" is not a file name of a session`);
+    if (raw.raw === true && raw.json === true) throw new UsageError('--raw and --json cannot be combined');
+    if (role && file) throw new UsageError('--role covers every file of the session; drop --file');
+    return {
+      ref,
+      role: role as TranscriptOptions['role'],
+      raw: raw.raw === true,
+      file,
+      json: raw.json === true,
+      webapi: webapiOf(raw),
+    };
+  },
+  async run(options, ctx) {
+    const { client } = ctx.client(options.webapi);
+    let id: string;
+    try {
+      id = await resolveSessionId(client, options.ref);
+    } catch (err) {
+      if (err instanceof SessionRefError) {
+        ctx.io.err(`error: ${err.message}`);
+        return 1;
+      }
+      throw err;
+    }
+    const out = (text: string) => writeOut(ctx.io, text);
+    const unguard = guardClosedPipe(ctx.io);
+    try {
+      if (options.raw && !options.role) {
+        // The stored object is the transcript byte for byte: stream it straight through.
+        const res = await client.fetchRaw(
+          'GET',
+          `/api/store/objects/${encodePathSegments(`${id}/${options.file ?? 'transcript.jsonl'}`)}`,
+          {
+            headers: { accept: '*/*' },
+            signal: ctx.signal,
+          },
+        );
+        if (res.body)
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+            await writeBytes(ctx.io.stdout, chunk);
+        return 0;
+      }
+      if (options.role) {
+        for (let offset = 0; ;) {
+          const page = await client.turns(id, { role: options.role, offset, limit: PAGE });
+          for (const t of page.turns) {
+            if (options.raw) {
+              const res = await client.fetchRaw(
+                'GET',
+                `/api/sessions/${encodeURIComponent(id)}/raw/${t.index}`,
+                {
+                  query: t.file === 'transcript.jsonl' ? {} : { file: t.file },
+                  headers: { accept: '*/*' },
+                },
+              );
+              await writeBytes(ctx.io.stdout, new Uint8Array(await res.arrayBuffer()));
+              await out('\n');
+            } else await out(options.json ? `${JSON.stringify(t)}\n` : renderTurn(t));
+          }
+          offset += page.turns.length;
+          if (page.turns.length === 0 || offset >= page.total) break;
+        }
+        return 0;
+      }
+      for (let offset = 0; ;) {
+        const page = await client.transcript(id, { file: options.file, offset, limit: PAGE });
+        for (const e of page.entries) await out(options.json ? `${JSON.stringify(e)}\n` : renderEntry(e));
+        offset += page.entries.length;
+        if (page.entries.length === 0 || offset >= page.total) break;
+      }
+      return 0;
+    } catch (err) {
+      // The reader went away (`| head`): not an error.
+      if (err instanceof ReaderGoneError || (err as NodeJS.ErrnoException).code === 'EPIPE') return 0;
+      throw err;
+    } finally {
+      unguard();
+    }
+  },
+});
+
+function writeBytes(
+  stream: NodeJS.WritableStream & { destroyed?: boolean },
+  bytes: Uint8Array,
+): Promise<void> {
+  if (stream.destroyed) return Promise.reject(new ReaderGoneError('output closed'));
+  return new Promise((resolve, reject) => {
+    const ok = stream.write(bytes, (err) => (err ? reject(err) : undefined));
+    if (ok) resolve();
+    else stream.once('drain', resolve);
+  });
+}

@@ -1,0 +1,78 @@
+/**
+ * Client helpers for export and import on top of `ApiClient`: paging the document read route in
+ * flat memory and listing a session's objects. Kept apart from api-client.ts so that file stays
+ * the one place each route is spelled; these only compose its methods.
+ */
+import type { AllDocs, ApiClient, ObjectList } from './api-client.js';
+import { ApiError } from './api-error.js';
+
+export type DocRow = AllDocs['rows'][number];
+
+export interface DocRowsOptions {
+  /** First id (inclusive). */
+  startkey?: string;
+  /** Last id (inclusive). */
+  endkey?: string;
+  includeDocs?: boolean;
+  /** Aim for response bodies of about this many bytes (default 4 MiB): pages shrink when documents are large. */
+  targetPageBytes?: number;
+  signal?: AbortSignal;
+}
+
+const MIN_PAGE = 10;
+const MAX_PAGE = 2000;
+
+/**
+ * Every row of `GET /api/store/docs` in id order, paged CouchDB style (`startkey` = last id,
+ * `skip=1`). With documents, the page size adapts to their size so memory stays flat whether a
+ * store holds small events or multi-megabyte chunks. The next page is requested while the caller
+ * consumes this one, so the server and the client work at the same time (at most two pages held).
+ */
+export async function* docRows(client: ApiClient, options: DocRowsOptions = {}): AsyncGenerator<DocRow> {
+  const target = options.targetPageBytes ?? 4 * 1024 * 1024;
+  const fetchPage = async (startkey: string | undefined, skip: number, limit: number) => {
+    options.signal?.throwIfAborted();
+    const res = await client.fetchRaw('GET', '/api/store/docs', {
+      query: {
+        startkey: startkey === undefined ? undefined : JSON.stringify(startkey),
+        endkey: options.endkey === undefined ? undefined : JSON.stringify(options.endkey),
+        limit,
+        skip: skip || undefined,
+        include_docs: options.includeDocs ? 'true' : undefined,
+      },
+      signal: options.signal,
+    });
+    const text = await res.text();
+    return { page: JSON.parse(text) as AllDocs, bytes: text.length, limit };
+  };
+  let pending = fetchPage(options.startkey, 0, options.includeDocs ? 100 : MAX_PAGE);
+  for (;;) {
+    const { page, bytes, limit } = await pending;
+    let next: typeof pending | null = null;
+    if (page.rows.length >= limit) {
+      const perRow = bytes / page.rows.length;
+      const nextLimit = options.includeDocs
+        ? Math.max(MIN_PAGE, Math.min(MAX_PAGE, Math.floor(target / Math.max(perRow, 1))))
+        : limit;
+      next = fetchPage(page.rows[page.rows.length - 1]!.id, 1, nextLimit);
+      // A caller that stops early never awaits it: keep its failure from going unhandled.
+      next.catch(() => undefined);
+    }
+    for (const row of page.rows) yield row;
+    if (!next) return;
+    pending = next;
+  }
+}
+
+/** A session's objects, or null when the target has none and no such session (404). */
+export async function sessionObjects(
+  client: ApiClient,
+  sessionId: string,
+): Promise<ObjectList['objects'] | null> {
+  try {
+    return (await client.objects(sessionId)).objects;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 404) return null;
+    throw err;
+  }
+}

@@ -1,0 +1,177 @@
+/**
+ * Browsing from the terminal (issue 4 §7): `sessions`, `show`, `transcript`, `search` against a
+ * real API holding the corpus — filters, id prefixes, `--json`, one side of a conversation, the
+ * raw bytes, marks on a terminal, and rows that fit the width.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { runCommand } from '../support/bundle-cli.js';
+import { claudeCorpusDir } from '../support/paths.js';
+
+let s: TestServer;
+const SID = '5c0375b4-57a5-4f26-b12d-d022ee4e51b7';
+const ESC = String.fromCharCode(27);
+
+beforeAll(async () => {
+  s = await startTestServer();
+  await backfillCorpus(s);
+}, 120_000);
+afterAll(async () => {
+  await s?.stop();
+});
+
+const cli = (args: string[], opts: { tty?: boolean; columns?: number; env?: Record<string, string> } = {}) =>
+  runCommand([...args, '--webapi', s.url], opts);
+
+describe('transcripts sessions', () => {
+  it('lists sessions newest first with status and provenance; --json is the API answer', async () => {
+    const api = (await getJson(s, '/api/sessions?limit=5')).body;
+    const r = await cli(['sessions', '--limit', '5']);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+PROVENANCE\s+LAST ACTIVITY\s+ACTIVE\s+MODEL\s+PROJECT\s+TITLE$/);
+    expect(lines).toHaveLength(6);
+    api.sessions.forEach((sess: { id: string }, i: number) =>
+      expect(sess.id.startsWith(lines[i + 1]!.split(/\s+/)[0]!)).toBe(true),
+    );
+    expect(lines[1]).toMatch(/■ ended\s+backfilled/);
+    expect(r.stderr).toMatch(/1–5 of \d+ sessions; --offset 5 for more/);
+    const json = await cli(['sessions', '--limit', '5', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual(api);
+  });
+
+  it('passes the UI filters (--host is hostname)', async () => {
+    const r = await cli([
+      'sessions',
+      '--host',
+      'test-host',
+      '--from',
+      '2026-01-01',
+      '--to',
+      '2026-03-31',
+      '--json',
+    ]);
+    const api = (await getJson(s, '/api/sessions?hostname=test-host&from=2026-01-01&to=2026-03-31')).body;
+    expect(JSON.parse(r.stdout)).toEqual(api);
+    expect(api.total).toBeGreaterThan(0);
+    const none = await cli(['sessions', '--host', 'elsewhere']);
+    expect(none.stdout).toBe('no sessions match\n');
+    expect((await cli(['sessions', '--from', 'soon'])).code).toBe(2);
+  });
+
+  it('fits a terminal width, cutting titles with …', async () => {
+    const r = await cli(['sessions'], { tty: true, columns: 80 });
+    for (const line of r.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);
+    expect(r.stdout).toContain('…');
+  });
+});
+
+describe('transcripts show', () => {
+  it('accepts a unique prefix and shows the details', async () => {
+    const r = await cli(['show', '5c03']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^id\\s+${SID}$`, 'm'));
+    expect(r.stdout).toMatch(/^status\s+■ ended/m);
+    expect(r.stdout).toMatch(/^provenance\s+backfilled/m);
+    expect(r.stdout).toMatch(/subagents\/agent-test-hash-123\.jsonl/);
+    const json = await cli(['show', '5c03', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual((await getJson(s, `/api/sessions/${SID}`)).body);
+  });
+
+  it('an exact id wins over longer ids it prefixes; ambiguous and unknown prefixes exit 1', async () => {
+    expect((await cli(['show', 'session'])).stdout).toMatch(/^id\s+session$/m);
+    const amb = await cli(['show', 'se']);
+    expect(amb.code).toBe(1);
+    expect(amb.stderr).toMatch(/"se" matches several sessions/);
+    const none = await cli(['show', 'zzz']);
+    expect(none.code).toBe(1);
+    expect(none.stderr).toMatch(/no session matches "zzz"/);
+    expect((await cli(['show', '../etc'])).code).toBe(2);
+  });
+});
+
+describe('transcripts transcript', () => {
+  it('prints every entry, paged through the API', async () => {
+    const total = (await getJson(s, `/api/sessions/${SID}/transcript?limit=1`)).body.total;
+    const r = await cli(['transcript', '5c03']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.match(/^── #\d+ · /gm)).toHaveLength(total);
+    expect(r.stdout).toMatch(/^── #0 · You · /m);
+    expect(r.stdout).toMatch(/^── #\d+ · Claude · /m);
+    expect(r.stdout).toMatch(/^→ TodoWrite /m);
+  });
+
+  it('--json prints one entry per line, as the API has them', async () => {
+    const page = (await getJson(s, `/api/sessions/${SID}/transcript?limit=1000`)).body;
+    const r = await cli(['transcript', SID, '--json']);
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual(page.entries);
+  });
+
+  it('--role prints one side: the turns route', async () => {
+    const turns = (await getJson(s, `/api/sessions/${SID}/turns?role=user&limit=1000`)).body;
+    const r = await cli(['transcript', '5c03', '--role', 'user', '--json']);
+    expect(
+      r.stdout
+        .trimEnd()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toEqual(turns.turns);
+    const text = await cli(['transcript', '5c03', '--role', 'assistant']);
+    expect(text.stdout).not.toMatch(/· You ·/);
+    expect(text.stdout).toMatch(/· Claude ·/);
+    expect((await cli(['transcript', '5c03', '--role', 'tool'])).code).toBe(2);
+  });
+
+  it('--raw prints the transcript byte for byte; with --role, those lines only', async () => {
+    const original = await readFile(
+      path.join(claudeCorpusDir, 'd-kimuson__claude-code-viewer', `${SID}.jsonl`),
+      'utf8',
+    );
+    expect((await cli(['transcript', '5c03', '--raw'])).stdout).toBe(original);
+    const sub = await cli(['transcript', '5c03', '--raw', '--file', 'subagents/agent-test-hash-123.jsonl']);
+    expect(sub.stdout).toBe(
+      await readFile(
+        path.join(claudeCorpusDir, 'd-kimuson__claude-code-viewer', 'agent-test-hash-123.jsonl'),
+        'utf8',
+      ),
+    );
+    const users = await cli(['transcript', '5c03', '--raw', '--role', 'user']);
+    const lines = users.stdout.trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const line of lines) {
+      expect(original).toContain(line);
+      expect(JSON.parse(line).type).toBe('user');
+    }
+  });
+});
+
+describe('transcripts search', () => {
+  it('prints hits with session, entry and snippet; --json is the API answer', async () => {
+    const api = (await getJson(s, '/api/search?q=todo&limit=5')).body;
+    expect(api.total).toBeGreaterThan(0);
+    const r = await cli(['search', 'todo', '--limit', '5']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`${api.hits[0].sessionId}  #${api.hits[0].index}  ${api.hits[0].role}`);
+    expect(r.stdout).not.toContain(ESC); // no colour codes into a pipe
+    expect(JSON.parse((await cli(['search', 'todo', '--limit', '5', '--json'])).stdout)).toEqual(api);
+  });
+
+  it('marks the matching text on a terminal', async () => {
+    const r = await cli(['search', 'todo', '--limit', '3'], { tty: true, columns: 120 });
+    expect(r.stdout).toMatch(new RegExp(`${ESC}\\[1;33m[^${ESC}]*todo[^${ESC}]*${ESC}\\[0m`, 'i'));
+  });
+
+  it('takes several words and the session filters', async () => {
+    const r = await cli(['search', 'todo', 'list', '--host', 'test-host', '--json']);
+    expect(JSON.parse(r.stdout)).toEqual(
+      (await getJson(s, '/api/search?q=todo%20list&hostname=test-host')).body,
+    );
+    expect((await cli(['search', 'zzqqxx'])).stdout).toBe('no hits for "zzqqxx"\n');
+  });
+});

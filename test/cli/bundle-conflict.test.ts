@@ -1,0 +1,62 @@
+/**
+ * A session the target holds in a different version is never half-overwritten: import leaves it
+ * exactly as the target has it (documents and objects), writes the rest, names the session and
+ * exits 1. The dry run reports the conflict beforehand.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  backfillCorpus,
+  getJson,
+  sendJson,
+  startTestServer,
+  type TestServer,
+} from '../support/api-server.js';
+import { runCommand } from '../support/bundle-cli.js';
+
+let a: TestServer;
+let b: TestServer;
+let tmp: string;
+let bundle: string;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-conflict-'));
+  bundle = path.join(tmp, 'bundle');
+  [a, b] = await Promise.all([startTestServer(), startTestServer()]);
+  await backfillCorpus(a);
+  expect(
+    (await runCommand(['export', bundle, '--session', 'rate-limit', '--session', 'chat', '--webapi', a.url]))
+      .code,
+  ).toBe(0);
+  // B already holds its own version of rate-limit: another title.
+  const { _rev, ...summary } = (await getJson(a, '/api/store/docs/summary:rate-limit')).body;
+  expect(
+    (await sendJson(b, 'POST', '/api/ingest/docs', { docs: [{ ...summary, title: 'renamed on B' }] })).status,
+  ).toBe(200);
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all([a?.stop(), b?.stop()]);
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('import with a conflicting session', () => {
+  it('the dry run reports it', async () => {
+    const r = await runCommand(['import', bundle, '--dry-run', '--webapi', b.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/documents: \d+ new, 0 unchanged, 1 conflicting/);
+    expect(r.stdout).toMatch(/1 session differs from the target's and would be left as the target has it/);
+  });
+
+  it('leaves that session as the target has it, writes the others, and exits 1 naming it', async () => {
+    const r = await runCommand(['import', bundle, '--webapi', b.url]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/rate-limit: document summary:rate-limit differs from the target's/);
+    expect((await getJson(b, '/api/store/docs/summary:rate-limit')).body.title).toBe('renamed on B');
+    expect((await getJson(b, '/api/store/objects/rate-limit/')).body.objects).toEqual([]);
+    expect((await getJson(b, '/api/sessions/chat')).status).toBe(200);
+    expect((await getJson(b, '/api/store/objects/chat/')).body.objects).toHaveLength(1);
+  });
+});

@@ -1,0 +1,106 @@
+/**
+ * An import killed halfway (SIGKILL, as a crash or a closed laptop would) is completed by running
+ * it again: the target then holds exactly the bundle, nothing twice, and a further run writes
+ * nothing. Killed once while uploading objects (before any document) and once after the documents
+ * but before the reindex finished.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
+import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { runCommand, runCommandChild } from '../support/bundle-cli.js';
+
+let a: TestServer;
+let tmp: string;
+let bundle: string;
+let snapA: ApiSnapshot;
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-interrupted-'));
+  bundle = path.join(tmp, 'bundle');
+  a = await startTestServer();
+  await backfillCorpus(a);
+  snapA = await snapshotApi(a.url);
+  expect((await runCommand(['export', bundle, '--webapi', a.url])).code).toBe(0);
+}, 120_000);
+
+afterAll(async () => {
+  await a?.stop();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+async function expectComplete(b: TestServer) {
+  const snapB = await snapshotApi(b.url);
+  expect([...snapB.docs.keys()]).toEqual([...snapA.docs.keys()]);
+  for (const [id, doc] of snapA.docs) expect(snapB.docs.get(id), id).toBe(doc);
+  expect(snapB.objects).toEqual(snapA.objects);
+  // Nothing twice: the store counts exactly the bundle's documents and objects.
+  const h = await getJson(b, '/api/health');
+  expect(h.body.counts.documents).toBe(snapA.docs.size);
+  expect(h.body.counts.objects).toBe(snapA.objects.size);
+}
+
+describe('import killed halfway', () => {
+  it('killed while uploading objects: a re-run completes it', async () => {
+    const b = await startTestServer();
+    try {
+      // Plain progress prints the first object upload at once: kill right then.
+      const killed = await runCommandChild(['import', bundle, '--webapi', b.url], {
+        killWhen: /import: objects: \d+\/\d+/,
+      });
+      expect(killed.killed).toBe(true);
+      const mid = await getJson(b, '/api/health');
+      expect(mid.body.counts.objects).toBeGreaterThan(0);
+      expect(mid.body.counts.sessions).toBe(0);
+
+      const again = await runCommand(['import', bundle, '--webapi', b.url]);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/objects: +\d+ uploaded .*, [1-9]\d* unchanged/);
+      expect(again.stdout).toMatch(/search reindexed/);
+      await expectComplete(b);
+
+      const third = await runCommand(['import', bundle, '--webapi', b.url]);
+      expect(third.stdout).toMatch(/nothing to import/);
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('killed after the documents, before the reindex ended: the re-run finishes the reindex', async () => {
+    const b = await startTestServer();
+    try {
+      const killed = await runCommandChild(['import', bundle, '--webapi', b.url], {
+        killWhen: /import: documents: (\d+)\/\1 /,
+      });
+      expect(killed.killed).toBe(true);
+      const again = await runCommand(['import', bundle, '--webapi', b.url]);
+      expect(again.code, again.stderr).toBe(0);
+      // Everything was there already; the unfinished import is finished (reindexed), not skipped.
+      expect(again.stdout).toMatch(/documents: 0 written, \d+ unchanged/);
+      expect(again.stdout).toMatch(/search reindexed: \d+ entries/);
+      await expectComplete(b);
+      const third = await runCommand(['import', bundle, '--webapi', b.url]);
+      expect(third.stdout).toMatch(/nothing to import/);
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('killed at several moments in a row: the final run still reaches the same state', async () => {
+    const b = await startTestServer();
+    try {
+      let kills = 0;
+      for (const ms of [250, 500, 750, 1000, 1300])
+        if ((await runCommandChild(['import', bundle, '--webapi', b.url], { killAfterMs: ms })).killed)
+          kills++;
+      expect(kills).toBeGreaterThan(0);
+      const last = await runCommand(['import', bundle, '--webapi', b.url]);
+      expect(last.code, last.stderr).toBe(0);
+      await expectComplete(b);
+    } finally {
+      await b.stop();
+    }
+  });
+});

@@ -1,0 +1,245 @@
+/**
+ * Export selections take exactly what they say, as whole sessions: `--since`, several `--session`
+ * (ids or unique prefixes), `--no-blobs`; sessions whose objects are missing on the source are
+ * named in the manifest. Export refuses a non-empty target directory and unknown or ambiguous
+ * sessions without writing anything.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
+import {
+  backfillCorpus,
+  getJson,
+  sendJson,
+  startTestServer,
+  type TestServer,
+} from '../support/api-server.js';
+import { runCommand } from '../support/bundle-cli.js';
+
+let a: TestServer;
+let tmp: string;
+let snapA: ApiSnapshot;
+let n = 0;
+const target = () => path.join(tmp, `bundle-${++n}`);
+
+async function readBundle(dir: string) {
+  const manifest = JSON.parse(await readFile(path.join(dir, 'manifest.json'), 'utf8'));
+  const docs = (await readFile(path.join(dir, 'docs.ndjson'), 'utf8'))
+    .trimEnd()
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { _id: string; sessionId: string });
+  return { manifest, docs };
+}
+
+/** Every document id and object key of these sessions on A. */
+function expectedFor(sessions: string[]) {
+  const set = new Set(sessions);
+  const docs = [...snapA.docs]
+    .filter(([, d]) => set.has(JSON.parse(d).sessionId))
+    .map(([id]) => id)
+    .sort();
+  const objects = [...snapA.objects.keys()].filter((k) => set.has(k.slice(0, k.indexOf('/')))).sort();
+  return { docs, objects };
+}
+
+beforeAll(async () => {
+  tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-selection-'));
+  a = await startTestServer();
+  await backfillCorpus(a);
+  // A session whose transcript object the source does not have (documents only).
+  const summary = (await getJson(a, '/api/store/docs/summary:rate-limit')).body;
+  const { _rev, ...ghost } = { ...summary, _id: 'summary:ghost', sessionId: 'ghost' };
+  const w = await sendJson(a, 'POST', '/api/ingest/docs', { docs: [ghost] });
+  expect(w.status).toBe(200);
+  snapA = await snapshotApi(a.url);
+}, 120_000);
+
+afterAll(async () => {
+  await a?.stop();
+  await rm(tmp, { recursive: true, force: true });
+});
+
+describe('export selections', () => {
+  it('--since takes whole sessions active at or after that time', async () => {
+    const since = '2026-01-01T00:00:00Z';
+    const active = (await getJson(a, `/api/sessions?from=${since}&limit=500`)).body.sessions
+      .map((s: { id: string }) => s.id)
+      .sort();
+    expect(active.length).toBeGreaterThan(2);
+    expect(active.length).toBeLessThan(snapA.docs.size);
+    const dir = target();
+    const r = await runCommand(['export', dir, '--since', since, '--webapi', a.url]);
+    expect(r.code, r.stderr).toBe(0);
+    const { manifest, docs } = await readBundle(dir);
+    expect(manifest.sessions).toEqual(active);
+    expect(manifest.selection).toEqual({ since: '2026-01-01T00:00:00.000Z', sessions: null, blobs: true });
+    const want = expectedFor(active);
+    expect(docs.map((d) => d._id).sort()).toEqual(want.docs);
+    expect(
+      Object.keys(manifest.files)
+        .filter((f) => f.startsWith('blobs/'))
+        .map((f) => f.slice(6))
+        .sort(),
+    ).toEqual(want.objects);
+  });
+
+  it('several --session, by id or unique prefix', async () => {
+    const dir = target();
+    const r = await runCommand([
+      'export',
+      dir,
+      '--session',
+      '5c0375b4',
+      '--session',
+      '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
+      '--session',
+      'rate-limit',
+      '--webapi',
+      a.url,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    const { manifest, docs } = await readBundle(dir);
+    const sessions = [
+      '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
+      '5c0375b4-57a5-4f26-b12d-d022ee4e51b7',
+      'rate-limit',
+    ];
+    expect(manifest.sessions).toEqual(sessions);
+    expect(manifest.selection.sessions).toEqual([
+      '5c0375b4',
+      '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
+      'rate-limit',
+    ]);
+    const want = expectedFor(sessions);
+    expect(docs.map((d) => d._id).sort()).toEqual(want.docs);
+    expect(
+      Object.keys(manifest.files)
+        .filter((f) => f.startsWith('blobs/'))
+        .map((f) => f.slice(6))
+        .sort(),
+    ).toEqual(want.objects);
+    // The subagent transcript travels with its session.
+    expect(
+      manifest.files['blobs/5c0375b4-57a5-4f26-b12d-d022ee4e51b7/subagents/agent-test-hash-123.jsonl'],
+    ).toBeDefined();
+  });
+
+  it('--since and --session together take the sessions that match both', async () => {
+    const dir = target();
+    const r = await runCommand([
+      'export',
+      dir,
+      '--since',
+      '2026-01-01',
+      '--session',
+      'rate-limit',
+      '--session',
+      '5c0375b4',
+      '--webapi',
+      a.url,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readBundle(dir)).manifest.sessions).toEqual(['rate-limit']);
+  });
+
+  it('--no-blobs writes documents only, and imports as documents only', async () => {
+    const dir = target();
+    const r = await runCommand(['export', dir, '--no-blobs', '--session', 'rate-limit', '--webapi', a.url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(await readdir(dir)).toEqual(['docs.ndjson', 'manifest.json']);
+    const { manifest, docs } = await readBundle(dir);
+    expect(Object.keys(manifest.files)).toEqual(['docs.ndjson']);
+    expect(manifest.counts.objects).toBe(0);
+    expect(manifest.selection.blobs).toBe(false);
+    expect(docs.map((d) => d._id).sort()).toEqual(expectedFor(['rate-limit']).docs);
+    const b = await startTestServer();
+    try {
+      const imp = await runCommand(['import', dir, '--webapi', b.url]);
+      expect(imp.code, imp.stderr).toBe(0);
+      expect((await getJson(b, '/api/health')).body.counts.objects).toBe(0);
+      expect((await getJson(b, '/api/sessions/rate-limit/transcript')).body.entries.length).toBeGreaterThan(
+        0,
+      );
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('import --no-blobs leaves the objects of a full bundle out', async () => {
+    const dir = target();
+    expect((await runCommand(['export', dir, '--session', 'rate-limit', '--webapi', a.url])).code).toBe(0);
+    const b = await startTestServer();
+    try {
+      const imp = await runCommand(['import', dir, '--no-blobs', '--webapi', b.url]);
+      expect(imp.code, imp.stderr).toBe(0);
+      expect(imp.stdout).toContain('objects:   none (--no-blobs)');
+      expect((await getJson(b, '/api/health')).body.counts).toMatchObject({ objects: 0, sessions: 1 });
+    } finally {
+      await b.stop();
+    }
+  });
+
+  it('names sessions whose objects the source does not have', async () => {
+    const dir = target();
+    const r = await runCommand([
+      'export',
+      dir,
+      '--session',
+      'ghost',
+      '--session',
+      'rate-limit',
+      '--webapi',
+      a.url,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/session ghost has no stored transcript\.jsonl on the source/);
+    const { manifest } = await readBundle(dir);
+    expect(manifest.missingObjects).toEqual([{ sessionId: 'ghost', names: ['transcript.jsonl'] }]);
+  });
+
+  it('shows a progress bar on a terminal and plain lines otherwise', async () => {
+    const tty = await runCommand(['export', target(), '--session', 'session', '--webapi', a.url], {
+      tty: true,
+    });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toMatch(/export objects \[[=-]+\] \d+%/);
+    const plain = await runCommand(['export', target(), '--session', 'session', '--webapi', a.url]);
+    expect(plain.stderr).toMatch(/export objects: 1\/1 files/);
+    expect(plain.stderr).not.toContain(String.fromCharCode(27));
+  });
+});
+
+describe('export refuses, writing nothing', () => {
+  it('a non-empty target directory', async () => {
+    const dir = target();
+    await mkdir(dir);
+    await writeFile(path.join(dir, 'notes.txt'), 'mine');
+    const r = await runCommand(['export', dir, '--webapi', a.url]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/is not empty .*bundles never mix/);
+    expect(await readdir(dir)).toEqual(['notes.txt']);
+  });
+
+  it('an unknown or ambiguous session', async () => {
+    const dir = target();
+    const unknown = await runCommand(['export', dir, '--session', 'no-such-session', '--webapi', a.url]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toMatch(/no session matches "no-such-session"/);
+    const ambiguous = await runCommand(['export', dir, '--session', 'se', '--webapi', a.url]);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.stderr).toMatch(/"se" matches several sessions \(session, session_with_image\)/);
+    expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a bad --since (usage error, exit 2)', async () => {
+    const dir = target();
+    const r = await runCommand(['export', dir, '--since', 'last tuesday', '--webapi', a.url]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--since must be an ISO 8601 date or time/);
+    expect(existsSync(dir)).toBe(false);
+  });
+});

@@ -1,0 +1,97 @@
+/**
+ * `transcripts migrate status|up|down` against a real API: the flags map to `to`, `steps` and
+ * `dryRun`; a dry run changes nothing; the table and `--json` both tell the state.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { runCommand } from '../support/bundle-cli.js';
+
+let s: TestServer;
+
+beforeAll(async () => {
+  s = await startTestServer();
+});
+afterAll(async () => {
+  await s?.stop();
+});
+
+const status = async () =>
+  JSON.parse((await runCommand(['migrate', 'status', '--json', '--webapi', s.url])).stdout);
+
+describe('migrate', () => {
+  it('status prints a table and --json the API answer', async () => {
+    const r = await runCommand(['migrate', 'status', '--webapi', s.url]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toBe('schema version 10 of 10, up to date');
+    expect(lines[1]).toMatch(/^VERSION\s+NAME\s+STATE\s+APPLIED AT$/);
+    expect(lines).toHaveLength(12);
+    expect(lines[2]).toMatch(/^\s+1\s+session-rollup\s+applied\s+\d{4}-\d{2}-\d{2}T/);
+    expect(await status()).toMatchObject({ currentVersion: 10, latestVersion: 10, pending: [] });
+  });
+
+  it('down --steps 3 --dry-run changes nothing', async () => {
+    const r = await runCommand(['migrate', 'down', '--steps', '3', '--dry-run', '--webapi', s.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(
+      /dry run: migrate down would revert 3 migrations, version 10 → 7; nothing changed/,
+    );
+    expect((await status()).currentVersion).toBe(10);
+  });
+
+  it('down --steps 3, then status shows three pending', async () => {
+    const r = await runCommand(['migrate', 'down', '--steps', '3', '--webapi', s.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/migrate down: version 10 → 7/);
+    const st = await status();
+    expect(st.currentVersion).toBe(7);
+    expect(st.pending.map((p: { version: number }) => p.version)).toEqual([8, 9, 10]);
+    const table = await runCommand(['migrate', 'status', '--webapi', s.url]);
+    expect(table.stdout).toMatch(/schema version 7 of 10, 3 pending/);
+    expect(table.stdout.match(/ pending /g)).toHaveLength(3);
+    // The API keeps answering; what needs a reverted view says so.
+    expect((await getJson(s, '/api/health')).body.status).toBe('degraded');
+  });
+
+  it('up --to stops where asked, and its dry run changes nothing', async () => {
+    const dry = await runCommand(['migrate', 'up', '--to', '8', '--dry-run', '--webapi', s.url]);
+    expect(dry.stdout).toMatch(/dry run: migrate up would apply 1 migration, version 7 → 8/);
+    expect((await status()).currentVersion).toBe(7);
+    const r = await runCommand(['migrate', 'up', '--to', '8', '--webapi', s.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/migrate up: version 7 → 8\n/);
+    expect((await status()).currentVersion).toBe(8);
+  });
+
+  it('up applies the rest; --json gives the run', async () => {
+    const r = await runCommand(['migrate', 'up', '--json', '--webapi', s.url]);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      dryRun: false,
+      from: 8,
+      to: 10,
+      steps: [
+        { version: 9, status: 'applied' },
+        { version: 10, status: 'applied' },
+      ],
+    });
+    const again = await runCommand(['migrate', 'up', '--webapi', s.url]);
+    expect(again.stdout).toMatch(/nothing to do; schema version 10/);
+  });
+
+  it('bad values are usage errors (exit 2); an impossible target is refused by the API (exit 1)', async () => {
+    for (const args of [
+      ['up', '--to', 'x'],
+      ['up', '--to', '-1'],
+      ['down', '--steps', '1.5'],
+    ]) {
+      const r = await runCommand(['migrate', ...args, '--webapi', s.url]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/must be a non-negative integer/);
+    }
+    const r = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/to must be an integer from 0 to 10/);
+    expect((await status()).currentVersion).toBe(10);
+  });
+});
