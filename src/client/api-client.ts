@@ -204,6 +204,13 @@ export class ApiClient {
   // --- writes (backfill, import) ------------------------------------------------------------
   ingestDocs = (docs: unknown[], locals?: Array<{ id: string; value: unknown }>) =>
     this.post<IngestDocsResult>('/api/ingest/docs', locals ? { docs, locals } : { docs });
+  /** The same request with documents already serialised (one JSON text each), so a caller that
+   *  had to measure them does not stringify them twice. */
+  ingestDocsJson = (docsJson: string[], locals?: Array<{ id: string; value: unknown }>) =>
+    this.request<IngestDocsResult>('POST', '/api/ingest/docs', {
+      headers: { 'content-type': 'application/json' },
+      body: `{"docs":[${docsJson.join(',')}]${locals ? `,"locals":${JSON.stringify(locals)}` : ''}}`,
+    });
   putObject = (
     key: string,
     body: NonNullable<RequestInit['body']>,

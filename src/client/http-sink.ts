@@ -60,7 +60,7 @@ export function httpSink(client: ApiClient): IngestSink {
       // document is in, so an interrupted run repeats (idempotently) rather than skips.
       for (let i = 0; i < batches.length; i++) {
         const last = i === batches.length - 1;
-        const r = await client.ingestDocs(batches[i]!, last ? locals : []);
+        const r = await client.ingestDocsJson(batches[i]!, last ? locals : []);
         results.push(...r.results);
       }
       return results;
@@ -68,16 +68,18 @@ export function httpSink(client: ApiClient): IngestSink {
   };
 }
 
-function splitBatches(docs: DocInput[]): DocInput[][] {
-  const batches: DocInput[][] = [[]];
+/** Serialises each document once and groups the JSON texts into requests under the size limit. */
+function splitBatches(docs: DocInput[]): string[][] {
+  const batches: string[][] = [[]];
   let size = 0;
   for (const doc of docs) {
-    const bytes = JSON.stringify(doc).length + 1;
+    const json = JSON.stringify(doc);
+    const bytes = Buffer.byteLength(json) + 1; // the limit is in bytes; non-ASCII text takes more
     if (size + bytes > MAX_BATCH_BYTES && batches[batches.length - 1]!.length > 0) {
       batches.push([]);
       size = 0;
     }
-    batches[batches.length - 1]!.push(doc);
+    batches[batches.length - 1]!.push(json);
     size += bytes;
   }
   return batches;
