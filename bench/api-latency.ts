@@ -23,7 +23,8 @@ async function timeRequests(url: string, n: number): Promise<number[]> {
   return times.sort((a, b) => a - b);
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 interface SessionBrief {
   id: string;
@@ -58,7 +59,11 @@ export async function measureApi(base: string, requestsPerRoute = 200): Promise<
     ],
     ['one session', `/api/sessions/${big.id}`, 10],
     ['transcript: first page', `/api/sessions/${big.id}/transcript?offset=0&limit=${page}`, 10],
-    ['transcript: middle page', `/api/sessions/${big.id}/transcript?offset=${Math.floor(lastOffset / 2)}&limit=${page}`, 10],
+    [
+      'transcript: middle page',
+      `/api/sessions/${big.id}/transcript?offset=${Math.floor(lastOffset / 2)}&limit=${page}`,
+      10,
+    ],
     ['transcript: last page', `/api/sessions/${big.id}/transcript?offset=${lastOffset}&limit=${page}`, 10],
     ['turns', `/api/sessions/${big.id}/turns?limit=${page}`, 10],
     ['search: common word', `/api/search?q=the`, 30],

@@ -31,7 +31,8 @@ async function loadTemplates(corpusClaudeDir: string): Promise<Template[]> {
         const subDir = path.join(dir, e.name.slice(0, -6), 'subagents');
         const subagents: Template['subagents'] = [];
         try {
-          for (const s of await readdir(subDir)) subagents.push({ name: s, text: await readFile(path.join(subDir, s), 'utf8') });
+          for (const s of await readdir(subDir))
+            subagents.push({ name: s, text: await readFile(path.join(subDir, s), 'utf8') });
         } catch {
           // no subagents
         }
@@ -68,7 +69,11 @@ export interface GeneratedCorpus {
   sessions: number;
 }
 
-export async function generateCorpus(corpusClaudeDir: string, root: string, targetBytes: number): Promise<GeneratedCorpus> {
+export async function generateCorpus(
+  corpusClaudeDir: string,
+  root: string,
+  targetBytes: number,
+): Promise<GeneratedCorpus> {
   const templates = await loadTemplates(corpusClaudeDir);
   if (templates.length === 0) throw new Error(`no transcripts found under ${corpusClaudeDir}`);
   const files: string[] = [];

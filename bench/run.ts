@@ -43,11 +43,14 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--no-api') args.api = false;
     else if (a === '--requests') args.requests = Number(argv[++i]);
     else if (a === '--help') {
-      console.log('usage: npm run bench -- [--size-mb 200] [--corpus DIR] [--no-api] [--requests 200] [--keep]');
+      console.log(
+        'usage: npm run bench -- [--size-mb 200] [--corpus DIR] [--no-api] [--requests 200] [--keep]',
+      );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
   }
-  if (!Number.isFinite(args.sizeMb) || args.sizeMb <= 0) throw new Error('--size-mb must be a positive number');
+  if (!Number.isFinite(args.sizeMb) || args.sizeMb <= 0)
+    throw new Error('--size-mb must be a positive number');
   return args;
 }
 
@@ -88,7 +91,13 @@ async function main() {
 
     const baseMBs = mb(corpus.bytes) / (baseline.ms! / 1000);
     const rows: string[][] = [
-      ['read + JSON.parse (baseline)', fmt(baseline.ms!, 0), fmt(baseMBs), '1.00', fmt(baseline.maxRssMB!, 0)],
+      [
+        'read + JSON.parse (baseline)',
+        fmt(baseline.ms!, 0),
+        fmt(baseMBs),
+        '1.00',
+        fmt(baseline.maxRssMB!, 0),
+      ],
       [
         'full ingest',
         fmt(full.ms!, 0),
@@ -96,8 +105,20 @@ async function main() {
         fmt(mb(full.bytes!) / (full.ms! / 1000) / baseMBs, 2),
         fmt(full.maxRssMB!, 0),
       ],
-      ['re-run, unchanged tree', fmt(rerun.ms!, 0), '-', `${fmt((rerun.ms! / full.ms!) * 100, 2)} % of full`, fmt(rerun.maxRssMB!, 0)],
-      ['append one line to one file', fmt(append.ms!, 0), '-', `${fmt((append.ms! / full.ms!) * 100, 2)} % of full`, fmt(append.maxRssMB!, 0)],
+      [
+        're-run, unchanged tree',
+        fmt(rerun.ms!, 0),
+        '-',
+        `${fmt((rerun.ms! / full.ms!) * 100, 2)} % of full`,
+        fmt(rerun.maxRssMB!, 0),
+      ],
+      [
+        'append one line to one file',
+        fmt(append.ms!, 0),
+        '-',
+        `${fmt((append.ms! / full.ms!) * 100, 2)} % of full`,
+        fmt(append.maxRssMB!, 0),
+      ],
     ];
     printTable(['measure', 'ms', 'MB/s', 'ratio', 'peak RSS MB'], rows);
     console.log(
@@ -116,7 +137,9 @@ async function main() {
         });
         const backfillMs = performance.now() - t0;
         const backfillMBs = mb(corpus.bytes) / (backfillMs / 1000);
-        console.log('\nHTTP API (real server process, keep-alive client, ' + args.requests + ' requests per route)\n');
+        console.log(
+          '\nHTTP API (real server process, keep-alive client, ' + args.requests + ' requests per route)\n',
+        );
         printTable(
           ['measure', 'ms', 'MB/s', 'ratio'],
           [

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { activeTimeMs, activityFromTimestamps, addActivity, mergeActivity, runtimeMs, type Segment } from './active-time.js';
+import {
+  activeTimeMs,
+  activityFromTimestamps,
+  addActivity,
+  mergeActivity,
+  runtimeMs,
+  type Segment,
+} from './active-time.js';
 
 const MIN = 60_000;
 const t = (m: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, 0) + m * MIN).toISOString();
@@ -34,7 +41,7 @@ describe('active time', () => {
   });
   it('matches the raw-timestamp definition for any threshold at or above the floor', () => {
     let seed = 7;
-    const rnd = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const rnd = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     for (let trial = 0; trial < 200; trial++) {
       const ts = Array.from({ length: 2 + Math.floor(rnd() * 40) }, () => Math.floor(rnd() * 120 * MIN));
       const segs = activityFromTimestamps(ts); // inserted out of order

@@ -37,9 +37,7 @@ export const projectedEntrySchema = z.object({
   timestamp: z.string().optional(),
   text: z.string().optional(),
   thinking: z.string().optional(),
-  toolUses: z
-    .array(z.object({ id: z.string(), name: z.string(), input: z.unknown() }))
-    .optional(),
+  toolUses: z.array(z.object({ id: z.string(), name: z.string(), input: z.unknown() })).optional(),
   toolResults: z
     .array(z.object({ toolUseId: z.string(), content: z.string(), isError: z.boolean() }))
     .optional(),
@@ -144,7 +142,11 @@ export const chunkDocSchema = z.object({
 });
 export type ChunkDoc = z.infer<typeof chunkDocSchema>;
 
-export const sessionDocSchema = z.discriminatedUnion('type', [summaryDocSchema, eventDocSchema, chunkDocSchema]);
+export const sessionDocSchema = z.discriminatedUnion('type', [
+  summaryDocSchema,
+  eventDocSchema,
+  chunkDocSchema,
+]);
 export type SessionDoc = z.infer<typeof sessionDocSchema>;
 
 /** Id helpers: deterministic, so re-ingest and retried hooks never duplicate. */

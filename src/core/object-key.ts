@@ -15,7 +15,8 @@ export function objectKeyProblem(key: string): string | null {
   const parts = key.split('/');
   if (parts.length < 2) return `object key "${key}" must be <sessionId>/<name>`;
   for (const part of parts) {
-    if (part === '' || part === '.' || part === '..') return `object key "${key}" has an empty, "." or ".." segment`;
+    if (part === '' || part === '.' || part === '..')
+      return `object key "${key}" has an empty, "." or ".." segment`;
     if (!SEGMENT.test(part)) return `object key "${key}" has a disallowed character in "${part}"`;
   }
   return null;

@@ -133,7 +133,13 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
 
   // Main transcript first, then subagents by name: a fixed order keeps re-runs deterministic.
   const files = [...options.files].sort((a, b) =>
-    a.objectName === MAIN_TRANSCRIPT ? -1 : b.objectName === MAIN_TRANSCRIPT ? 1 : a.objectName < b.objectName ? -1 : 1,
+    a.objectName === MAIN_TRANSCRIPT
+      ? -1
+      : b.objectName === MAIN_TRANSCRIPT
+        ? 1
+        : a.objectName < b.objectName
+          ? -1
+          : 1,
   );
 
   for (const file of files) {
@@ -152,9 +158,11 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     // lines are parsed; every commit waits for it, so no cursor ever points past stored bytes.
     const key = `${sessionId}/${file.objectName}`;
     if (size > fc.offset) {
-      objectWrites.push(sink.putObject(key, createReadStream(file.path, { start: fc.offset, end: size - 1 }), {
-        offset: fc.offset,
-      }));
+      objectWrites.push(
+        sink.putObject(key, createReadStream(file.path, { start: fc.offset, end: size - 1 }), {
+          offset: fc.offset,
+        }),
+      );
     } else if (!prev) {
       objectWrites.push(sink.putObject(key, Buffer.alloc(0))); // an empty transcript is still kept
     }

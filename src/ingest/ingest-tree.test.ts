@@ -86,7 +86,10 @@ describe('ingestTree over the whole corpus', () => {
 
   it('keeps malformed lines as flagged entries and lets a half-written last line wait', async () => {
     await run(claudeCorpusDir);
-    const malformed = await store.views.transcriptPage('malformed', 'transcript.jsonl', { offset: 0, limit: 100 });
+    const malformed = await store.views.transcriptPage('malformed', 'transcript.jsonl', {
+      offset: 0,
+      limit: 100,
+    });
     expect(malformed.total).toBe(7);
     expect(malformed.entries.filter((e) => e.malformed)).toHaveLength(3);
 
@@ -129,7 +132,9 @@ describe('appending to a transcript', () => {
     const r1 = await run(root);
     expect(r1.entries).toBe(50);
     const sid = 'claude-code-pomodoro-timer';
-    expect((await store.views.transcriptPage(sid, 'transcript.jsonl', { offset: 0, limit: 1 })).total).toBe(50);
+    expect((await store.views.transcriptPage(sid, 'transcript.jsonl', { offset: 0, limit: 1 })).total).toBe(
+      50,
+    );
 
     // Finish the line and append the rest.
     await writeFile(file, full);
@@ -137,9 +142,9 @@ describe('appending to a transcript', () => {
     expect(r2.entries).toBe(lines.length - 50);
     expect(r2.bytesRead).toBe(full.length - Buffer.byteLength(head));
 
-    const chunkIds = (await store.docs.allDocs({ startkey: `chunk:${sid}:`, endkey: `chunk:${sid}:\uffff` })).rows.map(
-      (r) => r.id,
-    );
+    const chunkIds = (
+      await store.docs.allDocs({ startkey: `chunk:${sid}:`, endkey: `chunk:${sid}:\uffff` })
+    ).rows.map((r) => r.id);
     expect(new Set(chunkIds).size).toBe(chunkIds.length);
 
     // Append one more line (a copy of an existing one) and compare with a clean run.

@@ -53,7 +53,10 @@ interface TreeIndex {
 }
 
 export const treeIndexId = (hostname: string, root: string) =>
-  `_local/ingest-tree:${createHash('sha1').update(`${hostname}\0${path.resolve(root)}`).digest('hex').slice(0, 16)}`;
+  `_local/ingest-tree:${createHash('sha1')
+    .update(`${hostname}\0${path.resolve(root)}`)
+    .digest('hex')
+    .slice(0, 16)}`;
 
 export async function ingestTree(options: IngestTreeOptions): Promise<IngestTreeResult> {
   const { sink } = options;

@@ -65,7 +65,12 @@ async function classify(full: string, name: string): Promise<ScannedFile | null>
   if (AGENT_FILE.test(name)) {
     return { ...base, kind: 'subagent', sessionId: null, objectName: `subagents/${name}` };
   }
-  return { ...base, kind: 'main', sessionId: name.slice(0, -'.jsonl'.length), objectName: 'transcript.jsonl' };
+  return {
+    ...base,
+    kind: 'main',
+    sessionId: name.slice(0, -'.jsonl'.length),
+    objectName: 'transcript.jsonl',
+  };
 }
 
 /**
@@ -81,7 +86,11 @@ export async function readParentSessionId(file: string): Promise<string | null> 
     for (const line of text.split('\n')) {
       try {
         const rec = JSON.parse(line) as unknown;
-        if (rec && typeof rec === 'object' && typeof (rec as { sessionId?: unknown }).sessionId === 'string') {
+        if (
+          rec &&
+          typeof rec === 'object' &&
+          typeof (rec as { sessionId?: unknown }).sessionId === 'string'
+        ) {
           const id = (rec as { sessionId: string }).sessionId;
           if (id) return id;
         }

@@ -30,8 +30,7 @@ export function storeSink(store: Store): IngestSink {
     getRevs: (ids) => store.docs.getRevs(ids),
     getDoc: (id) => store.docs.get(id),
     getLocal: (id) => store.docs.getLocal(id),
-    putObject: (key, body, options) =>
-      store.objects.put(key, Buffer.isBuffer(body) ? [body] : body, options),
+    putObject: (key, body, options) => store.objects.put(key, Buffer.isBuffer(body) ? [body] : body, options),
     commit: (docs, locals) => store.docs.commit(docs, locals),
   };
 }

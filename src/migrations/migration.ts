@@ -49,7 +49,8 @@ export function viewMigration(spec: ViewMigrationSpec): Migration {
     async up(store) {
       const revs = await store.docs.getRevs([designId]);
       const [result] = await store.docs.bulkUpsert([{ ...design, _rev: revs.get(designId) }]);
-      if (result?.status === 'conflict') throw new Error(`could not write ${designId}: ${result.reason ?? 'conflict'}`);
+      if (result?.status === 'conflict')
+        throw new Error(`could not write ${designId}: ${result.reason ?? 'conflict'}`);
       await store.views.materialize(spec.view);
     },
     async down(store) {

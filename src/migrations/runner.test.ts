@@ -31,8 +31,9 @@ async function viewAnswers(s: Store) {
   return {
     total: list.total,
     ids,
-    filtered: (await s.views.listSessions({ hostname: 'h', from: '2025-07-01T00:00:00Z' }, { limit: 50, offset: 0 }))
-      .total,
+    filtered: (
+      await s.views.listSessions({ hostname: 'h', from: '2025-07-01T00:00:00Z' }, { limit: 50, offset: 0 })
+    ).total,
     page: await s.views.transcriptPage(first, 'transcript.jsonl', { offset: 0, limit: 50 }),
     turns: await s.views.turns(first, undefined, { offset: 0, limit: 50 }),
     search: await s.views.search({ q: 'function', limit: 20, offset: 0 }),
@@ -70,7 +71,9 @@ describe('migration runner', () => {
     expect(down.steps.map((s) => s.version)).toEqual([10, 9, 8]);
     expect((await m.status()).pending.map((p) => p.version)).toEqual([8, 9, 10]);
     expect(await store.docs.get('_design/full-text')).toBeNull();
-    await expect(store.views.turns('x', undefined, { offset: 0, limit: 1 })).rejects.toBeInstanceOf(ViewMissingError);
+    await expect(store.views.turns('x', undefined, { offset: 0, limit: 1 })).rejects.toBeInstanceOf(
+      ViewMissingError,
+    );
   });
 
   it('rejects impossible targets with a range error', async () => {

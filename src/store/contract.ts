@@ -245,14 +245,20 @@ export interface Views {
     file: string,
     page: Page,
   ): Promise<{ total: number; entries: ProjectedEntry[] }>;
-  turns(sessionId: string, role: 'user' | 'assistant' | undefined, page: Page): Promise<{ total: number; turns: TurnRow[] }>;
+  turns(
+    sessionId: string,
+    role: 'user' | 'assistant' | undefined,
+    page: Page,
+  ): Promise<{ total: number; turns: TurnRow[] }>;
   events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }>;
   search(query: SearchQuery): Promise<{ total: number; hits: SearchHit[] }>;
   dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]>;
   /** Rebuilds the full-text index from the stored chunks; returns how many entries it indexed. */
   reindex(): Promise<{ entries: number; sessions: number }>;
   /** Distinct values of a filter attribute with session counts (for the UI's pickers). */
-  facets(attribute: 'cwd' | 'model' | 'hostname' | 'source'): Promise<Array<{ value: string; sessions: number }>>;
+  facets(
+    attribute: 'cwd' | 'model' | 'hostname' | 'source',
+  ): Promise<Array<{ value: string; sessions: number }>>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -16,7 +16,12 @@ export async function snapshotStore(store: Store): Promise<StoreSnapshot> {
   const sessions = new Set<string>();
   let startkey: string | undefined;
   for (;;) {
-    const page = await store.docs.allDocs({ startkey, limit: 500, includeDocs: true, skip: startkey ? 1 : 0 });
+    const page = await store.docs.allDocs({
+      startkey,
+      limit: 500,
+      includeDocs: true,
+      skip: startkey ? 1 : 0,
+    });
     for (const row of page.rows) {
       if (row.id.startsWith('_design/')) continue;
       const { _rev: _r, ...doc } = row.doc!;

@@ -78,7 +78,8 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     getSchemaMarker: () => reads.getSchemaMarker(),
     // Validation, canonical encoding and hashing run here, before the hand-over, so the two
     // threads share the work of a write; a bad input is refused without reaching the writer.
-    bulkUpsert: async (docs: DocInput[]) => writer.write<WriteResult[]>('writePrepared', prepareDocs(docs), []),
+    bulkUpsert: async (docs: DocInput[]) =>
+      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs), []),
     commit: async (docs, locals) =>
       writer.write<WriteResult[]>('writePrepared', prepareDocs(docs), prepareLocals(locals)),
     delete: (id, rev) => writer.write<WriteResult>('delete', id, rev),

@@ -15,7 +15,8 @@ function writerScript(): URL {
   const sibling = new URL('./sqlite-writer.js', import.meta.url);
   if (existsSync(fileURLToPath(sibling))) return sibling;
   const compiled = fileURLToPath(sibling).replace(/([\\/])src([\\/]store[\\/]sqlite[\\/])/, '$1dist$1src$2');
-  if (!existsSync(compiled)) throw new Error(`sqlite writer thread not built: run \`npm run build\` (${compiled})`);
+  if (!existsSync(compiled))
+    throw new Error(`sqlite writer thread not built: run \`npm run build\` (${compiled})`);
   return new URL(`file://${compiled}`);
 }
 

@@ -23,7 +23,8 @@ export interface WriteRequest {
   args: unknown[];
 }
 
-export type WriteReply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
+export type WriteReply =
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: WireError };
 
 export interface WireError {
   name: string;

@@ -43,6 +43,7 @@ port.on('message', (req: WriteRequest) => {
     : Promise.reject(new Error(`unknown write op ${req.op}`));
   run.then(
     (value) => port.postMessage({ id: req.id, ok: true, value } satisfies WriteReply),
-    (err: unknown) => port.postMessage({ id: req.id, ok: false, error: toWireError(err) } satisfies WriteReply),
+    (err: unknown) =>
+      port.postMessage({ id: req.id, ok: false, error: toWireError(err) } satisfies WriteReply),
   );
 });
