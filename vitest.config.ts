@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
     exclude: ['**/*.case.ts', 'node_modules/**', 'dist/**'],
     // Real SQLite, real files, child processes: keep the 2-core machine from thrashing.
     pool: 'forks',

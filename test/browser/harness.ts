@@ -1,0 +1,129 @@
+/**
+ * What the browser tests share: Debian's Chromium through playwright-core (never a downloaded
+ * browser; the tests skip with one printed line when /usr/bin/chromium is absent), a fresh build
+ * of the UI into a temp dir served through CT_STATIC_DIR, a real `transcripts serve` loaded with
+ * the shared corpus, pages that fail on any console error, and screenshots in test-artifacts/.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { repoRoot } from '../support/paths.js';
+
+const run = promisify(execFile);
+
+// page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+export const CHROMIUM = '/usr/bin/chromium';
+export const hasChromium = existsSync(CHROMIUM);
+export const skipReason = `skip: browser tests need Debian's Chromium at ${CHROMIUM} (apt-get install chromium); none found`;
+
+export const artifactsDir = path.join(repoRoot, 'test-artifacts');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+/** Builds the UI into a fresh temp dir (so a stale web/dist never hides a change); returns it. */
+export async function buildUi(): Promise<string> {
+  const out = mkdtempSync(path.join(tmpdir(), 'ct-ui-'));
+  await run(
+    process.execPath,
+    [
+      path.join(repoRoot, 'node_modules/vite/bin/vite.js'),
+      'build',
+      '--config',
+      'web/vite.config.ts',
+      '--outDir',
+      out,
+      '--emptyOutDir',
+      '--logLevel',
+      'warn',
+    ],
+    {
+      cwd: repoRoot,
+      maxBuffer: 16 << 20,
+    },
+  );
+  if (!existsSync(path.join(out, 'index.html')))
+    throw new Error(`vite build wrote no index.html into ${out}`);
+  return out;
+}
+
+/** A temp root for startTestServer with `config.json` settings in its CT_HOME. */
+export function serverRoot(settings: Record<string, unknown>): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'ct-ui-api-'));
+  mkdirSync(path.join(root, 'ct', 'config'), { recursive: true });
+  mkdirSync(path.join(root, 'home'), { recursive: true });
+  writeFileSync(path.join(root, 'ct', 'config', 'config.json'), JSON.stringify(settings));
+  return root;
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Console errors and uncaught page errors seen so far. */
+  errors: string[];
+  /** Fails when any console error was seen, except those matching `allow`. */
+  assertNoErrors(allow?: RegExp[]): void;
+}
+
+/** A page in its own context that records console errors and page errors. */
+export async function openPage(
+  browser: Browser,
+  options: { width?: number; height?: number } = {},
+): Promise<WatchedPage & { context: BrowserContext }> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1280, height: options.height ?? 900 },
+  });
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('dialog', (d) => {
+    errors.push(`dialog opened: ${d.type()} ${d.message()}`);
+    void d.dismiss();
+  });
+  return {
+    page,
+    context,
+    errors,
+    assertNoErrors(allow = []) {
+      const left = errors.filter((e) => !allow.some((re) => re.test(e)));
+      if (left.length) throw new Error(`console errors on the page:\n${left.join('\n')}`);
+    },
+  };
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(artifactsDir, { recursive: true });
+  await page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: false });
+}
+
+/** Query parameters of the page's URL. */
+export function urlParams(page: Page): URLSearchParams {
+  return new URL(page.url()).searchParams;
+}
+
+/** True when nothing is wider than the viewport (no horizontal scrolling). */
+export async function hasHorizontalOverflow(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1);
+}

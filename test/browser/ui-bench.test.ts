@@ -1,0 +1,200 @@
+/**
+ * The UI benchmark (opt-in: `CT_UI_BENCH=1 npx vitest run test/browser/ui-bench.test.ts`, meant
+ * for `npm run bench`): in Chromium, a generated 50,000-entry session and a 10,000-session list —
+ * time to first entries, DOM node count while scrolling to the end (must stay bounded), and the
+ * JS heap after scrolling through. Prints one table; asserts only the DOM bound (no timings in
+ * tests).
+ */
+import { rmSync } from 'node:fs';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { writeLongTree } from './fixtures.js';
+import { buildUi, hasChromium, launchBrowser, openPage, skipReason } from './harness.js';
+
+// page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+declare const window: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const enabled = process.env.CT_UI_BENCH === '1';
+const ENTRIES = Number(process.env.CT_UI_BENCH_ENTRIES ?? 50_000);
+const SESSIONS = Number(process.env.CT_UI_BENCH_SESSIONS ?? 10_000);
+const LONG = 'bench-long-session';
+/** DOM elements the page may hold at any scroll position, whatever the item count. */
+const DOM_BOUND = 6000;
+
+if (!enabled) console.log('skip: the UI benchmark runs only with CT_UI_BENCH=1 (npm run bench)');
+else if (!hasChromium) console.log(skipReason);
+
+/** `count` summary documents, as the ingest route takes them. */
+function summaries(from: number, count: number): unknown[] {
+  const docs: unknown[] = [];
+  const t0 = Date.parse('2024-01-01T00:00:00Z');
+  for (let i = from; i < from + count; i++) {
+    const sessionId = `bench-${String(i).padStart(6, '0')}`;
+    const first = t0 + i * 3_600_000;
+    const last = first + 1_800_000;
+    docs.push({
+      _id: `summary:${sessionId}`,
+      type: 'summary',
+      sessionId,
+      timestamp: new Date(last).toISOString(),
+      cwd: `/home/bench/project-${i % 40}`,
+      project: `project-${i % 40}`,
+      models: ['claude-bench-1'],
+      hostname: `host-${i % 3}`,
+      gitBranch: 'main',
+      source: 'backfill',
+      provenance: 'backfilled',
+      version: '2.1.0',
+      firstActivity: new Date(first).toISOString(),
+      lastActivity: new Date(last).toISOString(),
+      title: `Generated session number ${i}`,
+      titleSource: 'prompt',
+      counts: {
+        entries: 40,
+        prompts: 5,
+        assistantMessages: 10,
+        toolCalls: 12,
+        toolErrors: 1,
+        malformed: 0,
+        sidechainEntries: 0,
+        compactions: 0,
+        images: 0,
+      },
+      toolCallsByName: { Read: 8, Bash: 4 },
+      tokens: { input: 1000, output: 2000, cacheWrite: 300, cacheRead: 4000 },
+      transcriptBytes: 40_000,
+      files: [{ name: 'transcript.jsonl', bytes: 40_000, entries: 40 }],
+      subagents: 0,
+      activity: [[first, last]],
+    });
+  }
+  return docs;
+}
+
+async function metrics(page: Page): Promise<{ nodes: number; heapMb: number }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  await cdp.send('HeapProfiler.collectGarbage').catch(() => undefined);
+  const { metrics: m } = (await cdp.send('Performance.getMetrics')) as {
+    metrics: Array<{ name: string; value: number }>;
+  };
+  await cdp.detach();
+  const heap = m.find((x) => x.name === 'JSHeapUsedSize')?.value ?? 0;
+  const nodes = await page.evaluate(() => document.querySelectorAll('*').length);
+  return { nodes, heapMb: Math.round((heap / 1024 / 1024) * 10) / 10 };
+}
+
+describe.skipIf(!enabled || !hasChromium)('UI benchmark', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let staticDir: string;
+  let tree: string;
+  const rows: string[][] = [];
+
+  beforeAll(async () => {
+    staticDir = await buildUi();
+    server = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
+    tree = writeLongTree(LONG, ENTRIES);
+    const r = await runCli(['backfill', '--dir', tree, '--webapi', server.url], {
+      env: server.env,
+      timeoutMs: 600_000,
+    });
+    expect(r.code, r.stderr).toBe(0);
+    for (let i = 0; i < SESSIONS; i += 1000) {
+      const res = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: summaries(i, Math.min(1000, SESSIONS - i)),
+      });
+      expect(res.status, JSON.stringify(res.body).slice(0, 500)).toBe(200);
+    }
+    browser = await launchBrowser();
+  }, 900_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
+    if (tree) rmSync(tree, { recursive: true, force: true });
+    if (rows.length) {
+      console.log('\nUI benchmark');
+      console.log(
+        [
+          'case',
+          'first items (ms)',
+          'all loaded (ms)',
+          'DOM nodes first',
+          'DOM nodes max',
+          'DOM nodes end',
+          'JS heap end (MB)',
+        ].join(' | '),
+      );
+      for (const r of rows) console.log(r.join(' | '));
+    }
+  });
+
+  it(`${ENTRIES}-entry session: first entries, load everything, scroll to the end`, async () => {
+    const { page, context } = await openPage(browser);
+    const t0 = Date.now();
+    await page.goto(`${server.url}/app/sessions/${LONG}`);
+    await page.getByTestId('msg-user').first().waitFor({ timeout: 60_000 });
+    const first = Date.now() - t0;
+    const start = await metrics(page);
+    await page.getByTestId('load-rest').click({ timeout: 120_000 });
+    await page.getByTestId('loaded-count').filter({ hasText: /^All / }).waitFor({ timeout: 600_000 });
+    const loaded = Date.now() - t0;
+    let max = start.nodes;
+    const height = await page.evaluate(() => document.body.scrollHeight);
+    for (let y = 0; y < height; y += Math.ceil(height / 40)) {
+      await page.evaluate((top: number) => window.scrollTo(0, top), y);
+      await page.waitForTimeout(40);
+      max = Math.max(max, await page.evaluate(() => document.querySelectorAll('*').length));
+    }
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForTimeout(200);
+    const end = await metrics(page);
+    rows.push([
+      `transcript ${ENTRIES} entries`,
+      String(first),
+      String(loaded),
+      String(start.nodes),
+      String(max),
+      String(end.nodes),
+      String(end.heapMb),
+    ]);
+    expect(max).toBeLessThan(DOM_BOUND);
+    await context.close();
+  }, 900_000);
+
+  it(`${SESSIONS}-session list: first rows, page through by scrolling to the end`, async () => {
+    const { page, context } = await openPage(browser);
+    const t0 = Date.now();
+    await page.goto(`${server.url}/app/`);
+    await page.getByTestId('session-row').first().waitFor({ timeout: 60_000 });
+    const first = Date.now() - t0;
+    const start = await metrics(page);
+    let max = start.nodes;
+    for (let i = 0; i < 5000 && !(await page.getByTestId('list-end').isVisible()); i++) {
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+      await page.waitForTimeout(30);
+      if (i % 10 === 0) max = Math.max(max, await page.evaluate(() => document.querySelectorAll('*').length));
+    }
+    const loaded = Date.now() - t0;
+    const end = await metrics(page);
+    max = Math.max(max, end.nodes);
+    rows.push([
+      `list ${SESSIONS + 1} sessions`,
+      String(first),
+      String(loaded),
+      String(start.nodes),
+      String(max),
+      String(end.nodes),
+      String(end.heapMb),
+    ]);
+    expect(await page.getByTestId('list-end').textContent()).toContain('sessions loaded');
+    expect(max).toBeLessThan(DOM_BOUND);
+    await context.close();
+  }, 900_000);
+});

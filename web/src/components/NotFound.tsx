@@ -1,0 +1,17 @@
+/** The page for a path under /app that no route answers. */
+import { Alert, Anchor, Stack } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+
+export function NotFound() {
+  return (
+    <Stack p="md" maw={760} data-testid="not-found">
+      <Alert color="yellow" title="Page not found" variant="light">
+        Nothing lives at this address.{' '}
+        <Anchor component={Link} to="/">
+          Go to all sessions
+        </Anchor>
+        .
+      </Alert>
+    </Stack>
+  );
+}

@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest';
+import {
+  EntryGrouper,
+  classifyEntry,
+  groupEntries,
+  subagentFileFor,
+  summarizeCalls,
+  type Entry,
+  type ReaderItem,
+} from './entry-groups.js';
+
+let next = 0;
+function e(partial: Partial<Entry> & Pick<Entry, 'role'>): Entry {
+  const index = partial.index ?? next++;
+  return { index, byteStart: index * 10, byteEnd: index * 10 + 9, kind: partial.role, ...partial };
+}
+const user = (text: string, extra: Partial<Entry> = {}) => e({ role: 'user', text, ...extra });
+const says = (text: string, extra: Partial<Entry> = {}) => e({ role: 'assistant', text, ...extra });
+const call = (id: string, name: string, input: unknown = {}, extra: Partial<Entry> = {}) =>
+  e({ role: 'assistant', toolUses: [{ id, name, input }], ...extra });
+const result = (id: string, content = 'ok', extra: Partial<Entry> = {}) =>
+  e({
+    role: 'tool_result',
+    kind: 'user',
+    toolResults: [{ toolUseId: id, content, isError: false }],
+    ...extra,
+  });
+const other = (kind: string, extra: Partial<Entry> = {}) => e({ role: 'other', kind, ...extra });
+
+function shape(items: ReaderItem[]): string[] {
+  return items.map((i) => {
+    if (i.type === 'tools')
+      return `tools[${i.calls.map((c) => `${c.name}${c.result ? '✓' : ''}${c.subagent ? `+${c.subagent.length}` : ''}`).join(',')}${i.orphans.length ? `;orphans ${i.orphans.length}` : ''}]`;
+    if (i.type === 'meta') return `meta×${i.entries.length}`;
+    if (i.type === 'subagent') return `subagent×${i.entries.length}`;
+    return `${i.type}:${i.entry.role}`;
+  });
+}
+
+describe('groupEntries', () => {
+  it('folds a run of tool calls and pairs each with its result', () => {
+    next = 0;
+    const entries = [
+      user('read the files'),
+      call('a', 'Read'),
+      call('b', 'Read'),
+      result('b'),
+      result('a'),
+      call('c', 'Bash'),
+      result('c'),
+      says('done'),
+    ];
+    const { items, itemOf } = groupEntries(entries, { groupSidechains: true });
+    expect(shape(items)).toEqual(['message:user', 'tools[Read✓,Read✓,Bash✓]', 'message:assistant']);
+    for (const i of [1, 2, 3, 4, 5, 6]) expect(itemOf(i)).toBe(1);
+    expect(itemOf(7)).toBe(2);
+  });
+
+  it('starts a new run after text, and keeps text+tool lines in both', () => {
+    next = 0;
+    const entries = [
+      says('looking', { toolUses: [{ id: 'a', name: 'Grep', input: {} }] }),
+      result('a'),
+      says('now edit'),
+      call('b', 'Edit'),
+      result('b'),
+    ];
+    const { items, itemOf } = groupEntries(entries, { groupSidechains: true });
+    expect(shape(items)).toEqual(['message:assistant', 'tools[Grep✓]', 'message:assistant', 'tools[Edit✓]']);
+    expect(itemOf(0)).toBe(0);
+    expect(itemOf(1)).toBe(1);
+  });
+
+  it('lets bookkeeping join a run without breaking it, and folds it elsewhere', () => {
+    next = 0;
+    const entries = [
+      other('file-history-snapshot'),
+      other('progress'),
+      user('go'),
+      call('a', 'Task'),
+      other('progress'),
+      other('progress'),
+      result('a'),
+      says('ok'),
+    ];
+    const { items } = groupEntries(entries, { groupSidechains: true });
+    expect(shape(items)).toEqual(['meta×2', 'message:user', 'tools[Task✓]', 'message:assistant']);
+  });
+
+  it('groups sidechain entries under the Task call whose prompt started them', () => {
+    next = 0;
+    const entries = [
+      user('research two things'),
+      call('t1', 'Task', { prompt: 'Find the parser' }),
+      call('t2', 'Task', { prompt: 'Find the tests' }),
+      user('Find the tests', { isSidechain: true, uuid: 's1', parentUuid: null }),
+      says('searching tests', { isSidechain: true, uuid: 's2', parentUuid: 's1' }),
+      user('Find the parser', { isSidechain: true, uuid: 'p1', parentUuid: null }),
+      call('x', 'Grep', {}, { isSidechain: true, uuid: 'p2', parentUuid: 'p1' }),
+      result('x', 'hits', { isSidechain: true, uuid: 'p3', parentUuid: 'p2' }),
+      result('t2', 'tests found'),
+      result('t1', 'parser found'),
+      says('both done'),
+    ];
+    const { items, itemOf } = groupEntries(entries, { groupSidechains: true });
+    expect(shape(items)).toEqual(['message:user', 'tools[Task✓+3,Task✓+2]', 'message:assistant']);
+    const tools = items[1] as Extract<ReaderItem, { type: 'tools' }>;
+    expect(tools.calls[0]!.subagent!.map((x) => x.text ?? x.toolUses?.[0]?.name ?? 'result')).toEqual([
+      'Find the parser',
+      'Grep',
+      'result',
+    ]);
+    for (let i = 3; i <= 7; i++) expect(itemOf(i)).toBe(1);
+  });
+
+  it('attaches a sidechain root with an unknown prompt to the call still waiting, or shows it alone', () => {
+    next = 0;
+    const { items } = groupEntries(
+      [call('t', 'Task', { prompt: 'p' }), user('other prompt', { isSidechain: true, uuid: 'r' })],
+      { groupSidechains: true },
+    );
+    expect(shape(items)).toEqual(['tools[Task+1]']);
+    next = 0;
+    const lone = groupEntries([user('hi', { isSidechain: true }), says('yo', { isSidechain: true })], {
+      groupSidechains: true,
+    });
+    expect(shape(lone.items)).toEqual(['subagent×2']);
+  });
+
+  it('shows a subagent file as an ordinary conversation', () => {
+    next = 0;
+    const { items } = groupEntries(
+      [user('task', { isSidechain: true }), says('done', { isSidechain: true })],
+      { groupSidechains: false },
+    );
+    expect(shape(items)).toEqual(['message:user', 'message:assistant']);
+  });
+
+  it('keeps orphan results, notices, thinking and malformed lines visible', () => {
+    next = 0;
+    const entries = [
+      result('nobody'),
+      e({ role: 'system', kind: 'system:compact_boundary', text: 'Conversation compacted' }),
+      user('summary of before', { isCompactSummary: true }),
+      e({ role: 'assistant', thinking: 'hmm' }),
+      e({ role: 'other', kind: 'malformed', malformed: true, text: '{"trunc', error: 'Unexpected end' }),
+      user('caveat', { isMeta: true }),
+      other('summary', { text: 'A title' }),
+    ];
+    const { items } = groupEntries(entries, { groupSidechains: true });
+    expect(shape(items)).toEqual([
+      'tools[;orphans 1]',
+      'notice:system',
+      'notice:user',
+      'message:assistant',
+      'notice:other',
+      'meta×1',
+      'notice:other',
+    ]);
+  });
+
+  it('is incremental: appending page by page equals grouping at once, and unchanged items keep identity', () => {
+    next = 0;
+    const entries = [
+      user('a'),
+      call('1', 'Read'),
+      result('1'),
+      says('b'),
+      call('2', 'Bash'),
+      call('3', 'Bash'),
+      result('3'),
+      result('2'),
+      says('c'),
+    ];
+    const whole = groupEntries(entries, { groupSidechains: true }).items;
+    const g = new EntryGrouper({ groupSidechains: true });
+    const first = g.append(entries.slice(0, 5));
+    const second = g.append(entries.slice(5));
+    expect(shape(second)).toEqual(shape(whole));
+    expect(second[0]).toBe(first[0]);
+    expect(second[4]).not.toBe(first[4]);
+    expect(g.count).toBe(entries.length);
+    expect(g.append([])).toBe(second);
+  });
+
+  it('stays fast at 50,000 entries', () => {
+    next = 0;
+    const entries: Entry[] = [];
+    for (let i = 0; i < 10_000; i++)
+      entries.push(user(`q${i}`), call(`c${i}`, 'Read'), result(`c${i}`), other('progress'), says(`a${i}`));
+    const g = new EntryGrouper({ groupSidechains: true });
+    for (let i = 0; i < entries.length; i += 100) g.append(entries.slice(i, i + 100));
+    expect(g.items).toHaveLength(30_000);
+    expect(g.itemOf(49_999)).toBe(29_999);
+  });
+});
+
+describe('helpers', () => {
+  it('classifies entries', () => {
+    expect(classifyEntry(e({ role: 'user', images: [{ mediaType: 'image/png', bytes: 10 }] }))).toBe(
+      'message',
+    );
+    expect(classifyEntry(e({ role: 'user' }))).toBe('meta');
+    expect(classifyEntry(e({ role: 'assistant' }))).toBe('meta');
+    expect(classifyEntry(e({ role: 'other', kind: 'progress', text: 'x' }))).toBe('meta');
+  });
+  it('finds the subagent file a Task call started', () => {
+    const heads = [
+      { file: 'subagents/agent-1.jsonl', prompt: 'Find X ' },
+      { file: 'subagents/agent-2.jsonl', prompt: 'Find Y' },
+    ];
+    expect(subagentFileFor({ name: 'Agent', input: { prompt: 'Find X' } }, heads)?.file).toBe(
+      'subagents/agent-1.jsonl',
+    );
+    expect(subagentFileFor({ name: 'Read', input: { prompt: 'Find X' } }, heads)).toBeUndefined();
+    expect(subagentFileFor({ name: 'Task', input: 'x' }, heads)).toBeUndefined();
+  });
+  it('summarises a run', () => {
+    expect(summarizeCalls([{ name: 'Read' }, { name: 'Bash' }, { name: 'Read' }])).toBe('Read ×2, Bash');
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * Formatters for what the UI shows: durations (an em dash when the API could not derive one),
+ * token counts, byte sizes, timestamps. Pure and locale-independent so tests pin the output.
+ */
+
+export const EM_DASH = '—';
+
+/**
+ * A duration in ms: `850ms`, `45s`, `3m 12s`, `1h 05m`, `2d 3h`; `—` for null, undefined or a
+ * negative or non-finite value (the API says null when it could not derive it).
+ */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return EM_DASH;
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  const s = Math.floor(ms / 1000);
+  if (s < 60) return `${s}s`;
+  const m = Math.floor(s / 60);
+  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
+  const h = Math.floor(m / 60);
+  if (h < 24) return `${h}h ${String(m % 60).padStart(2, '0')}m`;
+  const d = Math.floor(h / 24);
+  return `${d}d ${h % 24}h`;
+}
+
+function compact(n: number, unit: number, suffix: string): string {
+  const v = n / unit;
+  return `${v >= 100 ? Math.round(v) : v.toFixed(1).replace(/\.0$/, '')}${suffix}`;
+}
+
+/** A token count: `950`, `1.2k`, `34k`, `5.6M`, `1.2B`; `—` when absent. */
+export function formatTokens(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return EM_DASH;
+  const a = Math.abs(n);
+  if (a < 1000) return String(Math.round(n));
+  if (a < 999_950) return compact(n, 1000, 'k');
+  if (a < 999_950_000) return compact(n, 1_000_000, 'M');
+  return compact(n, 1_000_000_000, 'B');
+}
+
+/** A byte size in binary units: `512 B`, `1.2 KB`, `3.4 MB`, `1.1 GB`; `—` when absent. */
+export function formatBytes(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n) || n < 0) return EM_DASH;
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB', 'TB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v >= 100 ? Math.round(v) : v.toFixed(1).replace(/\.0$/, '')} ${units[i]}`;
+}
+
+/** A whole number with thin grouping: `12,345`. */
+export function formatCount(n: number | null | undefined): string {
+  if (n === null || n === undefined || !Number.isFinite(n)) return EM_DASH;
+  return Math.round(n)
+    .toString()
+    .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** Sum of a token usage record. */
+export function totalTokens(
+  t: { input: number; output: number; cacheWrite: number; cacheRead: number } | null | undefined,
+): number {
+  if (!t) return 0;
+  return t.input + t.output + t.cacheWrite + t.cacheRead;
+}
+
+/**
+ * A timestamp as `YYYY-MM-DD HH:MM` in UTC (the calendar and date filters are UTC days too);
+ * `—` when absent or unparsable.
+ */
+export function formatTimestamp(iso: string | null | undefined): string {
+  if (!iso) return EM_DASH;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return EM_DASH;
+  const d = new Date(ms).toISOString();
+  return `${d.slice(0, 10)} ${d.slice(11, 16)}`;
+}
+
+/** Only the time of day, `HH:MM:SS` UTC, for transcript lines. */
+export function formatClock(iso: string | null | undefined): string {
+  if (!iso) return '';
+  const ms = Date.parse(iso);
+  return Number.isNaN(ms) ? '' : new Date(ms).toISOString().slice(11, 19);
+}
+
+/** `3 min ago`, `2 h ago`, `5 days ago`, or the date when older than 30 days. */
+export function formatRelative(iso: string | null | undefined, now: number): string {
+  if (!iso) return EM_DASH;
+  const ms = Date.parse(iso);
+  if (Number.isNaN(ms)) return EM_DASH;
+  const diff = now - ms;
+  if (diff < 0) return formatTimestamp(iso);
+  const min = Math.floor(diff / 60_000);
+  if (min < 1) return 'just now';
+  if (min < 60) return `${min} min ago`;
+  const h = Math.floor(min / 60);
+  if (h < 24) return `${h} h ago`;
+  const days = Math.floor(h / 24);
+  if (days <= 30) return `${days} day${days === 1 ? '' : 's'} ago`;
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/** Shortens a long string in the middle: `/home/me/…/project`. */
+export function middleEllipsis(s: string, max: number): string {
+  if (s.length <= max) return s;
+  const keep = Math.max(2, max - 1);
+  const head = Math.ceil(keep / 2);
+  return `${s.slice(0, head)}…${s.slice(s.length - (keep - head))}`;
+}
+
+/** The short model name shown in lists: `claude-opus-4-1-20250805` → `opus-4-1`. */
+export function shortModel(model: string | null | undefined): string {
+  if (!model) return EM_DASH;
+  return model.replace(/^claude-/, '').replace(/-\d{8}$/, '');
+}

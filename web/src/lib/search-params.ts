@@ -1,0 +1,134 @@
+/**
+ * The query-string state of every route, as zod schemas whose `.catch` defaults make invalid
+ * state fall back instead of failing (seed §1.1, "each route validates its own query-string
+ * state"). TanStack Router's default parser turns `?q=42` into a number, so text fields accept
+ * numbers and turn them back into strings.
+ */
+import { z } from 'zod';
+import { parseIsoDay } from './date-phrases.js';
+
+/** A non-empty string (numbers accepted and stringified); anything else → undefined. */
+const text = () =>
+  z
+    .union([z.string(), z.number()])
+    .transform((v) => String(v).trim())
+    .pipe(z.string().min(1).max(1000))
+    .optional()
+    .catch(undefined);
+
+/** A calendar date `YYYY-MM-DD`; anything else → undefined. */
+const day = () =>
+  z
+    .string()
+    .refine((s) => parseIsoDay(s) !== null)
+    .optional()
+    .catch(undefined);
+
+/** A non-negative integer; anything else → undefined. */
+const index = () => z.coerce.number().int().min(0).max(1e9).optional().catch(undefined);
+
+/** The session filters `GET /api/sessions` takes, plus the UI-only ones. */
+export const filterShape = {
+  cwd: text(),
+  model: text(),
+  hostname: text(),
+  source: text(),
+  from: day(),
+  to: day(),
+};
+
+export const sessionListSearchSchema = z.object({
+  ...filterShape,
+  /** Session id prefix (`GET /api/sessions?idPrefix`). */
+  idPrefix: text(),
+  /** Words the loaded sessions' title, project or directory must contain (UI-side). */
+  text: text(),
+});
+export type SessionListSearch = z.infer<typeof sessionListSearchSchema>;
+
+export const calendarSearchSchema = z.object({
+  ...filterShape,
+  /** The month shown, `YYYY-MM`; default: the current month. */
+  month: z
+    .string()
+    .regex(/^\d{4}-(0[1-9]|1[0-2])$/)
+    .optional()
+    .catch(undefined),
+  /** The day whose sessions are open, `YYYY-MM-DD`. */
+  day: day(),
+});
+export type CalendarSearch = z.infer<typeof calendarSearchSchema>;
+
+export const searchPageSearchSchema = z.object({
+  ...filterShape,
+  q: text(),
+  offset: index(),
+});
+export type SearchPageSearch = z.infer<typeof searchPageSearchSchema>;
+
+export const sessionViews = ['both', 'you', 'claude'] as const;
+export const readers = ['conversation', 'raw'] as const;
+
+export const sessionSearchSchema = z.object({
+  /** The three-way toggle. */
+  view: z.enum(sessionViews).optional().catch(undefined),
+  /** Which reader shows `Both`. */
+  reader: z.enum(readers).optional().catch(undefined),
+  /** Transcript file within the session (`subagents/agent-….jsonl`); default the main one. */
+  file: text(),
+  /** Entry index to open at. */
+  entry: index(),
+  /** Search terms to highlight (arrival from search). */
+  q: text(),
+});
+export type SessionSearch = z.infer<typeof sessionSearchSchema>;
+
+export type SessionFilters = Pick<SessionListSearch, 'cwd' | 'model' | 'hostname' | 'source' | 'from' | 'to'>;
+export const filterKeys = ['cwd', 'model', 'hostname', 'source', 'from', 'to'] as const;
+
+/** Only the API filters of a search object, without undefined values (stable query keys). */
+export function pickFilters(search: Partial<Record<string, unknown>>): SessionFilters {
+  const out: SessionFilters = {};
+  for (const k of filterKeys) {
+    const v = search[k];
+    if (typeof v === 'string' && v !== '') out[k] = v;
+  }
+  return out;
+}
+
+export interface FilterChip {
+  key: keyof SessionListSearch;
+  label: string;
+  value: string;
+}
+
+const CHIP_LABELS: Record<keyof SessionListSearch, string> = {
+  cwd: 'cwd',
+  model: 'model',
+  hostname: 'host',
+  source: 'source',
+  from: 'from',
+  to: 'to',
+  idPrefix: 'id',
+  text: 'title',
+};
+
+/** One removable chip per active filter, in a fixed order. */
+export function filterChips(search: Partial<SessionListSearch>): FilterChip[] {
+  const order: Array<keyof SessionListSearch> = [
+    'text',
+    'idPrefix',
+    'cwd',
+    'model',
+    'hostname',
+    'source',
+    'from',
+    'to',
+  ];
+  const chips: FilterChip[] = [];
+  for (const key of order) {
+    const value = search[key];
+    if (typeof value === 'string' && value !== '') chips.push({ key, label: CHIP_LABELS[key], value });
+  }
+  return chips;
+}

@@ -1,0 +1,39 @@
+/** The keyboard shortcuts, as data: the handlers and the `?` help sheet both read this list. */
+
+export interface Shortcut {
+  keys: string[];
+  description: string;
+  where: 'anywhere' | 'omnibox' | 'session' | 'calendar';
+}
+
+export const SHORTCUTS: readonly Shortcut[] = [
+  { keys: ['Ctrl/⌘', 'K'], description: 'focus the omnibox', where: 'anywhere' },
+  { keys: ['/'], description: 'focus the omnibox', where: 'anywhere' },
+  { keys: ['?'], description: 'show these shortcuts', where: 'anywhere' },
+  { keys: ['g', 'l'], description: 'go to the session list', where: 'anywhere' },
+  { keys: ['g', 'c'], description: 'go to the calendar', where: 'anywhere' },
+  { keys: ['g', 's'], description: 'go to search', where: 'anywhere' },
+  { keys: ['Enter'], description: 'filter the session list', where: 'omnibox' },
+  { keys: ['Shift', 'Enter'], description: 'search transcripts', where: 'omnibox' },
+  { keys: ['↑', '↓'], description: 'choose a suggestion', where: 'omnibox' },
+  { keys: ['Esc'], description: 'close the suggestions', where: 'omnibox' },
+  { keys: ['1', '2', '3'], description: 'Both / You / Claude', where: 'session' },
+  { keys: ['r'], description: 'switch between conversation and raw reader', where: 'session' },
+  { keys: ['j', 'k'], description: 'next / previous item', where: 'session' },
+  { keys: ['←', '→'], description: 'previous / next month', where: 'calendar' },
+  { keys: ['t'], description: 'this month', where: 'calendar' },
+];
+
+/** `g` then a key: where it goes. */
+export const GO_KEYS: Record<string, '/' | '/calendar' | '/search'> = {
+  l: '/',
+  c: '/calendar',
+  s: '/search',
+};
+
+/** True when a key event comes from a place where typing must not trigger shortcuts. */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  if (!target || typeof (target as HTMLElement).tagName !== 'string') return false;
+  const el = target as HTMLElement;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+}

@@ -1,0 +1,98 @@
+/**
+ * The UI's API client: openapi-fetch over the types generated from `/api/openapi.json`
+ * (`npm run gen:api`), same-origin, with the response body unwrapped and any non-2xx raised as
+ * the shared `ApiError {status, code, message}` (src/client) — a network failure as
+ * `ApiConnectionError`. Route error components recognise both with `instanceof`.
+ */
+import createClient from 'openapi-fetch';
+import { ApiConnectionError, ApiError } from '../../../src/client/api-error.js';
+import type { components, paths } from '../api-schema.gen.js';
+
+export { ApiConnectionError, ApiError };
+
+export type Session = components['schemas']['Session'];
+export type SessionList = components['schemas']['SessionList'];
+export type TranscriptPage = components['schemas']['TranscriptPage'];
+export type TranscriptEntry = TranscriptPage['entries'][number];
+export type Turn = components['schemas']['Turn'];
+export type Turns = components['schemas']['Turns'];
+export type SearchResult = components['schemas']['SearchResult'];
+export type SearchHit = components['schemas']['SearchHit'];
+export type Activity = components['schemas']['Activity'];
+export type ActivityDay = components['schemas']['ActivityDay'];
+export type Facets = components['schemas']['Facets'];
+
+/** Same-origin: the API serves the UI at /app, and the dev server proxies /api. */
+export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
+
+interface Outcome<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** Builds the ApiError of a non-2xx answer from its body (`{error: {code, message}}` or text). */
+export function toApiError(response: Response, body: unknown, method = 'GET'): ApiError {
+  let code = `http_${response.status}`;
+  let message = response.statusText || `HTTP ${response.status}`;
+  if (body && typeof body === 'object' && 'error' in body) {
+    const e = (body as { error?: { code?: unknown; message?: unknown } }).error;
+    if (typeof e?.code === 'string') code = e.code;
+    if (typeof e?.message === 'string') message = e.message;
+  } else if (typeof body === 'string' && body.trim() !== '') message = body.trim().slice(0, 500);
+  return new ApiError(response.status, code, message, method, response.url);
+}
+
+function connectionError(err: unknown, what: string): ApiConnectionError {
+  const why = err instanceof Error ? err.message : String(err);
+  return new ApiConnectionError(
+    what,
+    `cannot reach the transcripts API (${why}). Is \`transcripts serve\` running?`,
+    { cause: err },
+  );
+}
+
+/** Awaits an openapi-fetch call: the body on 2xx, else throws ApiError / ApiConnectionError. */
+export async function unwrap<T>(call: Promise<Outcome<T>>, what = 'the API'): Promise<T> {
+  let outcome: Outcome<T>;
+  try {
+    outcome = await call;
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw connectionError(err, what);
+  }
+  if (!outcome.response.ok) throw toApiError(outcome.response, outcome.error);
+  return outcome.data as T;
+}
+
+/** A same-origin GET outside the description (the blueprint), with the same error handling. */
+export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: { accept: 'application/json' }, signal });
+  } catch (err) {
+    if (err instanceof DOMException && err.name === 'AbortError') throw err;
+    throw connectionError(err, path);
+  }
+  const text = await res.text();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    // not JSON (a proxy's error page): keep the text
+  }
+  if (!res.ok) throw toApiError(res, body);
+  return body as T;
+}
+
+/** Words for any error the UI shows. */
+export function describeError(err: unknown): { title: string; message: string; status?: number } {
+  if (err instanceof ApiConnectionError) return { title: 'The API is unreachable', message: err.message };
+  if (err instanceof ApiError) {
+    if (err.status === 502 || err.status === 503 || err.status === 504)
+      return { title: 'The API is unreachable', message: err.message, status: err.status };
+    if (err.status === 404) return { title: 'Not found', message: err.message, status: 404 };
+    return { title: `The API answered ${err.status}`, message: err.message, status: err.status };
+  }
+  return { title: 'Something went wrong', message: err instanceof Error ? err.message : String(err) };
+}

@@ -1,0 +1,90 @@
+/**
+ * Query factories for one session's transcript: entries paged in blocks of
+ * `userSettings.transcriptPageSize` (an infinite query, so the readers share the pages), the
+ * You/Claude turns, one entry's raw JSON line, and the first entry of each subagent file.
+ */
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { api, unwrap, type TranscriptPage, type Turns } from './api.js';
+
+export const transcriptInfiniteOptions = (id: string, file: string, pageSize: number) =>
+  infiniteQueryOptions({
+    queryKey: ['transcript', id, file, pageSize],
+    queryFn: ({ pageParam, signal }) =>
+      unwrap<TranscriptPage>(
+        api.GET('/api/sessions/{id}/transcript', {
+          params: { path: { id }, query: { file, offset: pageParam, limit: pageSize } },
+          signal,
+        }),
+      ),
+    initialPageParam: 0,
+    getNextPageParam: (last) => {
+      const next = last.offset + last.entries.length;
+      return last.entries.length > 0 && next < last.total ? next : undefined;
+    },
+    // Pages never change once written except the last one of a live session; keep them.
+    staleTime: 30_000,
+  });
+
+export type TurnRole = 'user' | 'assistant';
+
+export const turnsInfiniteOptions = (id: string, role: TurnRole, pageSize: number) =>
+  infiniteQueryOptions({
+    queryKey: ['turns', id, role, pageSize],
+    queryFn: ({ pageParam, signal }) =>
+      unwrap<Turns>(
+        api.GET('/api/sessions/{id}/turns', {
+          params: { path: { id }, query: { role, offset: pageParam, limit: pageSize } },
+          signal,
+        }),
+      ),
+    initialPageParam: 0,
+    getNextPageParam: (last) => {
+      const next = last.offset + last.turns.length;
+      return last.turns.length > 0 && next < last.total ? next : undefined;
+    },
+  });
+
+/** The raw JSON line of one entry, byte for byte, as text. */
+export const rawEntryQueryOptions = (id: string, file: string, index: number) =>
+  queryOptions({
+    queryKey: ['raw', id, file, index],
+    queryFn: ({ signal }) =>
+      unwrap<string>(
+        api.GET('/api/sessions/{id}/raw/{index}', {
+          params: { path: { id, index }, query: { file } },
+          parseAs: 'text',
+          signal,
+        }) as Promise<{ data?: string; error?: unknown; response: Response }>,
+      ),
+    staleTime: Infinity,
+  });
+
+export interface SubagentHead {
+  file: string;
+  agentId?: string;
+  prompt?: string;
+  entries: number;
+}
+
+/** First entry of each subagent file: its prompt ties it to the Task call that started it. */
+export const subagentHeadsQueryOptions = (
+  id: string,
+  files: Array<{ name: string; entries: number; agentId?: string }>,
+) =>
+  queryOptions({
+    queryKey: ['subagentHeads', id, files.map((f) => f.name)],
+    queryFn: async ({ signal }): Promise<SubagentHead[]> =>
+      Promise.all(
+        files.map(async (f) => {
+          const page = await unwrap<TranscriptPage>(
+            api.GET('/api/sessions/{id}/transcript', {
+              params: { path: { id }, query: { file: f.name, limit: 3 } },
+              signal,
+            }),
+          );
+          const first = page.entries.find((e) => e.role === 'user' && e.text);
+          return { file: f.name, agentId: f.agentId, prompt: first?.text, entries: f.entries };
+        }),
+      ),
+    staleTime: 5 * 60_000,
+  });

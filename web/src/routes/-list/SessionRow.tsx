@@ -1,0 +1,70 @@
+/** One row of the session list: status, title, project, model, host, times, tokens, provenance. */
+import { Group, Paper, Text } from '@mantine/core';
+import { Link } from '@tanstack/react-router';
+import { memo } from 'react';
+import { ProvenanceChip } from '../../components/ProvenanceChip.js';
+import { StatusMarker } from '../../components/StatusMarker.js';
+import {
+  formatCount,
+  formatDuration,
+  formatTimestamp,
+  formatTokens,
+  shortModel,
+  totalTokens,
+} from '../../lib/format.js';
+import type { Session } from '../../queries/api.js';
+
+function Fact({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+  return (
+    <Text span size="xs" c="dimmed" data-testid={testId} style={{ whiteSpace: 'nowrap' }}>
+      {label}{' '}
+      <Text span size="xs" c="gray.4">
+        {children}
+      </Text>
+    </Text>
+  );
+}
+
+export const SessionRow = memo(function SessionRow({ s }: { s: Session }) {
+  return (
+    <Link
+      to="/sessions/$id"
+      params={{ id: s.id }}
+      data-testid="session-row"
+      data-session-id={s.id}
+      style={{ display: 'block', textDecoration: 'none', color: 'inherit' }}
+    >
+      <Paper withBorder p="xs" radius="sm" className="ct-row">
+        <Group justify="space-between" wrap="nowrap" gap="xs">
+          <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+            <StatusMarker status={s.status} />
+            <Text fw={600} size="sm" truncate data-testid="session-title">
+              {s.title ?? (
+                <Text span c="dimmed">
+                  (untitled) {s.id}
+                </Text>
+              )}
+            </Text>
+          </Group>
+          <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+            <ProvenanceChip provenance={s.provenance} />
+          </Group>
+        </Group>
+        <Group gap="md" mt={4} style={{ rowGap: 2 }}>
+          <Fact label="project">{s.project ?? '—'}</Fact>
+          <Fact label="model">{shortModel(s.model)}</Fact>
+          <Fact label="host">{s.hostname ?? '—'}</Fact>
+          <Fact label="started">{formatTimestamp(s.startedAt)}</Fact>
+          <Fact label="runtime" testId="runtime">
+            {formatDuration(s.runtimeMs)}
+          </Fact>
+          <Fact label="active" testId="active-time">
+            {formatDuration(s.activeTimeMs)}
+          </Fact>
+          <Fact label="tokens">{formatTokens(totalTokens(s.tokens))}</Fact>
+          <Fact label="entries">{formatCount(s.counts.entries)}</Fact>
+        </Group>
+      </Paper>
+    </Link>
+  );
+});

@@ -1,0 +1,135 @@
+/**
+ * The header: title and build version from the blueprint, the omnibox, and the blueprint's four
+ * menus (collapsed into one on narrow screens). While the blueprint cannot be read the header
+ * still shows, with a marker saying the API is unreachable.
+ */
+import { ActionIcon, Anchor, Badge, Button, Group, Menu, Text, Tooltip } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, useParams } from '@tanstack/react-router';
+import { describeError } from '../../queries/api.js';
+import {
+  blueprintQueryOptions,
+  defaultBlueprint,
+  sessionHref,
+  type Blueprint,
+} from '../../queries/blueprint.js';
+import { Omnibox } from './Omnibox.js';
+
+/** A menu link: routes under /app go through the router, the rest (API links) are plain links. */
+function MenuLink({ href, label }: { href: string; label: string }) {
+  if (href.startsWith('/app')) {
+    const to = href.replace(/^\/app/, '') || '/';
+    return (
+      <Menu.Item component={Link} to={to}>
+        {label}
+      </Menu.Item>
+    );
+  }
+  return (
+    <Menu.Item component="a" href={href} target="_blank" rel="noreferrer">
+      {label}
+    </Menu.Item>
+  );
+}
+
+/** On a session's page, its data links (from the blueprint) as one more menu. */
+function SessionLinksMenu({ links }: { links: Blueprint['sessionLinks'] }) {
+  const id = useParams({ strict: false, select: (p: { id?: string }) => p.id });
+  if (!id || links.length === 0) return null;
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <Button
+          variant="subtle"
+          size="compact-sm"
+          color="gray"
+          data-testid="session-data-menu"
+          visibleFrom="sm"
+        >
+          Session data
+        </Button>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Label>This session</Menu.Label>
+        {links.map((l) => (
+          <MenuLink key={l.href} href={sessionHref(l.href, id)} label={l.label} />
+        ))}
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+function Menus({ menus }: { menus: Blueprint['menus'] }) {
+  return (
+    <>
+      <Group gap={2} visibleFrom="md" wrap="nowrap" data-testid="header-menus">
+        {menus.map((m) => (
+          <Menu key={m.label} position="bottom-end" withinPortal>
+            <Menu.Target>
+              <Button variant="subtle" size="compact-sm" color="gray">
+                {m.label}
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {m.items.map((i) => (
+                <MenuLink key={i.href + i.label} {...i} />
+              ))}
+            </Menu.Dropdown>
+          </Menu>
+        ))}
+      </Group>
+      <Menu position="bottom-end" withinPortal>
+        <Menu.Target>
+          <ActionIcon variant="subtle" color="gray" size="lg" aria-label="Menu" hiddenFrom="md">
+            <Text fz={20} lh={1}>
+              ☰
+            </Text>
+          </ActionIcon>
+        </Menu.Target>
+        <Menu.Dropdown>
+          {menus.map((m) => (
+            <div key={m.label}>
+              <Menu.Label>{m.label}</Menu.Label>
+              {m.items.map((i) => (
+                <MenuLink key={i.href + i.label} {...i} />
+              ))}
+            </div>
+          ))}
+        </Menu.Dropdown>
+      </Menu>
+    </>
+  );
+}
+
+export function Header() {
+  const blueprint = useQuery(blueprintQueryOptions());
+  const bp = blueprint.data ?? defaultBlueprint;
+  return (
+    <Group h="100%" px="sm" gap="sm" wrap="nowrap" data-testid="header">
+      <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
+        <Anchor component={Link} to="/" c="gray.0" fw={700} underline="never" data-testid="app-title">
+          {bp.title}
+        </Anchor>
+        {bp.version && (
+          <Badge variant="light" color="gray" size="sm" tt="none" visibleFrom="sm" data-testid="app-version">
+            v{bp.version}
+          </Badge>
+        )}
+        {blueprint.isError && (
+          <Tooltip label={describeError(blueprint.error).message} multiline w={320}>
+            <Badge color="red" variant="light" size="sm" data-testid="api-down">
+              API unreachable
+            </Badge>
+          </Tooltip>
+        )}
+      </Group>
+      <div style={{ flex: 1, minWidth: 0, maxWidth: 640 }}>
+        <Omnibox />
+      </div>
+      <Group gap={0} wrap="nowrap" ml="auto" style={{ flexShrink: 0 }}>
+        <SessionLinksMenu links={bp.sessionLinks} />
+        <Menus menus={bp.menus.length ? bp.menus : defaultBlueprint.menus} />
+      </Group>
+    </Group>
+  );
+}

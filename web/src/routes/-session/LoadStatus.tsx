@@ -1,0 +1,24 @@
+/** Below a reader: how much is loaded, and past the ceiling the button that loads the rest. */
+import { Button, Group, Loader, Text } from '@mantine/core';
+import { formatCount } from '../../lib/format.js';
+import type { TranscriptState } from './use-transcript.js';
+
+export function LoadStatus({ t, autoLoadMax }: { t: TranscriptState; autoLoadMax: number }) {
+  if (t.total === 0) return null;
+  return (
+    <Group justify="center" gap="sm" py="md" data-testid="load-status">
+      {t.hasMore && (t.isFetching || t.loadingRest) && <Loader size="xs" />}
+      <Text size="xs" c="dimmed" data-testid="loaded-count">
+        {t.hasMore
+          ? `${formatCount(t.loaded)} of ${formatCount(t.total)} entries loaded`
+          : `All ${formatCount(t.total)} entries loaded`}
+      </Text>
+      {t.showLoadRest && (
+        <Button size="xs" variant="light" onClick={t.loadRest} data-testid="load-rest">
+          Load the rest ({formatCount(t.total - t.loaded)} more; {formatCount(autoLoadMax)} load by
+          themselves)
+        </Button>
+      )}
+    </Group>
+  );
+}

@@ -1,0 +1,198 @@
+/**
+ * The raw reader: every entry one line (index, role, kind, time, a preview); a line opens to the
+ * entry's raw JSON exactly as stored, fetched from `GET /api/sessions/{id}/raw/{index}`.
+ * Virtualised like the conversation reader, over the same loaded pages.
+ */
+import { Anchor, Badge, Box, Code, CopyButton, Group, Loader, Text, UnstyledButton } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { HighlightedText } from '../../components/HighlightedText.js';
+import { WindowList } from '../../components/WindowList.js';
+import { formatClock } from '../../lib/format.js';
+import { describeError, type TranscriptEntry } from '../../queries/api.js';
+import { rawEntryQueryOptions } from '../../queries/transcript.js';
+import { STICKY_OFFSET } from './ConversationReader.js';
+import type { TranscriptState } from './use-transcript.js';
+
+const ROLE_COLOR: Record<string, string> = {
+  user: 'blue',
+  assistant: 'orange',
+  tool_result: 'teal',
+  system: 'gray',
+  other: 'gray',
+};
+
+/** One line of preview for an entry. */
+export function entryPreview(e: TranscriptEntry): string {
+  if (e.malformed) return `malformed: ${e.error ?? ''} ${e.text ?? ''}`;
+  const parts: string[] = [];
+  if (e.text) parts.push(e.text);
+  if (e.thinking && !e.text) parts.push(`(thinking) ${e.thinking}`);
+  if (e.toolUses?.length) parts.push(`→ ${e.toolUses.map((u) => u.name).join(', ')}`);
+  if (e.toolResults?.length)
+    parts.push(`← ${e.toolResults.map((r) => (r.isError ? `error: ${r.content}` : r.content)).join(' | ')}`);
+  if (e.images?.length) parts.push(`[${e.images.length} image${e.images.length === 1 ? '' : 's'}]`);
+  return parts.join(' ').replace(/\s+/g, ' ').slice(0, 300);
+}
+
+function prettyJson(raw: string): string {
+  try {
+    return JSON.stringify(JSON.parse(raw), null, 2);
+  } catch {
+    return raw;
+  }
+}
+
+function RawJson({ sessionId, file, index }: { sessionId: string; file: string; index: number }) {
+  const raw = useQuery(rawEntryQueryOptions(sessionId, file, index));
+  const [pretty, setPretty] = useState(true);
+  if (raw.isLoading) return <Loader size="xs" m="xs" />;
+  if (raw.isError) {
+    return (
+      <Text size="xs" c="red.4" p="xs">
+        {describeError(raw.error).message}
+      </Text>
+    );
+  }
+  const text = raw.data ?? '';
+  return (
+    <Box p="xs" data-testid="raw-json">
+      <Group gap="xs" mb={4}>
+        <Anchor component="button" size="xs" onClick={() => setPretty((v) => !v)}>
+          {pretty ? 'as stored' : 'pretty'}
+        </Anchor>
+        <CopyButton value={text}>
+          {({ copied, copy }) => (
+            <Anchor component="button" size="xs" onClick={copy}>
+              {copied ? 'copied' : 'copy'}
+            </Anchor>
+          )}
+        </CopyButton>
+        <Text size="xs" c="dimmed">
+          {text.length.toLocaleString('en')} characters
+        </Text>
+      </Group>
+      <pre className="ct-pre" style={{ maxHeight: 600, overflow: 'auto' }}>
+        {pretty ? prettyJson(text) : text}
+      </pre>
+    </Box>
+  );
+}
+
+const RawRow = memo(function RawRow({
+  e,
+  sessionId,
+  file,
+  open,
+  onToggle,
+  re,
+}: {
+  e: TranscriptEntry;
+  sessionId: string;
+  file: string;
+  open: boolean;
+  onToggle: (index: number) => void;
+  re: RegExp | null;
+}) {
+  return (
+    <Box
+      data-testid="raw-row"
+      data-entry={e.index}
+      style={{ borderBottom: '1px solid var(--mantine-color-dark-6)' }}
+    >
+      <UnstyledButton onClick={() => onToggle(e.index)} w="100%" py={3} aria-expanded={open}>
+        <Group gap={8} wrap="nowrap">
+          <Code style={{ flexShrink: 0, minWidth: 48, textAlign: 'right' }}>{e.index}</Code>
+          <Badge
+            size="xs"
+            variant="light"
+            color={e.malformed ? 'red' : (ROLE_COLOR[e.role] ?? 'gray')}
+            tt="none"
+            w={80}
+            style={{ flexShrink: 0 }}
+          >
+            {e.role}
+          </Badge>
+          <Text size="xs" c="dimmed" w={150} truncate style={{ flexShrink: 0 }} visibleFrom="sm">
+            {e.kind}
+          </Text>
+          <Text size="xs" c="dimmed" w={60} style={{ flexShrink: 0 }} visibleFrom="sm">
+            {formatClock(e.timestamp)}
+          </Text>
+          <Text size="xs" truncate style={{ minWidth: 0, flex: 1 }} ff="monospace">
+            <HighlightedText text={entryPreview(e)} re={re} />
+          </Text>
+        </Group>
+      </UnstyledButton>
+      {open && <RawJson sessionId={sessionId} file={file} index={e.index} />}
+    </Box>
+  );
+});
+
+export function RawReader({
+  sessionId,
+  file,
+  t,
+  re,
+  target,
+  virtualizerRef,
+}: {
+  sessionId: string;
+  file: string;
+  t: TranscriptState;
+  re: RegExp | null;
+  target?: number;
+  virtualizerRef: RefObject<Virtualizer<Window, Element> | null>;
+}) {
+  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  const onToggle = useCallback(
+    (i: number) =>
+      setOpen((prev) => {
+        const next = new Set(prev);
+        if (next.has(i)) next.delete(i);
+        else next.add(i);
+        return next;
+      }),
+    [],
+  );
+  const targetPos = target === undefined ? -1 : t.positionOf(target);
+  const scrolled = useRef<string | null>(null);
+  useEffect(() => {
+    if (targetPos < 0) return;
+    const mark = `${sessionId}:${file}:${target}`;
+    if (scrolled.current === mark) return;
+    scrolled.current = mark;
+    virtualizerRef.current?.scrollToIndex(targetPos, { align: 'start' });
+    const timer = setTimeout(() => virtualizerRef.current?.scrollToIndex(targetPos, { align: 'start' }), 150);
+    return () => clearTimeout(timer);
+  }, [targetPos, sessionId, file, target, virtualizerRef]);
+
+  return (
+    <WindowList
+      testId="raw-reader"
+      items={t.entries}
+      getKey={(e) => e.index}
+      estimateSize={() => 27}
+      gap={0}
+      renderItem={(e) => (
+        <div
+          className={e.index === target ? 'ct-target' : undefined}
+          data-testid={e.index === target ? 'target-item' : undefined}
+        >
+          <RawRow
+            e={e}
+            sessionId={sessionId}
+            file={file}
+            open={open.has(e.index)}
+            onToggle={onToggle}
+            re={re}
+          />
+        </div>
+      )}
+      onNearEnd={t.loadMore}
+      scrollPaddingStart={STICKY_OFFSET}
+      virtualizerRef={virtualizerRef}
+    />
+  );
+}

@@ -1,0 +1,209 @@
+/**
+ * Everything known about a session, above its transcript: title, status and provenance; where,
+ * when and with what it ran; token usage; counts and tool calls by name; subagents and files;
+ * the blueprint's data links for it.
+ */
+import {
+  Anchor,
+  Badge,
+  Button,
+  Collapse,
+  Code,
+  CopyButton,
+  Group,
+  Paper,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+  Tooltip,
+} from '@mantine/core';
+import { AnchorLink } from '../../components/AnchorLink.js';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import type { ReactNode } from 'react';
+import { ProvenanceChip } from '../../components/ProvenanceChip.js';
+import { StatusMarker } from '../../components/StatusMarker.js';
+import {
+  formatBytes,
+  formatCount,
+  formatDuration,
+  formatTimestamp,
+  formatTokens,
+  totalTokens,
+} from '../../lib/format.js';
+import type { Session } from '../../queries/api.js';
+import { sessionHref, type Blueprint } from '../../queries/blueprint.js';
+
+function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <Table.Tr>
+      <Table.Td w={110} c="dimmed" fz="xs" style={{ verticalAlign: 'top' }}>
+        {label}
+      </Table.Td>
+      <Table.Td fz="sm" style={{ overflowWrap: 'anywhere' }} data-testid={testId}>
+        {children}
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+function Card({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="xs" radius="sm">
+      <Text size="xs" fw={700} c="dimmed" tt="uppercase" mb={4}>
+        {title}
+      </Text>
+      {children}
+    </Paper>
+  );
+}
+
+export function SessionDetails({ s, links }: { s: Session; links: Blueprint['sessionLinks'] }) {
+  const tools = Object.entries(s.toolCallsByName).sort((a, b) => b[1] - a[1]);
+  const subagentFiles = s.files.filter((f) => f.name !== 'transcript.jsonl');
+  // On a phone the cards would push the transcript a few screens down: they fold behind a button.
+  const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false }) ?? false;
+  const [opened, { toggle }] = useDisclosure(false);
+  return (
+    <Stack gap="sm" data-testid="session-details">
+      <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
+        <Stack gap={4} style={{ minWidth: 0 }}>
+          <Title order={3} fz="lg" style={{ overflowWrap: 'anywhere' }} data-testid="session-heading">
+            {s.title ?? '(untitled session)'}
+          </Title>
+          <Group gap="xs">
+            <StatusMarker status={s.status} />
+            <ProvenanceChip provenance={s.provenance} />
+            <CopyButton value={s.id}>
+              {({ copied, copy }) => (
+                <Tooltip label={copied ? 'copied' : 'copy the id'}>
+                  <Code
+                    onClick={copy}
+                    style={{ cursor: 'pointer', overflowWrap: 'anywhere' }}
+                    data-testid="session-id"
+                  >
+                    {s.id}
+                  </Code>
+                </Tooltip>
+              )}
+            </CopyButton>
+          </Group>
+        </Stack>
+      </Group>
+      {narrow && (
+        <Button
+          size="compact-xs"
+          variant="light"
+          color="gray"
+          onClick={toggle}
+          aria-expanded={opened}
+          data-testid="details-toggle"
+          w="fit-content"
+        >
+          {opened ? 'Hide details' : 'Details: where, when, usage, tools'}
+        </Button>
+      )}
+      <Collapse expanded={!narrow || opened}>
+        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+          <Card title="Session">
+            <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={4}>
+              <Table.Tbody>
+                <Row label="project">{s.project ?? '—'}</Row>
+                <Row label="directory">
+                  {s.cwd ? (
+                    <AnchorLink to="/" search={{ cwd: s.cwd }} size="sm">
+                      {s.cwd}
+                    </AnchorLink>
+                  ) : (
+                    '—'
+                  )}
+                </Row>
+                <Row label="git branch">{s.gitBranch ?? '—'}</Row>
+                <Row label="models">{s.models.length ? s.models.join(', ') : '—'}</Row>
+                <Row label="host">{s.hostname ?? '—'}</Row>
+                <Row label="source">{s.source}</Row>
+                <Row label="version">{s.version ?? '—'}</Row>
+              </Table.Tbody>
+            </Table>
+          </Card>
+          <Card title="Time and usage">
+            <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={4}>
+              <Table.Tbody>
+                <Row label="started">{formatTimestamp(s.startedAt)} UTC</Row>
+                <Row label="last activity">{formatTimestamp(s.lastActivity)} UTC</Row>
+                <Row label="ended">
+                  {s.endedAt
+                    ? `${formatTimestamp(s.endedAt)} UTC${s.endReason ? ` (${s.endReason})` : ''}`
+                    : '—'}
+                </Row>
+                <Row label="runtime" testId="detail-runtime">
+                  {formatDuration(s.runtimeMs)}
+                </Row>
+                <Row label="active time" testId="detail-active">
+                  {formatDuration(s.activeTimeMs)}
+                </Row>
+                <Row label="tokens" testId="detail-tokens">
+                  {formatTokens(totalTokens(s.tokens))} total · {formatTokens(s.tokens.input)} in ·{' '}
+                  {formatTokens(s.tokens.output)} out · {formatTokens(s.tokens.cacheWrite)} cache write ·{' '}
+                  {formatTokens(s.tokens.cacheRead)} cache read
+                </Row>
+                <Row label="transcript">{formatBytes(s.transcriptBytes)}</Row>
+              </Table.Tbody>
+            </Table>
+          </Card>
+          <Card title="Activity">
+            <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={4}>
+              <Table.Tbody>
+                <Row label="entries">
+                  {formatCount(s.counts.entries)} · {formatCount(s.counts.prompts)} prompts ·{' '}
+                  {formatCount(s.counts.assistantMessages)} answers
+                </Row>
+                <Row label="tool calls" testId="detail-tool-calls">
+                  {formatCount(s.counts.toolCalls)}
+                  {s.counts.toolErrors ? ` · ${formatCount(s.counts.toolErrors)} errors` : ''}
+                </Row>
+                <Row label="by tool">
+                  {tools.length ? (
+                    <Group gap={4}>
+                      {tools.map(([name, n]) => (
+                        <Badge key={name} size="xs" variant="light" color="gray" tt="none">
+                          {name} {n}
+                        </Badge>
+                      ))}
+                    </Group>
+                  ) : (
+                    '—'
+                  )}
+                </Row>
+                <Row label="subagents" testId="detail-subagents">
+                  {formatCount(s.subagents)}
+                  {subagentFiles.length
+                    ? ` · ${subagentFiles.length} file${subagentFiles.length === 1 ? '' : 's'}`
+                    : ''}
+                </Row>
+                <Row label="other">
+                  {formatCount(s.counts.sidechainEntries)} sidechain · {formatCount(s.counts.compactions)}{' '}
+                  compactions · {formatCount(s.counts.images)} images · {formatCount(s.counts.malformed)}{' '}
+                  malformed · {formatCount(s.counts.events)} events
+                </Row>
+              </Table.Tbody>
+            </Table>
+          </Card>
+        </SimpleGrid>
+      </Collapse>
+      {links.length > 0 && (
+        <Group gap="xs" data-testid="session-links">
+          <Text size="xs" c="dimmed">
+            Data:
+          </Text>
+          {links.map((l) => (
+            <Anchor key={l.href} href={sessionHref(l.href, s.id)} target="_blank" rel="noreferrer" size="xs">
+              {l.label}
+            </Anchor>
+          ))}
+        </Group>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,293 @@
+/**
+ * The conversation reader's item renderers, one per item type, chosen from one table
+ * (`itemRenderers`). Dialogue hangs on a spine; a run of tool calls is one line that opens to each
+ * call; thinking is collapsible; images are placeholders with their size. Text only, never HTML.
+ */
+import { Badge, Box, Collapse, Group, Stack, Text, UnstyledButton } from '@mantine/core';
+import { AnchorLink } from '../../components/AnchorLink.js';
+import { useState, type ReactNode } from 'react';
+import { HighlightedText } from '../../components/HighlightedText.js';
+import {
+  subagentFileFor,
+  summarizeCalls,
+  type ReaderItem,
+  type SubagentFileHead,
+} from '../../lib/entry-groups.js';
+import { formatBytes, formatClock, formatTokens, shortModel } from '../../lib/format.js';
+import { hasMatch } from '../../lib/highlight.js';
+import type { TranscriptEntry } from '../../queries/api.js';
+import { SubagentThread, ToolCallView } from './ToolCallView.js';
+
+export interface ItemContext {
+  sessionId: string;
+  file: string;
+  re: RegExp | null;
+  /** The entry to open at: its item starts expanded and outlined. */
+  target?: number;
+  open: boolean;
+  toggle: () => void;
+  subagentHeads: SubagentFileHead[];
+}
+
+function EntryLink({ sessionId, file, index }: { sessionId: string; file: string; index: number }) {
+  return (
+    <AnchorLink
+      to="/sessions/$id"
+      params={{ id: sessionId }}
+      from="/sessions/$id"
+      search={(old) => ({ ...old, entry: index, file: file === 'transcript.jsonl' ? undefined : file })}
+      size="xs"
+      c="dimmed"
+      title="Link to this entry"
+      data-testid="entry-link"
+    >
+      #{index}
+    </AnchorLink>
+  );
+}
+
+function Spine({ color, children }: { color: string; children: ReactNode }) {
+  return (
+    <div className="ct-spine">
+      <span className="ct-spine-dot" style={{ background: `var(--mantine-color-${color}-6)` }} />
+      {children}
+    </div>
+  );
+}
+
+function Images({ images }: { images: NonNullable<TranscriptEntry['images']> }) {
+  return (
+    <Group gap={6}>
+      {images.map((img, i) => (
+        <Badge key={i} variant="outline" color="gray" size="sm" tt="none" data-testid="image-placeholder">
+          🖼 image · {img.mediaType} · {formatBytes(img.bytes)}
+        </Badge>
+      ))}
+    </Group>
+  );
+}
+
+function Thinking({ text, re }: { text: string; re: RegExp | null }) {
+  const [open, setOpen] = useState(hasMatch(text, re));
+  return (
+    <Box>
+      <UnstyledButton onClick={() => setOpen((v) => !v)} aria-expanded={open} data-testid="thinking-toggle">
+        <Text size="xs" c="violet.3">
+          {open ? '▾' : '▸'} thinking ({text.length.toLocaleString('en')} chars)
+        </Text>
+      </UnstyledButton>
+      <Collapse expanded={open}>
+        {open && (
+          <Text
+            size="sm"
+            c="dimmed"
+            className="ct-text"
+            fs="italic"
+            pl="sm"
+            style={{ borderLeft: '2px solid var(--mantine-color-violet-9)' }}
+          >
+            <HighlightedText text={text} re={re} />
+          </Text>
+        )}
+      </Collapse>
+    </Box>
+  );
+}
+
+function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message' }>; ctx: ItemContext }) {
+  const e = item.entry;
+  const you = e.role === 'user';
+  return (
+    <Spine color={you ? 'blue' : 'orange'}>
+      <Stack gap={4} py={6} data-testid={you ? 'msg-user' : 'msg-assistant'} data-entry={e.index}>
+        <Group gap={8}>
+          <Text size="sm" fw={700} c={you ? 'blue.3' : 'orange.3'}>
+            {you ? 'You' : 'Claude'}
+          </Text>
+          {e.model && (
+            <Text size="xs" c="dimmed">
+              {shortModel(e.model)}
+            </Text>
+          )}
+          <Text size="xs" c="dimmed">
+            {formatClock(e.timestamp)}
+          </Text>
+          {e.usage && (
+            <Text size="xs" c="dimmed" title="input / output tokens">
+              {formatTokens(e.usage.input + e.usage.cacheRead + e.usage.cacheWrite)} in ·{' '}
+              {formatTokens(e.usage.output)} out
+            </Text>
+          )}
+          <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+        </Group>
+        {e.thinking && <Thinking text={e.thinking} re={ctx.re} />}
+        {e.text && (
+          <Text size="sm" className="ct-text" data-testid="msg-text">
+            <HighlightedText text={e.text} re={ctx.re} />
+          </Text>
+        )}
+        {e.images && e.images.length > 0 && <Images images={e.images} />}
+        {e.truncated && (
+          <Text size="xs" c="dimmed">
+            (shortened here; the raw reader shows the full line)
+          </Text>
+        )}
+      </Stack>
+    </Spine>
+  );
+}
+
+function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>; ctx: ItemContext }) {
+  const errors =
+    item.calls.filter((c) => c.result?.isError).length + item.orphans.filter((o) => o.isError).length;
+  const n = item.calls.length;
+  const targetCall =
+    ctx.target === undefined
+      ? undefined
+      : item.calls.find(
+          (c) =>
+            c.index === ctx.target ||
+            c.result?.index === ctx.target ||
+            c.subagent?.some((s) => s.index === ctx.target),
+        );
+  return (
+    <Spine color="gray">
+      <Box py={4} data-testid="tool-run" data-entries={item.entries.join(',')}>
+        <UnstyledButton onClick={ctx.toggle} aria-expanded={ctx.open} w="100%">
+          <Group gap={6} wrap="nowrap">
+            <Text size="xs" c="dimmed" w={10}>
+              {ctx.open ? '▾' : '▸'}
+            </Text>
+            <Text size="sm" c="gray.4" truncate>
+              {n === 0
+                ? 'tool results'
+                : `${n} tool call${n === 1 ? '' : 's'}: ${summarizeCalls(item.calls)}`}
+            </Text>
+            {errors > 0 && (
+              <Badge size="xs" color="red" variant="light">
+                {errors} error{errors === 1 ? '' : 's'}
+              </Badge>
+            )}
+          </Group>
+        </UnstyledButton>
+        {ctx.open && (
+          <Stack gap={2} mt={4} pl={4} style={{ borderLeft: '1px solid var(--mantine-color-dark-4)' }}>
+            {item.calls.map((c) => (
+              <ToolCallView
+                key={c.id}
+                call={c}
+                re={ctx.re}
+                sessionId={ctx.sessionId}
+                subagentFile={subagentFileFor(c, ctx.subagentHeads)}
+                initiallyOpen={c === targetCall}
+              />
+            ))}
+            {item.orphans.map((o) => (
+              <Box key={`${o.toolUseId}-${o.index}`} pl={4} data-entry={o.index}>
+                <Text size="xs" c={o.isError ? 'red.4' : 'dimmed'}>
+                  result of a call not in this transcript ({o.toolUseId})
+                </Text>
+                <pre className="ct-pre">
+                  <HighlightedText text={o.content.slice(0, 20_000)} re={ctx.re} />
+                </pre>
+              </Box>
+            ))}
+          </Stack>
+        )}
+      </Box>
+    </Spine>
+  );
+}
+
+function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' }>; ctx: ItemContext }) {
+  const e = item.entry;
+  const text = e.text ?? '';
+  const long = text.length > 300 || text.split('\n').length > 4;
+  const label = e.malformed ? 'malformed line' : e.isCompactSummary ? 'compaction summary' : e.kind;
+  return (
+    <Box py={4} pl={22} data-testid={e.malformed ? 'notice-malformed' : 'notice'} data-entry={e.index}>
+      <Group gap={6} wrap="nowrap" align="flex-start">
+        <Badge
+          size="xs"
+          variant="light"
+          color={e.malformed || e.error ? 'red' : 'gray'}
+          tt="none"
+          style={{ flexShrink: 0 }}
+        >
+          {label}
+        </Badge>
+        <Box style={{ minWidth: 0, flex: 1 }}>
+          {e.error && (
+            <Text size="xs" c="red.3" className="ct-text">
+              {e.error}
+            </Text>
+          )}
+          {text && (
+            <UnstyledButton
+              onClick={long ? ctx.toggle : undefined}
+              style={{ cursor: long ? 'pointer' : 'default', width: '100%' }}
+            >
+              <Text size="xs" c="dimmed" className="ct-text" lineClamp={ctx.open || !long ? undefined : 3}>
+                <HighlightedText text={text} re={ctx.re} />
+              </Text>
+            </UnstyledButton>
+          )}
+        </Box>
+        <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+      </Group>
+    </Box>
+  );
+}
+
+function MetaView({ item, ctx }: { item: Extract<ReaderItem, { type: 'meta' }>; ctx: ItemContext }) {
+  const kinds = new Map<string, number>();
+  for (const e of item.entries) kinds.set(e.kind, (kinds.get(e.kind) ?? 0) + 1);
+  const summary = [...kinds].map(([k, n]) => (n > 1 ? `${k} ×${n}` : k)).join(', ');
+  return (
+    <Box pl={22} py={1} data-testid="meta" data-entry={item.entries[0]?.index}>
+      <UnstyledButton onClick={ctx.toggle} aria-expanded={ctx.open}>
+        <Text size="xs" c="dark.2">
+          {ctx.open ? '▾' : '▸'} {item.entries.length} bookkeeping line{item.entries.length === 1 ? '' : 's'}:{' '}
+          {summary}
+        </Text>
+      </UnstyledButton>
+      {ctx.open && (
+        <Stack gap={0} pl="md">
+          {item.entries.map((e) => (
+            <Text key={e.index} size="xs" c="dimmed" truncate>
+              #{e.index} {e.kind} {formatClock(e.timestamp)} {e.text ? `— ${e.text.slice(0, 200)}` : ''}
+            </Text>
+          ))}
+        </Stack>
+      )}
+    </Box>
+  );
+}
+
+function SubagentView({ item, ctx }: { item: Extract<ReaderItem, { type: 'subagent' }>; ctx: ItemContext }) {
+  return (
+    <Box pl={22} py={4} data-entry={item.entries[0]?.index}>
+      <UnstyledButton onClick={ctx.toggle} aria-expanded={ctx.open}>
+        <Text size="sm" c="grape.3">
+          {ctx.open ? '▾' : '▸'} subagent work not tied to a call ({item.entries.length} entries)
+        </Text>
+      </UnstyledButton>
+      {ctx.open && <SubagentThread entries={item.entries} re={ctx.re} />}
+    </Box>
+  );
+}
+
+type Renderer = (props: { item: ReaderItem; ctx: ItemContext }) => ReactNode;
+
+/** One renderer per item type. */
+export const itemRenderers: Record<ReaderItem['type'], Renderer> = {
+  message: ({ item, ctx }) => (
+    <MessageView item={item as Extract<ReaderItem, { type: 'message' }>} ctx={ctx} />
+  ),
+  tools: ({ item, ctx }) => <ToolsView item={item as Extract<ReaderItem, { type: 'tools' }>} ctx={ctx} />,
+  notice: ({ item, ctx }) => <NoticeView item={item as Extract<ReaderItem, { type: 'notice' }>} ctx={ctx} />,
+  meta: ({ item, ctx }) => <MetaView item={item as Extract<ReaderItem, { type: 'meta' }>} ctx={ctx} />,
+  subagent: ({ item, ctx }) => (
+    <SubagentView item={item as Extract<ReaderItem, { type: 'subagent' }>} ctx={ctx} />
+  ),
+};

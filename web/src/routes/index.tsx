@@ -1,0 +1,183 @@
+/**
+ * The session list (`/app/`): filters held in the URL and passed to `GET /api/sessions`, one
+ * removable chip per filter, a virtualised list that loads the next page as you scroll, and the
+ * two empty states (nothing recorded yet / nothing matches these filters).
+ */
+import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { useQuery, useSuspenseInfiniteQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { useCallback, useEffect, useMemo } from 'react';
+import { FilterChips } from '../components/FilterChips.js';
+import { WindowList } from '../components/WindowList.js';
+import { formatCount } from '../lib/format.js';
+import { formatFilters, parseOmnibox } from '../lib/omnibox-grammar.js';
+import {
+  filterChips,
+  pickFilters,
+  sessionListSearchSchema,
+  type SessionFilters,
+  type SessionListSearch,
+} from '../lib/search-params.js';
+import { blueprintQueryOptions, defaultBlueprint } from '../queries/blueprint.js';
+import { sessionListInfiniteOptions, type SessionListParams } from '../queries/sessions.js';
+import type { Session } from '../queries/api.js';
+import { NothingMatches, NothingRecorded } from './-list/EmptyList.js';
+import { ListFilters } from './-list/ListFilters.js';
+import { SessionRow } from './-list/SessionRow.js';
+import { useSavedFilters } from './-root/use-saved-items.js';
+
+function listParams(search: SessionListSearch): SessionListParams {
+  return { ...pickFilters(search), ...(search.idPrefix ? { idPrefix: search.idPrefix } : {}) };
+}
+
+export const Route = createFileRoute('/')({
+  validateSearch: sessionListSearchSchema,
+  loaderDeps: ({ search }) => ({ params: listParams(search) }),
+  loader: async ({ context: { queryClient }, deps }) => {
+    const bp = await queryClient.ensureQueryData(blueprintQueryOptions()).catch(() => defaultBlueprint);
+    await queryClient.ensureInfiniteQueryData(
+      sessionListInfiniteOptions(deps.params, bp.userSettings.sessionListPageSize),
+    );
+  },
+  component: SessionListPage,
+});
+
+function matchesText(s: Session, words: string[]): boolean {
+  const hay = `${s.title ?? ''} ${s.project ?? ''} ${s.cwd ?? ''} ${s.id}`.toLowerCase();
+  return words.every((w) => hay.includes(w));
+}
+
+function SessionListPage() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
+  const params = listParams(search);
+  const list = useSuspenseInfiniteQuery(
+    sessionListInfiniteOptions(params, bp.userSettings.sessionListPageSize),
+  );
+  const [, saveFilter] = useSavedFilters();
+
+  const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
+  const total = list.data.pages[0]?.total ?? 0;
+  const words = useMemo(() => (search.text ?? '').toLowerCase().split(/\s+/).filter(Boolean), [search.text]);
+  const shown = useMemo(() => (words.length ? all.filter((s) => matchesText(s, words)) : all), [all, words]);
+  const chips = filterChips(search);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+
+  const loadMore = useCallback(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  // The title filter runs over loaded pages: keep loading while it leaves the screen short.
+  useEffect(() => {
+    if (words.length && shown.length < 30) loadMore();
+  }, [words.length, shown.length, loadMore]);
+
+  const setFilters = (patch: Partial<SessionListSearch>) =>
+    navigate({ search: (old: SessionListSearch) => ({ ...old, ...patch }), replace: true });
+  const clearAll = () => navigate({ search: {}, replace: true });
+  const filterText = formatFilters({ ...pickFilters(search), text: search.text, idPrefix: search.idPrefix });
+
+  return (
+    <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="session-list-page">
+      <Group justify="space-between" gap="xs">
+        <Text size="sm" c="dimmed" data-testid="session-count">
+          {words.length
+            ? `${formatCount(shown.length)} of ${formatCount(all.length)} loaded sessions match “${search.text}” (${formatCount(total)} in all)`
+            : `${formatCount(total)} session${total === 1 ? '' : 's'}`}
+        </Text>
+        {chips.length > 0 && (
+          <Group gap={4}>
+            <Tooltip label="Save these filters (they appear in the omnibox)">
+              <Button
+                size="compact-xs"
+                variant="subtle"
+                onClick={() => saveFilter({ name: filterText, query: filterText })}
+                data-testid="save-filters"
+              >
+                Save filters
+              </Button>
+            </Tooltip>
+            <Button size="compact-xs" variant="subtle" color="gray" onClick={clearAll}>
+              Clear
+            </Button>
+          </Group>
+        )}
+      </Group>
+      <FilterChips chips={chips} onRemove={(key) => setFilters({ [key]: undefined })} />
+      <ListFilters
+        filters={pickFilters(search)}
+        onChange={(patch: Partial<SessionFilters>) => setFilters(patch)}
+      />
+      <SavedFiltersMenu />
+      {total === 0 && chips.length === 0 ? (
+        <NothingRecorded />
+      ) : shown.length === 0 && !hasNextPage ? (
+        <NothingMatches onClear={clearAll} />
+      ) : (
+        <WindowList
+          testId="session-list"
+          items={shown}
+          getKey={(s) => s.id}
+          estimateSize={() => 72}
+          renderItem={(s) => <SessionRow s={s} />}
+          onNearEnd={loadMore}
+        />
+      )}
+      {(isFetchingNextPage || (words.length > 0 && hasNextPage)) && (
+        <Group justify="center" p="sm">
+          <Loader size="sm" />
+          <Text size="xs" c="dimmed">
+            loading more sessions…
+          </Text>
+        </Group>
+      )}
+      {!hasNextPage && all.length > 0 && all.length === total && (
+        <Text size="xs" c="dimmed" ta="center" data-testid="list-end">
+          All {formatCount(total)} sessions loaded.
+        </Text>
+      )}
+    </Stack>
+  );
+}
+
+function SavedFiltersMenu() {
+  const [saved, , remove] = useSavedFilters();
+  const navigate = Route.useNavigate();
+  if (saved.length === 0) return null;
+  return (
+    <Group gap={4}>
+      <Text size="xs" c="dimmed">
+        Saved:
+      </Text>
+      {saved.slice(0, 6).map((s) => (
+        <Menu key={s.query} withinPortal>
+          <Menu.Target>
+            <Button size="compact-xs" variant="light" color="gray" maw={260}>
+              <Text size="xs" truncate>
+                {s.name}
+              </Text>
+            </Button>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item
+              onClick={() => {
+                const p = parseOmnibox(s.query, Date.now());
+                if (p.kind !== 'query') return;
+                const { project, ...exact } = p.filters;
+                void navigate({
+                  search: { ...exact, text: p.text || project || undefined, idPrefix: p.idPrefix },
+                });
+              }}
+            >
+              Apply
+            </Menu.Item>
+            <Menu.Item color="red" onClick={() => remove(s.query)}>
+              Remove
+            </Menu.Item>
+          </Menu.Dropdown>
+        </Menu>
+      ))}
+    </Group>
+  );
+}

@@ -1,0 +1,175 @@
+/**
+ * Search results (`/app/search?q=`): full-text hits with highlighted snippets and their session,
+ * the session filters as chips and pickers, paging; each hit opens its session at the entry with
+ * `?q=` so the terms stay highlighted there.
+ */
+import { Alert, Badge, Group, Loader, Pagination, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { Link, createFileRoute } from '@tanstack/react-router';
+import { useEffect, useState } from 'react';
+import { FilterChips } from '../components/FilterChips.js';
+import { HighlightedSnippet } from '../components/HighlightedText.js';
+import { formatCount, formatTimestamp } from '../lib/format.js';
+import {
+  filterChips,
+  pickFilters,
+  searchPageSearchSchema,
+  type SearchPageSearch,
+  type SessionFilters,
+} from '../lib/search-params.js';
+import { describeError, type SearchHit } from '../queries/api.js';
+import { searchQueryOptions } from '../queries/search.js';
+import { ListFilters } from './-list/ListFilters.js';
+import { useRecentSearches } from './-root/use-saved-items.js';
+
+const PAGE = 20;
+
+export const Route = createFileRoute('/search')({
+  validateSearch: searchPageSearchSchema,
+  loaderDeps: ({ search }) => ({ q: search.q, offset: search.offset ?? 0, filters: pickFilters(search) }),
+  loader: async ({ context: { queryClient }, deps }) => {
+    if (deps.q)
+      await queryClient.ensureQueryData(
+        searchQueryOptions({ q: deps.q, ...deps.filters, limit: PAGE, offset: deps.offset }),
+      );
+  },
+  component: SearchPage,
+});
+
+function Hit({ hit, q }: { hit: SearchHit; q: string }) {
+  return (
+    <Link
+      to="/sessions/$id"
+      params={{ id: hit.sessionId }}
+      search={{
+        entry: hit.index,
+        q,
+        file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
+        view: 'both',
+      }}
+      style={{ textDecoration: 'none', color: 'inherit', display: 'block' }}
+      data-testid="search-hit"
+    >
+      <Paper withBorder p="xs" className="ct-row">
+        <Group gap="xs" justify="space-between" wrap="nowrap">
+          <Text size="sm" fw={600} truncate>
+            {hit.session?.title ?? hit.sessionId}
+          </Text>
+          <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
+            {hit.session?.project ?? ''}
+          </Text>
+        </Group>
+        <Group gap={6} mt={2}>
+          <Badge
+            size="xs"
+            variant="light"
+            tt="none"
+            color={hit.role === 'user' ? 'blue' : hit.role === 'assistant' ? 'orange' : 'gray'}
+          >
+            {hit.role}
+          </Badge>
+          <Text size="xs" c="dimmed">
+            #{hit.index}
+            {hit.file !== 'transcript.jsonl' ? ` in ${hit.file}` : ''} · {formatTimestamp(hit.timestamp)}
+          </Text>
+        </Group>
+        <Text size="sm" mt={4} className="ct-text" lineClamp={4}>
+          <HighlightedSnippet snippet={hit.snippet} />
+        </Text>
+      </Paper>
+    </Link>
+  );
+}
+
+function SearchPage() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const [text, setText] = useState(search.q ?? '');
+  useEffect(() => setText(search.q ?? ''), [search.q]);
+  const [, addRecent] = useRecentSearches();
+  const offset = search.offset ?? 0;
+  const filters = pickFilters(search);
+  const result = useQuery({
+    ...searchQueryOptions({ q: search.q ?? '', ...filters, limit: PAGE, offset }),
+    enabled: Boolean(search.q),
+  });
+  const set = (patch: Partial<SearchPageSearch>) =>
+    navigate({ search: (old: SearchPageSearch) => ({ ...old, ...patch }) });
+  const data = result.data;
+  const pages = data ? Math.ceil(data.total / PAGE) : 0;
+
+  return (
+    <Stack gap="sm" p="sm" maw={1000} mx="auto" data-testid="search-page">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          const q = text.trim();
+          if (q) addRecent(q);
+          void set({ q: q || undefined, offset: undefined });
+        }}
+      >
+        <TextInput
+          value={text}
+          onChange={(e) => setText(e.currentTarget.value)}
+          placeholder='Search transcripts: words, "exact phrases", prefix*'
+          aria-label="Search transcripts"
+          data-testid="search-input"
+        />
+      </form>
+      <FilterChips
+        chips={filterChips(filters)}
+        onRemove={(key) => set({ [key]: undefined, offset: undefined })}
+      />
+      <ListFilters
+        filters={filters}
+        onChange={(patch: Partial<SessionFilters>) => set({ ...patch, offset: undefined })}
+      />
+      {!search.q ? (
+        <Text size="sm" c="dimmed">
+          Type words to search every transcript. Use <b>"quotes"</b> for a phrase and <b>prefix*</b> for word
+          starts.
+        </Text>
+      ) : result.isError ? (
+        <Alert color="red" title={describeError(result.error).title} data-testid="search-error">
+          {describeError(result.error).message}
+        </Alert>
+      ) : !data ? (
+        <Loader size="sm" />
+      ) : !data.enabled ? (
+        <Alert color="yellow" title="Search is off" data-testid="search-off">
+          {data.reason ?? 'The full-text index is not available on this instance.'}
+        </Alert>
+      ) : data.total === 0 ? (
+        <Alert color="gray" variant="light" title="No matches" data-testid="search-empty">
+          No transcript entry matches “{search.q}”{Object.keys(filters).length ? ' with these filters' : ''}.
+        </Alert>
+      ) : (
+        <>
+          <Text size="sm" c="dimmed" data-testid="search-total">
+            {formatCount(data.total)} matching entr{data.total === 1 ? 'y' : 'ies'}
+            {result.isFetching ? ' …' : ''}
+          </Text>
+          <Stack gap={6}>
+            {data.hits.map((h) => (
+              <Hit key={`${h.sessionId}:${h.file}:${h.index}`} hit={h} q={search.q!} />
+            ))}
+          </Stack>
+          {pages > 1 && (
+            <Group justify="center">
+              <Pagination
+                total={pages}
+                value={Math.floor(offset / PAGE) + 1}
+                onChange={(p) => {
+                  void set({ offset: (p - 1) * PAGE || undefined });
+                  window.scrollTo(0, 0);
+                }}
+                size="sm"
+                data-testid="search-pagination"
+              />
+            </Group>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}

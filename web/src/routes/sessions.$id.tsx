@@ -1,0 +1,228 @@
+/**
+ * A session (`/app/sessions/{id}`): all its metadata, then the transcript viewer — the three-way
+ * toggle `Both` / `You` / `Claude`; `Both` shows the conversation reader or the raw reader over
+ * the same paged entries; `?entry=` (and `?q=` from search) opens at an entry with the terms
+ * highlighted. The view state lives in the URL and falls back to defaults when invalid.
+ */
+import { Alert, Box, Group, Pill, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { AnchorLink } from '../components/AnchorLink.js';
+import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef } from 'react';
+import { ErrorPanel } from '../components/ErrorPanel.js';
+import { searchTerms, termsRegExp } from '../lib/highlight.js';
+import { sessionSearchSchema, type SessionSearch } from '../lib/search-params.js';
+import { ApiError, describeError, type Session } from '../queries/api.js';
+import { blueprintQueryOptions, defaultBlueprint } from '../queries/blueprint.js';
+import { sessionQueryOptions } from '../queries/sessions.js';
+import { subagentHeadsQueryOptions } from '../queries/transcript.js';
+import { ConversationReader, MAIN_FILE } from './-session/ConversationReader.js';
+import { LoadStatus } from './-session/LoadStatus.js';
+import { RawReader } from './-session/RawReader.js';
+import { SessionDetails } from './-session/SessionDetails.js';
+import { TurnsList } from './-session/TurnsList.js';
+import { useTranscript } from './-session/use-transcript.js';
+import { usePageKeys } from './-root/Shortcuts.js';
+
+export const Route = createFileRoute('/sessions/$id')({
+  validateSearch: sessionSearchSchema,
+  loader: async ({ context: { queryClient }, params }) => {
+    await Promise.all([
+      queryClient.ensureQueryData(sessionQueryOptions(params.id)),
+      queryClient.ensureQueryData(blueprintQueryOptions()).catch(() => defaultBlueprint),
+    ]);
+  },
+  component: SessionPage,
+  errorComponent: SessionError,
+});
+
+function SessionError(props: ErrorComponentProps) {
+  const { id } = Route.useParams();
+  if (props.error instanceof ApiError && props.error.status === 404)
+    return (
+      <Stack p="md" maw={760} data-testid="session-not-found">
+        <Alert color="yellow" title="Session not found" variant="light">
+          <Text size="sm">
+            No session has the id <b>{id}</b>. {describeError(props.error).message}
+          </Text>
+          <AnchorLink to="/" size="sm">
+            Back to all sessions
+          </AnchorLink>
+        </Alert>
+      </Stack>
+    );
+  return <ErrorPanel {...props} />;
+}
+
+/** The file the readers show: the one asked for if the session has it, else the main transcript. */
+function chooseFile(s: Session, asked: string | undefined): string {
+  const names = s.files.map((f) => f.name);
+  if (asked && names.includes(asked)) return asked;
+  if (names.length === 0 || names.includes(MAIN_FILE)) return MAIN_FILE;
+  return names[0]!;
+}
+
+function SessionPage() {
+  const { id } = Route.useParams();
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const s = useSuspenseQuery(sessionQueryOptions(id)).data;
+  const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
+  const view = search.view ?? 'both';
+  const reader = search.reader ?? 'conversation';
+  const file = chooseFile(s, search.file);
+  const re = useMemo(() => termsRegExp(searchTerms(search.q)), [search.q]);
+  const settings = {
+    pageSize: bp.userSettings.transcriptPageSize,
+    autoLoadMax: bp.userSettings.transcriptAutoLoadMax,
+  };
+  const t = useTranscript(id, file, settings, view === 'both' ? search.entry : undefined);
+  const virtualizerRef = useRef<Virtualizer<Window, Element> | null>(null);
+
+  const subFiles = s.files.filter((f) => f.name.startsWith('subagents/'));
+  const heads = useQuery({
+    ...subagentHeadsQueryOptions(id, subFiles),
+    enabled: file === MAIN_FILE && subFiles.length > 0,
+  });
+
+  const set = (patch: Partial<SessionSearch>) =>
+    navigate({ search: (old: SessionSearch) => ({ ...old, ...patch }), replace: true });
+  const step = (delta: number) => {
+    const v = virtualizerRef.current;
+    if (!v) return;
+    const first = v.getVirtualItems().find((vi) => vi.end - window.scrollY > 130);
+    v.scrollToIndex(Math.max(0, (first?.index ?? 0) + delta), { align: 'start' });
+  };
+  usePageKeys({
+    '1': () => set({ view: 'both' }),
+    '2': () => set({ view: 'you' }),
+    '3': () => set({ view: 'claude' }),
+    r: () => set({ view: 'both', reader: reader === 'raw' ? 'conversation' : 'raw' }),
+    j: () => step(1),
+    k: () => step(-1),
+  });
+
+  return (
+    <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="session-page">
+      <SessionDetails s={s} links={bp.sessionLinks} />
+      <Box
+        pos="sticky"
+        top={56}
+        py={6}
+        style={{
+          zIndex: 20,
+          background: 'var(--mantine-color-body)',
+          borderBottom: '1px solid var(--mantine-color-dark-5)',
+        }}
+        data-testid="transcript-toolbar"
+      >
+        <Group gap="xs" justify="space-between">
+          <Group gap="xs">
+            <SegmentedControl
+              size="xs"
+              value={view}
+              onChange={(v) => set({ view: v as SessionSearch['view'] })}
+              data={[
+                { value: 'both', label: 'Both' },
+                { value: 'you', label: 'You' },
+                { value: 'claude', label: 'Claude' },
+              ]}
+              data-testid="view-toggle"
+            />
+            {view === 'both' && (
+              <SegmentedControl
+                size="xs"
+                value={reader}
+                onChange={(v) => set({ reader: v as SessionSearch['reader'] })}
+                data={[
+                  { value: 'conversation', label: 'Conversation' },
+                  { value: 'raw', label: 'Raw' },
+                ]}
+                data-testid="reader-toggle"
+              />
+            )}
+            {view === 'both' && s.files.length > 1 && (
+              <Select
+                size="xs"
+                aria-label="Transcript file"
+                data-testid="file-select"
+                value={file}
+                onChange={(v) => set({ file: v && v !== MAIN_FILE ? v : undefined, entry: undefined })}
+                data={s.files.map((f) => ({
+                  value: f.name,
+                  label:
+                    f.name === MAIN_FILE
+                      ? `main transcript (${f.entries})`
+                      : `${f.name.replace(/^subagents\//, '')} (${f.entries})`,
+                }))}
+                allowDeselect={false}
+                w={260}
+                maw="100%"
+              />
+            )}
+          </Group>
+          <Group gap="xs">
+            {search.q && (
+              <Pill withRemoveButton onRemove={() => set({ q: undefined })} data-testid="highlight-chip">
+                highlighting “{search.q}”
+              </Pill>
+            )}
+            {view === 'both' && t.total > 0 && (
+              <Text size="xs" c="dimmed">
+                {t.loaded} / {t.total}
+              </Text>
+            )}
+          </Group>
+        </Group>
+      </Box>
+      {view === 'both' ? (
+        t.error ? (
+          <Alert color="red" title="Cannot load the transcript" data-testid="transcript-error">
+            {describeError(t.error).message}
+          </Alert>
+        ) : t.isLoading ? (
+          <Text size="sm" c="dimmed">
+            Loading the transcript…
+          </Text>
+        ) : t.total === 0 ? (
+          <Alert color="gray" variant="light" title="No entries" data-testid="transcript-empty">
+            This transcript has no entries (an empty file, or nothing stored for it yet).
+          </Alert>
+        ) : (
+          <>
+            {reader === 'conversation' ? (
+              <ConversationReader
+                sessionId={id}
+                file={file}
+                t={t}
+                re={re}
+                target={search.entry}
+                subagentHeads={heads.data ?? []}
+                virtualizerRef={virtualizerRef}
+              />
+            ) : (
+              <RawReader
+                sessionId={id}
+                file={file}
+                t={t}
+                re={re}
+                target={search.entry}
+                virtualizerRef={virtualizerRef}
+              />
+            )}
+            <LoadStatus t={t} autoLoadMax={settings.autoLoadMax} />
+          </>
+        )
+      ) : (
+        <TurnsList
+          key={view}
+          sessionId={id}
+          role={view === 'you' ? 'user' : 'assistant'}
+          pageSize={settings.pageSize}
+          re={re}
+        />
+      )}
+    </Stack>
+  );
+}
