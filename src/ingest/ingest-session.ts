@@ -159,9 +159,13 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     const key = `${sessionId}/${file.objectName}`;
     if (size > fc.offset) {
       objectWrites.push(
-        sink.putObject(key, createReadStream(file.path, { start: fc.offset, end: size - 1 }), {
-          offset: fc.offset,
-        }),
+        sink.putObject(
+          key,
+          createReadStream(file.path, { start: fc.offset, end: size - 1, highWaterMark: 1 << 20 }),
+          {
+            offset: fc.offset,
+          },
+        ),
       );
     } else if (!prev) {
       objectWrites.push(sink.putObject(key, Buffer.alloc(0))); // an empty transcript is still kept

@@ -15,7 +15,17 @@ export interface EncodedContent {
 }
 
 export function encodeContent(doc: DocInput): EncodedContent {
+  const body = encodeBody(doc);
+  return { body, hash: hashBody(body) };
+}
+
+/** The canonical JSON of a document's content (everything but `_id` and `_rev`). */
+export function encodeBody(doc: DocInput): string {
   const { _id: _i, _rev: _r, ...content } = doc;
-  const body = canonicalJson(content);
-  return { body, hash: createHash('sha1').update(body).digest('hex').slice(0, 32) };
+  return canonicalJson(content);
+}
+
+/** The content hash of an encoded body: the `<hash>` of `_rev`. */
+export function hashBody(body: string): string {
+  return createHash('sha1').update(body).digest('hex').slice(0, 32);
 }

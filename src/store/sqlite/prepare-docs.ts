@@ -4,7 +4,7 @@
  * is encoded here, once.
  */
 import { StoreInputError, type DocInput } from '../contract.js';
-import { encodeContent } from './encode-content.js';
+import { encodeBody, hashBody } from './encode-content.js';
 
 export interface PreparedDoc {
   id: string;
@@ -12,7 +12,8 @@ export interface PreparedDoc {
   sessionId: string;
   type: string | null;
   body: string;
-  hash: string;
+  /** Absent when the caller left hashing to the writer (see `prepareDocs`). */
+  hash?: string;
   doc: DocInput;
 }
 
@@ -21,7 +22,11 @@ export interface PreparedLocal {
   value: string;
 }
 
-export function prepareDocs(docs: DocInput[]): PreparedDoc[] {
+/**
+ * `hash: false` leaves the content hash to whoever writes (the engine's writer thread hashes,
+ * so the two threads split the encoding work); the doc store fills it in before writing.
+ */
+export function prepareDocs(docs: DocInput[], options: { hash?: boolean } = {}): PreparedDoc[] {
   if (!Array.isArray(docs)) throw new StoreInputError('docs must be an array');
   return docs.map((doc, i) => {
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
@@ -36,7 +41,8 @@ export function prepareDocs(docs: DocInput[]): PreparedDoc[] {
     if (rev !== undefined && (typeof rev !== 'string' || rev === '')) {
       throw new StoreInputError(`docs[${i}]._rev must be a non-empty string when given`);
     }
-    const { body, hash } = encodeContent(doc);
+    const body = encodeBody(doc);
+    const hash = options.hash === false ? undefined : hashBody(body);
     return {
       id,
       rev,

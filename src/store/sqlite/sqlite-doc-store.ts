@@ -17,7 +17,7 @@ import {
   type WriteResult,
 } from '../contract.js';
 import type { DocWriteObserver, PreviousDoc } from './doc-write-observer.js';
-import { encodeContent } from './encode-content.js';
+import { encodeContent, hashBody } from './encode-content.js';
 import {
   nonNegativeInt,
   prepareDocs,
@@ -221,6 +221,7 @@ export class SqliteDocStore implements DocStore {
   }
 
   #writeDoc(d: PreparedDoc): WriteResult {
+    const hash = (d.hash ??= hashBody(d.body));
     const row = this.#sql.selectRow.get(d.id) as DocRow | undefined;
     let rev: string;
     if (!row) {
@@ -231,18 +232,18 @@ export class SqliteDocStore implements DocStore {
           reason: `document does not exist; _rev ${d.rev} cannot match`,
         };
       }
-      rev = nextRev(undefined, d.hash);
-      this.#sql.insertDoc.run(d.sessionId, d.id, rev, d.hash, this.#nextSeq(), d.type, d.body);
+      rev = nextRev(undefined, hash);
+      this.#sql.insertDoc.run(d.sessionId, d.id, rev, hash, this.#nextSeq(), d.type, d.body);
       this.#sql.countLive(d.sessionId, 1);
     } else if (row.deleted) {
       // A tombstone may be recreated without a revision, as in CouchDB.
       if (d.rev !== undefined && d.rev !== row.rev) {
         return { id: d.id, status: 'conflict', rev: row.rev, reason: `document was deleted at ${row.rev}` };
       }
-      rev = nextRev(row.rev, d.hash);
-      this.#sql.updateDoc.run(d.sessionId, rev, d.hash, this.#nextSeq(), 0, d.type, d.body, row.rowid);
+      rev = nextRev(row.rev, hash);
+      this.#sql.updateDoc.run(d.sessionId, rev, hash, this.#nextSeq(), 0, d.type, d.body, row.rowid);
       this.#sql.countLive(d.sessionId, 1);
-    } else if (row.hash === d.hash) {
+    } else if (row.hash === hash) {
       return { id: d.id, status: 'unchanged', rev: row.rev };
     } else if (d.rev !== row.rev) {
       const reason =
@@ -252,8 +253,8 @@ export class SqliteDocStore implements DocStore {
       return { id: d.id, status: 'conflict', rev: row.rev, reason };
     } else {
       this.#observer?.removing(previousDoc(this.#sql, row, d.id));
-      rev = nextRev(row.rev, d.hash);
-      this.#sql.updateDoc.run(d.sessionId, rev, d.hash, this.#nextSeq(), 0, d.type, d.body, row.rowid);
+      rev = nextRev(row.rev, hash);
+      this.#sql.updateDoc.run(d.sessionId, rev, hash, this.#nextSeq(), 0, d.type, d.body, row.rowid);
       if (row.session_id !== d.sessionId) {
         this.#sql.countLive(row.session_id, -1);
         this.#sql.countLive(d.sessionId, 1);
