@@ -76,12 +76,12 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     changes: (since, limit) => reads.changes(since, limit),
     getLocal: (id) => reads.getLocal(id),
     getSchemaMarker: () => reads.getSchemaMarker(),
-    // Validation, canonical encoding and hashing run here, before the hand-over, so the two
+    // Validation and canonical encoding run here, hashing on the writer thread, so the two
     // threads share the work of a write; a bad input is refused without reaching the writer.
     bulkUpsert: async (docs: DocInput[]) =>
-      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs), []),
+      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs, { hash: false }), []),
     commit: async (docs, locals) =>
-      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs), prepareLocals(locals)),
+      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs, { hash: false }), prepareLocals(locals)),
     delete: (id, rev) => writer.write<WriteResult>('delete', id, rev),
     putLocal: (id, value) => writer.write<void>('putLocal', id, value),
     deleteLocal: (id) => writer.write<void>('deleteLocal', id),
