@@ -39,7 +39,16 @@ export const projectedEntrySchema = z.object({
   thinking: z.string().optional(),
   toolUses: z.array(z.object({ id: z.string(), name: z.string(), input: z.unknown() })).optional(),
   toolResults: z
-    .array(z.object({ toolUseId: z.string(), content: z.string(), isError: z.boolean() }))
+    .array(
+      z.object({
+        toolUseId: z.string(),
+        content: z.string(),
+        isError: z.boolean(),
+        /** The subagent a Task call ran (Claude Code 2.x `toolUseResult.agentId`): its file is
+         *  `subagents/agent-<agentId>.jsonl`. */
+        agentId: z.string().optional(),
+      }),
+    )
     .optional(),
   images: z.array(z.object({ mediaType: z.string(), bytes: z.number().int().nonnegative() })).optional(),
   isSidechain: z.boolean().optional(),
@@ -149,16 +158,7 @@ export const sessionDocSchema = z.discriminatedUnion('type', [
 ]);
 export type SessionDoc = z.infer<typeof sessionDocSchema>;
 
-/** Id helpers: deterministic, so re-ingest and retried hooks never duplicate. */
-export const docIds = {
-  summary: (sessionId: string) => `summary:${sessionId}`,
-  chunk: (sessionId: string, file: string, byteStart: number) =>
-    `chunk:${sessionId}:${file}:${String(byteStart).padStart(12, '0')}`,
-  event: (sessionId: string, timestamp: string, hash: string) => `event:${sessionId}:${timestamp}:${hash}`,
-};
-
-/** Main transcript object name within a session. */
-export const MAIN_TRANSCRIPT = 'transcript.jsonl';
+export { docIds, MAIN_TRANSCRIPT } from './doc-ids.js';
 
 /**
  * Formats a zod error as one line naming each failing field by path, e.g.

@@ -382,3 +382,26 @@ describe('projectLine: never throws', () => {
     }
   });
 });
+
+describe('subagent results', () => {
+  it('names the subagent a Task call ran, from toolUseResult.agentId', () => {
+    const entry = entryOf({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_1', content: 'done' }] },
+      toolUseResult: { agentId: 'a96624eba0c4dad97', status: 'completed' },
+    });
+    expect(entry.toolResults).toEqual([
+      { toolUseId: 'toolu_1', content: 'done', isError: false, agentId: 'a96624eba0c4dad97' },
+    ]);
+    expect(projectedEntrySchema.safeParse(entry).success).toBe(true);
+  });
+
+  it('leaves results without an agent untouched', () => {
+    const entry = entryOf({
+      type: 'user',
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_2', content: 'ok' }] },
+      toolUseResult: { stdout: 'ok' },
+    });
+    expect(entry.toolResults?.[0]).not.toHaveProperty('agentId');
+  });
+});

@@ -114,7 +114,12 @@ function projectRecord(r: Record<string, unknown>, at: EntryPosition): Projected
     truncated ||= thinking.cut;
   }
   if (parts.toolUses.length > 0) entry.toolUses = parts.toolUses;
-  if (parts.toolResults.length > 0) entry.toolResults = parts.toolResults;
+  if (parts.toolResults.length > 0) {
+    // A Task result names the subagent that did the work, so readers can open its file.
+    const subagent = isRecord(r.toolUseResult) ? short(r.toolUseResult.agentId) : undefined;
+    if (subagent !== undefined && parts.toolResults.length === 1) parts.toolResults[0]!.agentId = subagent;
+    entry.toolResults = parts.toolResults;
+  }
   if (parts.images.length > 0) entry.images = parts.images;
   if (r.isSidechain === true) entry.isSidechain = true;
   if (r.isMeta === true) entry.isMeta = true;
