@@ -215,6 +215,18 @@ describe('helpers', () => {
     expect(subagentFileFor({ name: 'Read', input: { prompt: 'Find X' } }, heads)).toBeUndefined();
     expect(subagentFileFor({ name: 'Task', input: 'x' }, heads)).toBeUndefined();
   });
+  it('prefers the subagent a Task result names over matching prompts', () => {
+    const heads = [
+      { file: 'subagents/agent-a1.jsonl', prompt: 'Same prompt' },
+      { file: 'subagents/agent-b2.jsonl', prompt: 'Same prompt' },
+    ];
+    const call = {
+      name: 'Task',
+      input: { prompt: 'Same prompt' },
+      result: { index: 9, content: 'done', isError: false, agentId: 'b2' },
+    };
+    expect(subagentFileFor(call, heads)?.file).toBe('subagents/agent-b2.jsonl');
+  });
   it('summarises a run', () => {
     expect(summarizeCalls([{ name: 'Read' }, { name: 'Bash' }, { name: 'Read' }])).toBe('Read ×2, Bash');
   });

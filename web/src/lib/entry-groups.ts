@@ -24,6 +24,8 @@ export interface ToolResult {
   index: number;
   content: string;
   isError: boolean;
+  /** The subagent a Task call ran (its file is `subagents/agent-<agentId>.jsonl`). */
+  agentId?: string;
 }
 
 export interface ToolCall {
@@ -229,6 +231,7 @@ export class EntryGrouper {
     let placed = false;
     for (const r of results) {
       const result: ToolResult = { index: e.index, content: r.content, isError: r.isError };
+      if (r.agentId) result.agentId = r.agentId;
       if (this.#updateCall(items, r.toolUseId, (c) => ({ ...c, result }), e.index)) placed = true;
       else {
         const at = this.#run(items, e.index);
@@ -302,13 +305,19 @@ export interface SubagentFileHead {
 
 /**
  * Which subagent file (the 2.x layout keeps each subagent in `subagents/agent-*.jsonl`) a
- * Task/Agent call started: the file whose first prompt is the call's `input.prompt`.
+ * Task/Agent call started: the one its result names (`agentId`), else the file whose first
+ * prompt is the call's `input.prompt` (results written before Claude Code named agents).
  */
 export function subagentFileFor(
-  call: Pick<ToolCall, 'name' | 'input'>,
+  call: Pick<ToolCall, 'name' | 'input' | 'result'>,
   heads: readonly SubagentFileHead[],
 ): SubagentFileHead | undefined {
   if (!TASK_TOOLS.has(call.name)) return undefined;
+  const agentId = call.result?.agentId;
+  if (agentId) {
+    const named = heads.find((h) => h.agentId === agentId || h.file === `subagents/agent-${agentId}.jsonl`);
+    if (named) return named;
+  }
   const prompt = promptOf(call.input);
   if (!prompt) return undefined;
   return heads.find((h) => h.prompt?.trim() === prompt);
