@@ -3,16 +3,22 @@
  * the parse-only baseline, a full ingest, an unchanged re-run and a one-line append, each in its
  * own process, and prints a table of throughput and ratios to the baseline. Ratios, not absolute
  * times, are what compare across machines.
+ *
+ * `--engine sqlite|postgres` (or both, comma separated) chooses the store: the embedded SQLite
+ * file + object directory, or PostgreSQL (a fresh schema in `--database-url`, default
+ * `CT_DATABASE_URL` or the local test database) + S3 (the `CT_S3_*` bucket when set, else an
+ * s3rver on loopback). With both, the same tables are printed for each, then side by side.
  */
 import { execFile } from 'node:child_process';
-import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm, truncate } from 'node:fs/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startTestServer, binPath } from '../test/support/api-server.js';
-import { measureApi } from './api-latency.js';
+import { startTestServer, binPath, cleanEnv } from '../test/support/api-server.js';
+import { measureApi, type LatencyRow } from './api-latency.js';
+import { benchEngines, type BenchEngine, type EngineName } from './engines.js';
 import { generateCorpus } from './generate-corpus.js';
 
 const run = promisify(execFile);
@@ -25,6 +31,8 @@ interface Args {
   corpus: string;
   api: boolean;
   requests: number;
+  engines: EngineName[];
+  databaseUrl: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -34,6 +42,8 @@ function parseArgs(argv: string[]): Args {
     corpus: path.resolve(repoRoot, '../shared/corpus/claude-code'),
     api: true,
     requests: 200,
+    engines: ['sqlite'],
+    databaseUrl: process.env.CT_DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/test',
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -42,9 +52,12 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--corpus') args.corpus = path.resolve(argv[++i]!);
     else if (a === '--no-api') args.api = false;
     else if (a === '--requests') args.requests = Number(argv[++i]);
+    else if (a === '--engine') args.engines = engineList(argv[++i] ?? '');
+    else if (a === '--database-url') args.databaseUrl = argv[++i] ?? '';
     else if (a === '--help') {
       console.log(
-        'usage: npm run bench -- [--size-mb 200] [--corpus DIR] [--no-api] [--requests 200] [--keep]',
+        'usage: npm run bench -- [--size-mb 200] [--corpus DIR] [--engine sqlite|postgres|sqlite,postgres]\n' +
+          '                        [--database-url URL] [--no-api] [--requests 200] [--keep]',
       );
       process.exit(0);
     } else throw new Error(`unknown argument ${a}`);
@@ -54,9 +67,17 @@ function parseArgs(argv: string[]): Args {
   return args;
 }
 
-async function worker(...args: string[]): Promise<Record<string, number>> {
+function engineList(value: string): EngineName[] {
+  const names = value.split(',').map((s) => s.trim());
+  for (const n of names)
+    if (n !== 'sqlite' && n !== 'postgres') throw new Error(`--engine: unknown engine "${n}"`);
+  return [...new Set(names)] as EngineName[];
+}
+
+async function worker(env: Record<string, string>, ...args: string[]): Promise<Record<string, number>> {
   const { stdout } = await run(process.execPath, [path.join(here, 'worker.js'), ...args], {
     maxBuffer: 1 << 20,
+    env: cleanEnv(env),
   });
   return JSON.parse(stdout.trim().split('\n').pop()!) as Record<string, number>;
 }
@@ -72,96 +93,147 @@ function printTable(head: string[], rows: string[][]): void {
 }
 const fmt = (n: number, digits = 1) => n.toFixed(digits);
 
+interface EngineResult {
+  engine: EngineName;
+  label: string;
+  fullMBs: number;
+  rerunMs: number;
+  appendMs: number;
+  backfillMBs?: number;
+  latency?: LatencyRow[];
+}
+
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   const tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-bench-'));
+  const engines = await benchEngines(args.engines, { databaseUrl: args.databaseUrl, keep: args.keep });
   try {
     console.log(`generating a ${args.sizeMb} MB corpus from ${args.corpus} …`);
     const corpus = await generateCorpus(args.corpus, path.join(tmp, 'projects'), args.sizeMb * 1024 * 1024);
     console.log(`${corpus.sessions} sessions, ${corpus.files.length} files, ${fmt(mb(corpus.bytes))} MB\n`);
-
-    const baseline = await worker('baseline', corpus.root);
-    const dataDir = path.join(tmp, 'data');
-    const full = await worker('ingest', dataDir, corpus.root);
-    const rerun = await worker('ingest', dataDir, corpus.root);
-    const target = corpus.files[Math.floor(corpus.files.length / 2)]!;
-    const lines = (await readFile(target, 'utf8')).split('\n').filter(Boolean);
-    await appendFile(target, lines[lines.length - 1] + '\n');
-    const append = await worker('ingest', dataDir, corpus.root);
-
-    const baseMBs = mb(corpus.bytes) / (baseline.ms! / 1000);
-    const rows: string[][] = [
-      [
-        'read + JSON.parse (baseline)',
-        fmt(baseline.ms!, 0),
-        fmt(baseMBs),
-        '1.00',
-        fmt(baseline.maxRssMB!, 0),
-      ],
-      [
-        'full ingest',
-        fmt(full.ms!, 0),
-        fmt(mb(full.bytes!) / (full.ms! / 1000)),
-        fmt(mb(full.bytes!) / (full.ms! / 1000) / baseMBs, 2),
-        fmt(full.maxRssMB!, 0),
-      ],
-      [
-        're-run, unchanged tree',
-        fmt(rerun.ms!, 0),
-        '-',
-        `${fmt((rerun.ms! / full.ms!) * 100, 2)} % of full`,
-        fmt(rerun.maxRssMB!, 0),
-      ],
-      [
-        'append one line to one file',
-        fmt(append.ms!, 0),
-        '-',
-        `${fmt((append.ms! / full.ms!) * 100, 2)} % of full`,
-        fmt(append.maxRssMB!, 0),
-      ],
-    ];
-    printTable(['measure', 'ms', 'MB/s', 'ratio', 'peak RSS MB'], rows);
-    console.log(
-      `\ntargets: full ingest ≥ 0.33 of baseline; unchanged re-run ≤ 2 % of full; peak RSS ≤ 300 MB` +
-        `\ncorpus: ${fmt(mb(corpus.bytes))} MB in ${corpus.files.length} files, ${os.cpus().length} cores`,
-    );
-
-    if (args.api) {
-      const fullMBs = mb(full.bytes!) / (full.ms! / 1000);
-      const server = await startTestServer({ args: ['--no-import'], timeoutMs: 120_000 });
-      try {
-        const t0 = performance.now();
-        await run(process.execPath, [binPath, 'backfill', '--dir', corpus.root, '--webapi', server.url], {
-          env: server.env,
-          maxBuffer: 16 << 20,
-        });
-        const backfillMs = performance.now() - t0;
-        const backfillMBs = mb(corpus.bytes) / (backfillMs / 1000);
-        console.log(
-          '\nHTTP API (real server process, keep-alive client, ' + args.requests + ' requests per route)\n',
-        );
-        printTable(
-          ['measure', 'ms', 'MB/s', 'ratio'],
-          [
-            ['in-process ingest', fmt(full.ms!, 0), fmt(fullMBs), '1.00'],
-            ['backfill through the API', fmt(backfillMs, 0), fmt(backfillMBs), fmt(backfillMBs / fullMBs, 2)],
-          ],
-        );
-        const latency = await measureApi(server.url, args.requests);
-        console.log('');
-        printTable(
-          ['route', 'p50 ms', 'p99 ms', 'target p50'],
-          latency.map((r) => [r.name, fmt(r.p50, 2), fmt(r.p99, 2), `≤ ${r.target} ms`]),
-        );
-        console.log('\ntargets: backfill through the API ≥ 0.67 of in-process ingest');
-      } finally {
-        await server.stop();
-      }
-    }
+    const baseline = await worker({}, 'baseline', corpus.root);
+    const results: EngineResult[] = [];
+    for (const engine of engines) results.push(await benchEngine(engine, corpus, baseline, tmp, args));
+    if (results.length > 1) printSideBySide(results);
   } finally {
+    await Promise.all(engines.map((e) => e.close()));
     if (!args.keep) await rm(tmp, { recursive: true, force: true });
     else console.log(`kept ${tmp}`);
   }
+}
+
+async function benchEngine(
+  engine: BenchEngine,
+  corpus: { root: string; files: string[]; bytes: number },
+  baseline: Record<string, number>,
+  tmp: string,
+  args: Args,
+): Promise<EngineResult> {
+  console.log(`\n## ${engine.label}\n`);
+  const env = await engine.env();
+  const dataDir = path.join(tmp, `data-${engine.name}`);
+  const full = await worker(env, 'ingest', dataDir, corpus.root);
+  const rerun = await worker(env, 'ingest', dataDir, corpus.root);
+  const target = corpus.files[Math.floor(corpus.files.length / 2)]!;
+  const text = await readFile(target, 'utf8');
+  const lines = text.split('\n').filter(Boolean);
+  await appendFile(target, lines[lines.length - 1] + '\n');
+  const append = await worker(env, 'ingest', dataDir, corpus.root);
+  // Every engine ingests the very same bytes.
+  await truncate(target, Buffer.byteLength(text));
+
+  const baseMBs = mb(corpus.bytes) / (baseline.ms! / 1000);
+  const fullMBs = mb(full.bytes!) / (full.ms! / 1000);
+  const rows: string[][] = [
+    ['read + JSON.parse (baseline)', fmt(baseline.ms!, 0), fmt(baseMBs), '1.00', fmt(baseline.maxRssMB!, 0)],
+    ['full ingest', fmt(full.ms!, 0), fmt(fullMBs), fmt(fullMBs / baseMBs, 2), fmt(full.maxRssMB!, 0)],
+    [
+      're-run, unchanged tree',
+      fmt(rerun.ms!, 0),
+      '-',
+      `${fmt((rerun.ms! / full.ms!) * 100, 2)} % of full`,
+      fmt(rerun.maxRssMB!, 0),
+    ],
+    [
+      'append one line to one file',
+      fmt(append.ms!, 0),
+      '-',
+      `${fmt((append.ms! / full.ms!) * 100, 2)} % of full`,
+      fmt(append.maxRssMB!, 0),
+    ],
+  ];
+  printTable(['measure', 'ms', 'MB/s', 'ratio', 'peak RSS MB'], rows);
+  console.log(
+    `\ntargets: full ingest ≥ 0.33 of baseline; unchanged re-run ≤ 2 % of full; peak RSS ≤ 300 MB` +
+      `\ncorpus: ${fmt(mb(corpus.bytes))} MB in ${corpus.files.length} files, ${os.cpus().length} cores`,
+  );
+  const result: EngineResult = {
+    engine: engine.name,
+    label: engine.label,
+    fullMBs,
+    rerunMs: rerun.ms!,
+    appendMs: append.ms!,
+  };
+  if (!args.api) return result;
+
+  // The API instance gets a store of its own, filled through the API.
+  const server = await startTestServer({
+    args: ['--no-import'],
+    timeoutMs: 120_000,
+    env: await engine.env(),
+  });
+  try {
+    const t0 = performance.now();
+    await run(process.execPath, [binPath, 'backfill', '--dir', corpus.root, '--webapi', server.url], {
+      env: server.env,
+      maxBuffer: 16 << 20,
+    });
+    const backfillMs = performance.now() - t0;
+    const backfillMBs = mb(corpus.bytes) / (backfillMs / 1000);
+    console.log(
+      '\nHTTP API (real server process, keep-alive client, ' + args.requests + ' requests per route)\n',
+    );
+    printTable(
+      ['measure', 'ms', 'MB/s', 'ratio'],
+      [
+        ['in-process ingest', fmt(full.ms!, 0), fmt(fullMBs), '1.00'],
+        ['backfill through the API', fmt(backfillMs, 0), fmt(backfillMBs), fmt(backfillMBs / fullMBs, 2)],
+      ],
+    );
+    const latency = await measureApi(server.url, args.requests);
+    console.log('');
+    printTable(
+      ['route', 'p50 ms', 'p99 ms', 'target p50'],
+      latency.map((r) => [r.name, fmt(r.p50, 2), fmt(r.p99, 2), `≤ ${r.target} ms`]),
+    );
+    console.log('\ntargets: backfill through the API ≥ 0.67 of in-process ingest');
+    return { ...result, backfillMBs, latency };
+  } finally {
+    await server.stop();
+  }
+}
+
+/** The engines' figures next to each other, as ratios to the first (the embedded engine). */
+function printSideBySide(results: EngineResult[]): void {
+  const [base, ...others] = results as [EngineResult, ...EngineResult[]];
+  console.log(`\n## side by side (ratio = engine / ${base.engine})\n`);
+  const head = ['measure', ...results.map((r) => r.engine), ...others.map((o) => `${o.engine} ratio`)];
+  const row = (name: string, unit: (r: EngineResult) => number | undefined, digits = 1) => [
+    name,
+    ...results.map((r) => (unit(r) === undefined ? '-' : fmt(unit(r)!, digits))),
+    ...others.map((o) => (unit(o) === undefined || !unit(base) ? '-' : fmt(unit(o)! / unit(base)!, 2))),
+  ];
+  const rows = [
+    row('full ingest MB/s', (r) => r.fullMBs),
+    row('re-run, unchanged tree ms', (r) => r.rerunMs, 0),
+    row('append one line ms', (r) => r.appendMs, 0),
+    row('backfill through the API MB/s', (r) => r.backfillMBs),
+  ];
+  for (const [i, l] of (base.latency ?? []).entries()) {
+    rows.push(row(`p50 ms: ${l.name}`, (r) => r.latency?.[i]?.p50, 2));
+  }
+  printTable(head, rows);
+  console.log('\ntargets: query p50 within 2× of the embedded engine; ingest at least 1/2 of it');
 }
 
 main().catch((err) => {

@@ -1,7 +1,7 @@
 /**
- * The store contract (DESIGN §5): written once, implemented per engine (embedded SQLite +
- * directory; PostgreSQL + S3 later). Nothing outside `src/store/<engine>/` may know which engine
- * it talks to; engines differ only through `StoreCapabilities`.
+ * The store contract (DESIGN §5): written once, implemented per engine (embedded: SQLite +
+ * directory; scale-out: PostgreSQL + S3). Nothing outside `src/store/<engine>/` may know which
+ * engine it talks to; engines differ only through `StoreCapabilities`.
  */
 import type { Readable } from 'node:stream';
 import type { ProjectedEntry, SummaryDoc, TokenUsage } from '../core/documents.js';
@@ -295,4 +295,12 @@ export class ViewMissingError extends Error {
   constructor(readonly view: ViewName) {
     super(`view ${view} is not materialised: run \`transcripts migrate up\``);
   }
+}
+
+/**
+ * The store cannot open with the settings it was given (an unreachable database, a missing bucket,
+ * refused credentials). The message names the setting to change.
+ */
+export class StoreConfigError extends Error {
+  override name = 'StoreConfigError';
 }

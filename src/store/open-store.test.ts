@@ -11,7 +11,7 @@ let store: Store;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ct-open-store-'));
-  store = await openStore({ dataDir: join(dir, 'nested', 'data') });
+  store = await openStore({ dataDir: join(dir, 'nested', 'data'), env: {} });
 });
 afterEach(async () => {
   await store.close();
@@ -58,6 +58,6 @@ describe('openStore', () => {
   it('closes idempotently', async () => {
     await store.close();
     await store.close();
-    store = await openStore({ dataDir: join(dir, 'nested', 'data') });
+    store = await openStore({ dataDir: join(dir, 'nested', 'data'), env: {} });
   });
 });

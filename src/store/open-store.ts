@@ -1,16 +1,43 @@
 /**
- * The one place that chooses storage engines (DESIGN §5). Today: the embedded engine — SQLite
- * file `<dataDir>/transcripts.db` for documents and views, `<dataDir>/objects/` for objects.
+ * The one place that chooses storage engines (DESIGN §5), by configuration alone
+ * (store-settings.ts): documents and views in the embedded SQLite file `<dataDir>/transcripts.db`
+ * or in PostgreSQL (`CT_DATABASE_URL`); objects in `<dataDir>/objects/` or an S3 bucket
+ * (`CT_S3_*`). The two choices are independent.
  */
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Store } from './contract.js';
+import type { DocStore, ObjectStore, Store, StoreCapabilities, Views } from './contract.js';
 import { DirObjectStore } from './dir-objects/dir-object-store.js';
+import { PostgresEngine } from './postgres/postgres-engine.js';
+import { postgresSettings } from './postgres/postgres-settings.js';
+import { S3ObjectStore } from './s3-objects/s3-object-store.js';
 import { SqliteEngine } from './sqlite/sqlite-engine.js';
+import { storeSettings, type StoreEnv, type StoreSettings } from './store-settings.js';
 
 export interface OpenStoreOptions {
-  /** Data directory of the embedded engine (created if missing). */
+  /** Data directory of the embedded engines (created if missing; unused by PostgreSQL + S3). */
   dataDir: string;
+  /** Where engine settings are read from (default `process.env`); see docs/settings.md. */
+  env?: StoreEnv;
+  /** Explicit engine settings (tests, tools): used instead of reading `env`. */
+  settings?: StoreSettings;
+}
+
+interface DocEngine {
+  docs: DocStore;
+  views: Views;
+  capabilities: StoreCapabilities;
+  withMigrationLock<T>(fn: () => Promise<T>): Promise<T>;
+  counts(): { documents: number; sessions: number } | Promise<{ documents: number; sessions: number }>;
+  close(): Promise<void>;
+}
+
+interface ObjectEngine {
+  objects: ObjectStore;
+  /** Whether processes on other machines see the same objects. */
+  shared: boolean;
+  totals(): Promise<{ objects: number; objectBytes: number }>;
+  close(): Promise<void>;
 }
 
 /**
@@ -21,28 +48,48 @@ export interface OpenStoreOptions {
  * try { await store.views.listSessions({}, { limit: 50, offset: 0 }); } finally { await store.close(); }
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
-  await mkdir(options.dataDir, { recursive: true });
-  // Engine choice goes here: `CT_DATABASE_URL` will select the PostgreSQL document engine and
-  // `CT_S3_*` the S3 object store, independently of each other; without them, the embedded ones.
-  const engine = SqliteEngine.open(join(options.dataDir, 'transcripts.db'));
-  let objects: DirObjectStore;
+  const settings = options.settings ?? storeSettings(options.env ?? process.env);
+  if (!settings.database || !settings.s3) await mkdir(options.dataDir, { recursive: true });
+  const engine = await openDocEngine(options.dataDir, settings);
+  let objects: ObjectEngine;
   try {
-    objects = await DirObjectStore.open({
-      root: join(options.dataDir, 'objects'),
-      // Same tree as the objects, so the final rename never crosses a filesystem.
-      uploads: join(options.dataDir, 'object-uploads'),
-    });
+    objects = await openObjectEngine(options.dataDir, settings);
   } catch (err) {
     await engine.close();
     throw err;
   }
+  let closing: Promise<void> | undefined;
   return {
     docs: engine.docs,
-    objects,
+    objects: objects.objects,
     views: engine.views,
-    capabilities: engine.capabilities,
+    capabilities: Object.freeze({
+      engine: engine.capabilities.engine,
+      // Several API processes need both halves shared: one database and one bucket.
+      multiProcess: engine.capabilities.multiProcess && objects.shared,
+    }),
     withMigrationLock: (fn) => engine.withMigrationLock(fn),
-    stats: async () => ({ ...engine.counts(), ...(await objects.totals()) }),
-    close: () => engine.close(),
+    stats: async () => ({ ...(await engine.counts()), ...(await objects.totals()) }),
+    close: () => (closing ??= Promise.all([engine.close(), objects.close()]).then(() => undefined)),
   };
+}
+
+async function openDocEngine(dataDir: string, settings: StoreSettings): Promise<DocEngine> {
+  if (settings.database) {
+    return PostgresEngine.open(postgresSettings(settings.database.url, settings.database.schema));
+  }
+  return SqliteEngine.open(join(dataDir, 'transcripts.db'));
+}
+
+async function openObjectEngine(dataDir: string, settings: StoreSettings): Promise<ObjectEngine> {
+  if (settings.s3) {
+    const s3 = await S3ObjectStore.open(settings.s3);
+    return { objects: s3, shared: true, totals: () => s3.totals(), close: async () => s3.close() };
+  }
+  const dir = await DirObjectStore.open({
+    root: join(dataDir, 'objects'),
+    // Same tree as the objects, so the final rename never crosses a filesystem.
+    uploads: join(dataDir, 'object-uploads'),
+  });
+  return { objects: dir, shared: false, totals: () => dir.totals(), close: async () => undefined };
 }

@@ -5,19 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, startTestServer, type TestServer, readJson } from '../support/api-server.js';
+import { describeEngines } from '../support/engines.js';
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 
 let server: TestServer;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  await backfillCorpus(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
 
 interface Case {
   method?: string;
@@ -170,63 +162,74 @@ const CASES: Case[] = [
   { method: 'PATCH', path: '/api/health', status: 405 },
 ];
 
-describe('error shape', () => {
-  it.each(CASES.map((c) => [`${c.method ?? 'GET'} ${c.path.slice(0, 90)}`, c] as const))(
-    '%s',
-    async (_name, c) => {
-      const res = await fetch(server.url + c.path, {
-        method: c.method ?? 'GET',
-        body: c.body,
-        headers: c.contentType ? { 'content-type': c.contentType } : undefined,
-      });
-      expect(res.status).toBe(c.status);
-      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      const body = await readJson(res);
-      expect(Object.keys(body)).toEqual(['error']);
-      expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
-      expect(body.error.code).toMatch(/^[a-z_]+$/);
-      expect(body.error.message.length).toBeGreaterThan(5);
-      if (c.names) expect(body.error.message).toContain(c.names);
-      if (c.status === 405) expect(res.headers.get('allow')).toBeTruthy();
-    },
-  );
+describeEngines('error shape', (engine) => {
+  beforeAll(async () => {
+    server = await startTestServer({ env: await engine.serverEnv() });
+    await backfillCorpus(server);
+  });
 
-  it('never answers bad input with a 5xx', async () => {
-    const junk = ['%', '%00', "'; DROP TABLE docs; --", '\u0000', '..', '💥', 'a'.repeat(5000)];
-    for (const j of junk) {
-      for (const p of [
-        `/api/sessions?cwd=${encodeURIComponent(j)}`,
-        `/api/sessions/${encodeURIComponent(j)}`,
-        `/api/search?q=${encodeURIComponent(j)}`,
-        `/api/search?q=${encodeURIComponent(`"${j}`)}`,
-        `/api/store/docs?startkey=${encodeURIComponent(j)}`,
-        `/api/store/docs/${encodeURIComponent(j)}`,
-        `/api/store/objects/${encodeURIComponent(j)}/x`,
-        `/api/facets/${encodeURIComponent(j)}`,
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe('error shape', () => {
+    it.each(CASES.map((c) => [`${c.method ?? 'GET'} ${c.path.slice(0, 90)}`, c] as const))(
+      '%s',
+      async (_name, c) => {
+        const res = await fetch(server.url + c.path, {
+          method: c.method ?? 'GET',
+          body: c.body,
+          headers: c.contentType ? { 'content-type': c.contentType } : undefined,
+        });
+        expect(res.status).toBe(c.status);
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        const body = await readJson(res);
+        expect(Object.keys(body)).toEqual(['error']);
+        expect(Object.keys(body.error).sort()).toEqual(['code', 'message']);
+        expect(body.error.code).toMatch(/^[a-z_]+$/);
+        expect(body.error.message.length).toBeGreaterThan(5);
+        if (c.names) expect(body.error.message).toContain(c.names);
+        if (c.status === 405) expect(res.headers.get('allow')).toBeTruthy();
+      },
+    );
+
+    it('never answers bad input with a 5xx', async () => {
+      const junk = ['%', '%00', "'; DROP TABLE docs; --", '\u0000', '..', '💥', 'a'.repeat(5000)];
+      for (const j of junk) {
+        for (const p of [
+          `/api/sessions?cwd=${encodeURIComponent(j)}`,
+          `/api/sessions/${encodeURIComponent(j)}`,
+          `/api/search?q=${encodeURIComponent(j)}`,
+          `/api/search?q=${encodeURIComponent(`"${j}`)}`,
+          `/api/store/docs?startkey=${encodeURIComponent(j)}`,
+          `/api/store/docs/${encodeURIComponent(j)}`,
+          `/api/store/objects/${encodeURIComponent(j)}/x`,
+          `/api/facets/${encodeURIComponent(j)}`,
+        ]) {
+          const res = await fetch(server.url + p);
+          expect(res.status, p).toBeLessThan(500);
+          await res.arrayBuffer();
+        }
+      }
+      for (const q of [
+        'AND',
+        'OR OR',
+        'NOT',
+        '"',
+        '*',
+        'a*b*',
+        '(',
+        ')',
+        'NEAR(',
+        '^x',
+        'col:val',
+        '-x',
+        '+',
       ]) {
-        const res = await fetch(server.url + p);
-        expect(res.status, p).toBeLessThan(500);
+        const res = await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}`);
+        expect(res.status, q).toBeLessThan(500);
         await res.arrayBuffer();
       }
-    }
-    for (const q of [
-      'AND',
-      'OR OR',
-      'NOT',
-      '"',
-      '*',
-      'a*b*',
-      '(',
-      ')',
-      'NEAR(',
-      '^x',
-      'col:val',
-      '-x',
-      '+',
-    ]) {
-      const res = await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}`);
-      expect(res.status, q).toBeLessThan(500);
-      await res.arrayBuffer();
-    }
+    });
   });
 });

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, sendJson, startTestServer, type TestServer, readJson } from '../support/api-server.js';
+import { describeEngines } from '../support/engines.js';
 
 let server: TestServer;
 
@@ -154,199 +155,206 @@ function streamChunks(
   });
 }
 
-beforeAll(async () => {
-  server = await startTestServer();
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-describe('POST /api/ingest/docs', () => {
-  it('writes, then reports unchanged, idempotently', async () => {
-    const first = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [summary(), chunk(true)] });
-    expect(first.status).toBe(200);
-    expect(first.body.results.map((r: { status: string }) => r.status)).toEqual(['written', 'written']);
-    expect(first.body).toMatchObject({ written: 2, unchanged: 0, conflicts: 0 });
-    const again = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [summary(), chunk(true)] });
-    expect(again.body.results.map((r: { status: string }) => r.status)).toEqual(['unchanged', 'unchanged']);
-    expect(again.body.results[0].rev).toBe(first.body.results[0].rev);
-    const session = await getJson(server, `/api/sessions/${SID}`);
-    expect(session.body).toMatchObject({ id: SID, title: 'ingest test', cwd: '/work/demo', source: 'test' });
-    const turns = await getJson(server, `/api/sessions/${SID}/turns`);
-    expect(turns.body.total).toBe(2);
+describeEngines('ingest routes', (engine) => {
+  beforeAll(async () => {
+    server = await startTestServer({ env: await engine.serverEnv() });
   });
 
-  it('reports conflicts per document without failing the others', async () => {
-    const current = (await getJson(server, `/api/store/docs/summary:${SID}`)).body._rev;
-    const { status, body } = await sendJson(server, 'POST', '/api/ingest/docs', {
-      docs: [
-        summary({ title: 'stale write', _rev: '1-00000000000000000000000000000000' }),
-        summary({ title: 'no rev' }),
-        { _id: '_design/test-design', anything: true },
-      ],
-    });
-    expect(status).toBe(200);
-    expect(body.results.map((r: { status: string }) => r.status)).toEqual([
-      'conflict',
-      'conflict',
-      'written',
-    ]);
-    expect(body.results[0]).toMatchObject({ rev: current, reason: expect.any(String) });
-    expect(body.conflicts).toBe(2);
-    // With the current revision the write goes through.
-    const ok = await sendJson(server, 'POST', '/api/ingest/docs', {
-      docs: [summary({ title: 'renamed', _rev: current })],
-    });
-    expect(ok.body.results[0].status).toBe('written');
-    expect((await getJson(server, `/api/sessions/${SID}`)).body.title).toBe('renamed');
+  afterAll(async () => {
+    await server?.stop();
   });
 
-  it('validates every document, naming its index and field', async () => {
-    const bad = await sendJson(server, 'POST', '/api/ingest/docs', {
-      docs: [summary(), summary({ counts: { ...summary().counts, prompts: 'many' } })],
+  describe('POST /api/ingest/docs', () => {
+    it('writes, then reports unchanged, idempotently', async () => {
+      const first = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [summary(), chunk(true)] });
+      expect(first.status).toBe(200);
+      expect(first.body.results.map((r: { status: string }) => r.status)).toEqual(['written', 'written']);
+      expect(first.body).toMatchObject({ written: 2, unchanged: 0, conflicts: 0 });
+      const again = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [summary(), chunk(true)] });
+      expect(again.body.results.map((r: { status: string }) => r.status)).toEqual(['unchanged', 'unchanged']);
+      expect(again.body.results[0].rev).toBe(first.body.results[0].rev);
+      const session = await getJson(server, `/api/sessions/${SID}`);
+      expect(session.body).toMatchObject({
+        id: SID,
+        title: 'ingest test',
+        cwd: '/work/demo',
+        source: 'test',
+      });
+      const turns = await getJson(server, `/api/sessions/${SID}/turns`);
+      expect(turns.body.total).toBe(2);
     });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.code).toBe('bad_request');
-    expect(bad.body.error.message).toContain('docs.1.counts.prompts');
-    const wrongId = await sendJson(server, 'POST', '/api/ingest/docs', {
-      docs: [summary({ _id: 'summary:other' })],
+
+    it('reports conflicts per document without failing the others', async () => {
+      const current = (await getJson(server, `/api/store/docs/summary:${SID}`)).body._rev;
+      const { status, body } = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [
+          summary({ title: 'stale write', _rev: '1-00000000000000000000000000000000' }),
+          summary({ title: 'no rev' }),
+          { _id: '_design/test-design', anything: true },
+        ],
+      });
+      expect(status).toBe(200);
+      expect(body.results.map((r: { status: string }) => r.status)).toEqual([
+        'conflict',
+        'conflict',
+        'written',
+      ]);
+      expect(body.results[0]).toMatchObject({ rev: current, reason: expect.any(String) });
+      expect(body.conflicts).toBe(2);
+      // With the current revision the write goes through.
+      const ok = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [summary({ title: 'renamed', _rev: current })],
+      });
+      expect(ok.body.results[0].status).toBe('written');
+      expect((await getJson(server, `/api/sessions/${SID}`)).body.title).toBe('renamed');
     });
-    expect(wrongId.status).toBe(400);
-    expect(wrongId.body.error.message).toContain('docs.0._id');
-    const unknownType = await sendJson(server, 'POST', '/api/ingest/docs', {
-      docs: [{ _id: 'x', type: 'weird', sessionId: 's', timestamp: '2025-01-01T00:00:00Z' }],
+
+    it('validates every document, naming its index and field', async () => {
+      const bad = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [summary(), summary({ counts: { ...summary().counts, prompts: 'many' } })],
+      });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.code).toBe('bad_request');
+      expect(bad.body.error.message).toContain('docs.1.counts.prompts');
+      const wrongId = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [summary({ _id: 'summary:other' })],
+      });
+      expect(wrongId.status).toBe(400);
+      expect(wrongId.body.error.message).toContain('docs.0._id');
+      const unknownType = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [{ _id: 'x', type: 'weird', sessionId: 's', timestamp: '2025-01-01T00:00:00Z' }],
+      });
+      expect(unknownType.status).toBe(400);
+      expect(unknownType.body.error.message).toContain('docs.0.type');
+      const local = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [{ _id: '_local/x' }] });
+      expect(local.status).toBe(400);
+      const notArray = await sendJson(server, 'POST', '/api/ingest/docs', { docs: 'nope' });
+      expect(notArray.status).toBe(400);
+      expect(notArray.body.error.message).toContain('docs');
+      const badLocal = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [],
+        locals: [{ id: 'cursor', value: 1 }],
+      });
+      expect(badLocal.status).toBe(400);
+      expect(badLocal.body.error.message).toContain('locals.0.id');
+      // Nothing of a rejected batch was written.
+      expect((await getJson(server, '/api/store/docs/summary:other')).status).toBe(404);
     });
-    expect(unknownType.status).toBe(400);
-    expect(unknownType.body.error.message).toContain('docs.0.type');
-    const local = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [{ _id: '_local/x' }] });
-    expect(local.status).toBe(400);
-    const notArray = await sendJson(server, 'POST', '/api/ingest/docs', { docs: 'nope' });
-    expect(notArray.status).toBe(400);
-    expect(notArray.body.error.message).toContain('docs');
-    const badLocal = await sendJson(server, 'POST', '/api/ingest/docs', {
-      docs: [],
-      locals: [{ id: 'cursor', value: 1 }],
+
+    it('refuses bodies over the JSON limit with 413', async () => {
+      const declared = await claimLength('POST', '/api/ingest/docs', 65 * 1024 * 1024, 'application/json');
+      expect(declared.status).toBe(413);
+      expect(JSON.parse(declared.body).error.code).toBe('too_large');
+      // Streamed without a length: counted on the way in.
+      const chunked = await streamChunks('POST', '/api/ingest/docs', 'application/json', [
+        Buffer.from('{"docs":['),
+        ...Array.from({ length: 65 }, () => Buffer.alloc(1024 * 1024, 0x20)),
+      ]);
+      expect(chunked.status).toBe(413);
+      expect(JSON.parse(chunked.body).error.code).toBe('too_large');
     });
-    expect(badLocal.status).toBe(400);
-    expect(badLocal.body.error.message).toContain('locals.0.id');
-    // Nothing of a rejected batch was written.
-    expect((await getJson(server, '/api/store/docs/summary:other')).status).toBe(404);
   });
 
-  it('refuses bodies over the JSON limit with 413', async () => {
-    const declared = await claimLength('POST', '/api/ingest/docs', 65 * 1024 * 1024, 'application/json');
-    expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body).error.code).toBe('too_large');
-    // Streamed without a length: counted on the way in.
-    const chunked = await streamChunks('POST', '/api/ingest/docs', 'application/json', [
-      Buffer.from('{"docs":['),
-      ...Array.from({ length: 65 }, () => Buffer.alloc(1024 * 1024, 0x20)),
-    ]);
-    expect(chunked.status).toBe(413);
-    expect(JSON.parse(chunked.body).error.code).toBe('too_large');
-  });
-});
+  describe('PUT /api/ingest/objects/{sessionId}/{name}', () => {
+    it('stores an object, appends at an offset, and streams it back', async () => {
+      const put = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
+        method: 'PUT',
+        headers: { 'x-content-sha256': sha('line one\n') },
+        body: 'line one\n',
+      });
+      expect(put.status).toBe(200);
+      expect(await readJson(put)).toEqual({
+        key: `${SID}/transcript.jsonl`,
+        size: 9,
+        sha256: sha('line one\n'),
+      });
+      const append = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=9`, {
+        method: 'PUT',
+        body: 'line two\n',
+      });
+      expect(append.status).toBe(200);
+      expect((await readJson(append)).size).toBe(18);
+      expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
+        'line one\nline two\n',
+      );
+      const sub = await fetch(`${server.url}/api/ingest/objects/${SID}/subagents/agent-1.jsonl`, {
+        method: 'PUT',
+        body: '{}\n',
+      });
+      expect(sub.status).toBe(200);
+      const list = await getJson(server, `/api/store/objects/${SID}/`);
+      expect(list.body.objects.map((o: { name: string }) => o.name)).toEqual([
+        'subagents/agent-1.jsonl',
+        'transcript.jsonl',
+      ]);
+    });
 
-describe('PUT /api/ingest/objects/{sessionId}/{name}', () => {
-  it('stores an object, appends at an offset, and streams it back', async () => {
-    const put = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
-      method: 'PUT',
-      headers: { 'x-content-sha256': sha('line one\n') },
-      body: 'line one\n',
+    it('409s an offset past the stored bytes, 400s a checksum mismatch, and keeps the object intact', async () => {
+      const past = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=1000`, {
+        method: 'PUT',
+        body: 'x',
+      });
+      expect(past.status).toBe(409);
+      expect((await readJson(past)).error.code).toBe('conflict');
+      const mismatch = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
+        method: 'PUT',
+        headers: { 'x-content-sha256': sha('something else') },
+        body: 'replacement\n',
+      });
+      expect(mismatch.status).toBe(400);
+      expect((await readJson(mismatch)).error.message).toMatch(/sha256/);
+      expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
+        'line one\nline two\n',
+      );
+      const badSha = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl`, {
+        method: 'PUT',
+        headers: { 'x-content-sha256': 'zz' },
+        body: 'x',
+      });
+      expect(badSha.status).toBe(400);
+      expect((await readJson(badSha)).error.message).toContain('x-content-sha256');
+      const badOffset = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl?offset=-1`, {
+        method: 'PUT',
+        body: 'x',
+      });
+      expect(badOffset.status).toBe(400);
+      expect((await readJson(badOffset)).error.message).toContain('offset');
     });
-    expect(put.status).toBe(200);
-    expect(await readJson(put)).toEqual({
-      key: `${SID}/transcript.jsonl`,
-      size: 9,
-      sha256: sha('line one\n'),
-    });
-    const append = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=9`, {
-      method: 'PUT',
-      body: 'line two\n',
-    });
-    expect(append.status).toBe(200);
-    expect((await readJson(append)).size).toBe(18);
-    expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
-      'line one\nline two\n',
-    );
-    const sub = await fetch(`${server.url}/api/ingest/objects/${SID}/subagents/agent-1.jsonl`, {
-      method: 'PUT',
-      body: '{}\n',
-    });
-    expect(sub.status).toBe(200);
-    const list = await getJson(server, `/api/store/objects/${SID}/`);
-    expect(list.body.objects.map((o: { name: string }) => o.name)).toEqual([
-      'subagents/agent-1.jsonl',
-      'transcript.jsonl',
-    ]);
-  });
 
-  it('409s an offset past the stored bytes, 400s a checksum mismatch, and keeps the object intact', async () => {
-    const past = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=1000`, {
-      method: 'PUT',
-      body: 'x',
+    it('refuses path traversal in object names', async () => {
+      for (const p of [
+        `${SID}/..%2F..%2F..%2Ftmp%2Fescaped`,
+        `${SID}/subagents%2F..%2F..%2Fx`,
+        `${SID}/%2Fetc%2Fpasswd`,
+        '..%2Fescape/transcript.jsonl',
+        `${SID}/a%5C..%5Cb`,
+        `${SID}/bad%00name`,
+      ]) {
+        const res = await fetch(`${server.url}/api/ingest/objects/${p}`, { method: 'PUT', body: 'x' });
+        expect(res.status, p).toBe(400);
+        expect((await readJson(res)).error.code).toBe('bad_request');
+      }
     });
-    expect(past.status).toBe(409);
-    expect((await readJson(past)).error.code).toBe('conflict');
-    const mismatch = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
-      method: 'PUT',
-      headers: { 'x-content-sha256': sha('something else') },
-      body: 'replacement\n',
-    });
-    expect(mismatch.status).toBe(400);
-    expect((await readJson(mismatch)).error.message).toMatch(/sha256/);
-    expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
-      'line one\nline two\n',
-    );
-    const badSha = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl`, {
-      method: 'PUT',
-      headers: { 'x-content-sha256': 'zz' },
-      body: 'x',
-    });
-    expect(badSha.status).toBe(400);
-    expect((await readJson(badSha)).error.message).toContain('x-content-sha256');
-    const badOffset = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl?offset=-1`, {
-      method: 'PUT',
-      body: 'x',
-    });
-    expect(badOffset.status).toBe(400);
-    expect((await readJson(badOffset)).error.message).toContain('offset');
-  });
 
-  it('refuses path traversal in object names', async () => {
-    for (const p of [
-      `${SID}/..%2F..%2F..%2Ftmp%2Fescaped`,
-      `${SID}/subagents%2F..%2F..%2Fx`,
-      `${SID}/%2Fetc%2Fpasswd`,
-      '..%2Fescape/transcript.jsonl',
-      `${SID}/a%5C..%5Cb`,
-      `${SID}/bad%00name`,
-    ]) {
-      const res = await fetch(`${server.url}/api/ingest/objects/${p}`, { method: 'PUT', body: 'x' });
-      expect(res.status, p).toBe(400);
-      expect((await readJson(res)).error.code).toBe('bad_request');
-    }
+    it('refuses objects over the upload limit with 413', async () => {
+      const r = await claimLength(
+        'PUT',
+        `/api/ingest/objects/${SID}/huge.jsonl`,
+        3 * 1024 * 1024 * 1024,
+        'application/octet-stream',
+      );
+      expect(r.status).toBe(413);
+      expect(JSON.parse(r.body).error.code).toBe('too_large');
+    });
   });
 
-  it('refuses objects over the upload limit with 413', async () => {
-    const r = await claimLength(
-      'PUT',
-      `/api/ingest/objects/${SID}/huge.jsonl`,
-      3 * 1024 * 1024 * 1024,
-      'application/octet-stream',
-    );
-    expect(r.status).toBe(413);
-    expect(JSON.parse(r.body).error.code).toBe('too_large');
-  });
-});
-
-describe('POST /api/ingest/reindex', () => {
-  it('rebuilds the full-text index', async () => {
-    const { status, body } = await sendJson(server, 'POST', '/api/ingest/reindex', {});
-    expect(status).toBe(200);
-    expect(body.entries).toBeGreaterThanOrEqual(2);
-    const hit = await getJson(server, '/api/search?q=zyzzyva');
-    expect(hit.body.hits[0]).toMatchObject({ sessionId: SID, index: 0 });
+  describe('POST /api/ingest/reindex', () => {
+    it('rebuilds the full-text index', async () => {
+      const { status, body } = await sendJson(server, 'POST', '/api/ingest/reindex', {});
+      expect(status).toBe(200);
+      expect(body.entries).toBeGreaterThanOrEqual(2);
+      const hit = await getJson(server, '/api/search?q=zyzzyva');
+      expect(hit.body.hits[0]).toMatchObject({ sessionId: SID, index: 0 });
+    });
   });
 });

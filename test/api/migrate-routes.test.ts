@@ -11,113 +11,116 @@ import {
   type TestServer,
   readJson,
 } from '../support/api-server.js';
+import { describeEngines } from '../support/engines.js';
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  await backfillCorpus(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-describe('migrations', () => {
-  it('were applied at start, and the log says so', async () => {
-    expect(server.logs()).toMatch(/migrations: applied 10 pending/);
-    const { status, body } = await getJson(server, '/api/migrate/status');
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ currentVersion: 10, latestVersion: 10, pending: [] });
-    expect(body.applied).toHaveLength(10);
-    for (const a of body.applied)
-      expect(a).toMatchObject({ version: expect.any(Number), name: expect.any(String) });
+describeEngines('migrate routes', (engine) => {
+  beforeAll(async () => {
+    server = await startTestServer({ env: await engine.serverEnv() });
+    await backfillCorpus(server);
   });
 
-  it('dry runs report the plan and change nothing', async () => {
-    const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: 3, dryRun: true });
-    expect(down.status).toBe(200);
-    expect(down.body).toMatchObject({ dryRun: true, from: 10, to: 7 });
-    expect(down.body.steps.map((s: { version: number; status: string }) => [s.version, s.status])).toEqual([
-      [10, 'planned'],
-      [9, 'planned'],
-      [8, 'planned'],
-    ]);
-    expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(10);
+  afterAll(async () => {
+    await server?.stop();
   });
 
-  it('round-trips down and up; search is off while full_text is gone', async () => {
-    const before = (await getJson(server, '/api/search?q=pomodoro')).body.total;
-    const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: 2 });
-    expect(down.body).toMatchObject({ dryRun: false, from: 10, to: 8 });
-    expect(
-      down.body.steps.every(
-        (s: { status: string; direction: string }) => s.status === 'applied' && s.direction === 'down',
-      ),
-    ).toBe(true);
-
-    const status = await getJson(server, '/api/migrate/status');
-    expect(status.body.currentVersion).toBe(8);
-    expect(status.body.pending.map((p: { version: number }) => p.version)).toEqual([9, 10]);
-
-    const search = await getJson(server, '/api/search?q=pomodoro');
-    expect(search.status).toBe(200);
-    expect(search.body).toMatchObject({ enabled: false, total: 0, hits: [] });
-    expect(search.body.reason).toMatch(/migrate up/);
-    const health = await getJson(server, '/api/health');
-    expect(health.body.status).toBe('degraded');
-    expect(health.body.search.enabled).toBe(false);
-    expect((await getJson(server, '/api/blueprint')).body.system.search.enabled).toBe(false);
-    // The calendar's view is gone too: 503, not 500.
-    const activity = await getJson(server, '/api/activity');
-    expect(activity.status).toBe(503);
-    expect(activity.body.error.code).toBe('service_unavailable');
-    // Reindexing needs the full-text view.
-    expect((await sendJson(server, 'POST', '/api/ingest/reindex', {})).status).toBe(503);
-
-    const upTo9 = await sendJson(server, 'POST', '/api/migrate/up', { to: 9 });
-    expect(upTo9.body).toMatchObject({ from: 8, to: 9 });
-    const up = await sendJson(server, 'POST', '/api/migrate/up', {});
-    expect(up.body).toMatchObject({ from: 9, to: 10 });
-    expect((await getJson(server, '/api/search?q=pomodoro')).body).toMatchObject({
-      enabled: true,
-      total: before,
+  describe('migrations', () => {
+    it('were applied at start, and the log says so', async () => {
+      expect(server.logs()).toMatch(/migrations: applied 10 pending/);
+      const { status, body } = await getJson(server, '/api/migrate/status');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ currentVersion: 10, latestVersion: 10, pending: [] });
+      expect(body.applied).toHaveLength(10);
+      for (const a of body.applied)
+        expect(a).toMatchObject({ version: expect.any(Number), name: expect.any(String) });
     });
-    expect((await getJson(server, '/api/health')).body.status).toBe('ok');
-  });
 
-  it('an empty POST means "all pending" / "one step"', async () => {
-    const up = await fetch(`${server.url}/api/migrate/up`, { method: 'POST' });
-    expect(up.status).toBe(200);
-    expect(await readJson(up)).toMatchObject({ from: 10, to: 10, steps: [] });
-    const down = await fetch(`${server.url}/api/migrate/down`, {
-      method: 'POST',
-      body: '{"dryRun":true}',
-      headers: { 'content-type': 'application/json' },
+    it('dry runs report the plan and change nothing', async () => {
+      const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: 3, dryRun: true });
+      expect(down.status).toBe(200);
+      expect(down.body).toMatchObject({ dryRun: true, from: 10, to: 7 });
+      expect(down.body.steps.map((s: { version: number; status: string }) => [s.version, s.status])).toEqual([
+        [10, 'planned'],
+        [9, 'planned'],
+        [8, 'planned'],
+      ]);
+      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(10);
     });
-    expect((await readJson(down)).steps).toHaveLength(1);
-  });
 
-  it('rejects bad targets and bodies with 400 naming the field', async () => {
-    const cases: Array<[string, unknown, string]> = [
-      ['/api/migrate/up', { to: 99 }, 'to'],
-      ['/api/migrate/up', { to: -1 }, 'to'],
-      ['/api/migrate/up', { to: 'ten' }, 'to'],
-      ['/api/migrate/up', { to: 1.5 }, 'to'],
-      ['/api/migrate/up', { to: 3 }, 'to'],
-      ['/api/migrate/up', { dryRun: 'yes' }, 'dryRun'],
-      ['/api/migrate/up', { steps: 1 }, 'steps'],
-      ['/api/migrate/down', { steps: 11 }, 'steps'],
-      ['/api/migrate/down', { steps: -1 }, 'steps'],
-      ['/api/migrate/down', { to: 1 }, 'to'],
-      ['/api/migrate/down', [1, 2], 'body'],
-    ];
-    for (const [path, body, field] of cases) {
-      const r = await sendJson(server, 'POST', path, body);
-      expect(r.status, `${path} ${JSON.stringify(body)}`).toBe(400);
-      expect(r.body.error.code).toBe('bad_request');
-      expect(r.body.error.message).toContain(field);
-    }
-    expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(10);
+    it('round-trips down and up; search is off while full_text is gone', async () => {
+      const before = (await getJson(server, '/api/search?q=pomodoro')).body.total;
+      const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: 2 });
+      expect(down.body).toMatchObject({ dryRun: false, from: 10, to: 8 });
+      expect(
+        down.body.steps.every(
+          (s: { status: string; direction: string }) => s.status === 'applied' && s.direction === 'down',
+        ),
+      ).toBe(true);
+
+      const status = await getJson(server, '/api/migrate/status');
+      expect(status.body.currentVersion).toBe(8);
+      expect(status.body.pending.map((p: { version: number }) => p.version)).toEqual([9, 10]);
+
+      const search = await getJson(server, '/api/search?q=pomodoro');
+      expect(search.status).toBe(200);
+      expect(search.body).toMatchObject({ enabled: false, total: 0, hits: [] });
+      expect(search.body.reason).toMatch(/migrate up/);
+      const health = await getJson(server, '/api/health');
+      expect(health.body.status).toBe('degraded');
+      expect(health.body.search.enabled).toBe(false);
+      expect((await getJson(server, '/api/blueprint')).body.system.search.enabled).toBe(false);
+      // The calendar's view is gone too: 503, not 500.
+      const activity = await getJson(server, '/api/activity');
+      expect(activity.status).toBe(503);
+      expect(activity.body.error.code).toBe('service_unavailable');
+      // Reindexing needs the full-text view.
+      expect((await sendJson(server, 'POST', '/api/ingest/reindex', {})).status).toBe(503);
+
+      const upTo9 = await sendJson(server, 'POST', '/api/migrate/up', { to: 9 });
+      expect(upTo9.body).toMatchObject({ from: 8, to: 9 });
+      const up = await sendJson(server, 'POST', '/api/migrate/up', {});
+      expect(up.body).toMatchObject({ from: 9, to: 10 });
+      expect((await getJson(server, '/api/search?q=pomodoro')).body).toMatchObject({
+        enabled: true,
+        total: before,
+      });
+      expect((await getJson(server, '/api/health')).body.status).toBe('ok');
+    });
+
+    it('an empty POST means "all pending" / "one step"', async () => {
+      const up = await fetch(`${server.url}/api/migrate/up`, { method: 'POST' });
+      expect(up.status).toBe(200);
+      expect(await readJson(up)).toMatchObject({ from: 10, to: 10, steps: [] });
+      const down = await fetch(`${server.url}/api/migrate/down`, {
+        method: 'POST',
+        body: '{"dryRun":true}',
+        headers: { 'content-type': 'application/json' },
+      });
+      expect((await readJson(down)).steps).toHaveLength(1);
+    });
+
+    it('rejects bad targets and bodies with 400 naming the field', async () => {
+      const cases: Array<[string, unknown, string]> = [
+        ['/api/migrate/up', { to: 99 }, 'to'],
+        ['/api/migrate/up', { to: -1 }, 'to'],
+        ['/api/migrate/up', { to: 'ten' }, 'to'],
+        ['/api/migrate/up', { to: 1.5 }, 'to'],
+        ['/api/migrate/up', { to: 3 }, 'to'],
+        ['/api/migrate/up', { dryRun: 'yes' }, 'dryRun'],
+        ['/api/migrate/up', { steps: 1 }, 'steps'],
+        ['/api/migrate/down', { steps: 11 }, 'steps'],
+        ['/api/migrate/down', { steps: -1 }, 'steps'],
+        ['/api/migrate/down', { to: 1 }, 'to'],
+        ['/api/migrate/down', [1, 2], 'body'],
+      ];
+      for (const [path, body, field] of cases) {
+        const r = await sendJson(server, 'POST', path, body);
+        expect(r.status, `${path} ${JSON.stringify(body)}`).toBe(400);
+        expect(r.body.error.code).toBe('bad_request');
+        expect(r.body.error.message).toContain(field);
+      }
+      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(10);
+    });
   });
 });

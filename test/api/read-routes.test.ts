@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir, repoRoot } from '../support/paths.js';
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
@@ -21,18 +22,6 @@ const SUMMARY_ONLY = '0e298e67-9b2c-40bb-a410-2ca932ab278f';
 let server: TestServer;
 let total = 0;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  const r = await backfillCorpus(server);
-  expect(r.stdout).toMatch(/backfill: \d+ files/);
-  total = (await getJson(server, '/api/sessions?limit=0')).body.total;
-  expect(total).toBeGreaterThan(20);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
 type S = {
   id: string;
   cwd: string | null;
@@ -43,355 +32,372 @@ type S = {
   lastActivity: string;
 };
 
-describe('GET /api/sessions', () => {
-  it('lists newest first with {total, offset, limit, sessions} and the settings default limit', async () => {
-    const { status, body } = await getJson(server, '/api/sessions');
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ total, offset: 0, limit: 100 });
-    expect(body.sessions).toHaveLength(Math.min(total, 100));
-    const last = body.sessions.map((s: S) => Date.parse(s.lastActivity ?? '1970-01-01'));
-    for (let i = 1; i < last.length; i++) expect(last[i - 1]).toBeGreaterThanOrEqual(last[i]);
+describeEngines('read routes', (engine) => {
+  beforeAll(async () => {
+    server = await startTestServer({ env: await engine.serverEnv() });
+    const r = await backfillCorpus(server);
+    expect(r.stdout).toMatch(/backfill: \d+ files/);
+    total = (await getJson(server, '/api/sessions?limit=0')).body.total;
+    expect(total).toBeGreaterThan(20);
   });
 
-  it('pages: offset past the end, limit 0, limit over the clamp', async () => {
-    const past = await getJson(server, `/api/sessions?offset=${total + 5}`);
-    expect(past.body).toMatchObject({ total, offset: total + 5, sessions: [] });
-    const zero = await getJson(server, '/api/sessions?limit=0');
-    expect(zero.body).toMatchObject({ total, limit: 0, sessions: [] });
-    const huge = await getJson(server, '/api/sessions?limit=100000');
-    expect(huge.status).toBe(200);
-    expect(huge.body.limit).toBe(500);
-    const p1 = (await getJson(server, '/api/sessions?limit=5')).body.sessions.map((s: S) => s.id);
-    const p2 = (await getJson(server, '/api/sessions?limit=5&offset=5')).body.sessions.map((s: S) => s.id);
-    const both = (await getJson(server, '/api/sessions?limit=10')).body.sessions.map((s: S) => s.id);
-    expect([...p1, ...p2]).toEqual(both);
+  afterAll(async () => {
+    await server?.stop();
   });
 
-  it('filters by cwd exactly', async () => {
-    const { body } = await getJson(server, `/api/sessions?cwd=${encodeURIComponent(BIG_CWD)}`);
-    expect(body.sessions.map((s: S) => s.id)).toContain(BIG);
-    for (const s of body.sessions as S[]) expect(s.cwd).toBe(BIG_CWD);
-    const prefix = await getJson(server, `/api/sessions?cwd=${encodeURIComponent('/home/ubuntu/Documents')}`);
-    expect(prefix.body.sessions.map((s: S) => s.id)).not.toContain(BIG);
-  });
-
-  it('filters by model (any model the session used)', async () => {
-    const { body } = await getJson(server, `/api/sessions?model=${OPUS41}`);
-    expect(body.total).toBeGreaterThan(0);
-    for (const s of body.sessions as S[]) expect(s.models).toContain(OPUS41);
-    expect(body.sessions.map((s: S) => s.id)).toContain(BIG);
-  });
-
-  it('filters by hostname and source', async () => {
-    expect((await getJson(server, '/api/sessions?hostname=test-host&limit=0')).body.total).toBe(total);
-    expect((await getJson(server, '/api/sessions?hostname=elsewhere')).body).toMatchObject({
-      total: 0,
-      sessions: [],
+  describe('GET /api/sessions', () => {
+    it('lists newest first with {total, offset, limit, sessions} and the settings default limit', async () => {
+      const { status, body } = await getJson(server, '/api/sessions');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ total, offset: 0, limit: 100 });
+      expect(body.sessions).toHaveLength(Math.min(total, 100));
+      const last = body.sessions.map((s: S) => Date.parse(s.lastActivity ?? '1970-01-01'));
+      for (let i = 1; i < last.length; i++) expect(last[i - 1]).toBeGreaterThanOrEqual(last[i]);
     });
-    expect((await getJson(server, '/api/sessions?source=backfill&limit=0')).body.total).toBe(total);
-    expect((await getJson(server, '/api/sessions?source=live')).body.total).toBe(0);
-  });
 
-  it('selects sessions overlapping from/to', async () => {
-    const { body } = await getJson(server, '/api/sessions?from=2025-08-24&to=2025-08-24');
-    expect(body.sessions.map((s: S) => s.id)).toContain(BIG);
-    for (const s of body.sessions as S[]) {
-      expect(Date.parse(s.startedAt)).toBeLessThanOrEqual(Date.parse('2025-08-24T23:59:59.999Z'));
-      expect(Date.parse(s.lastActivity)).toBeGreaterThanOrEqual(Date.parse('2025-08-24T00:00:00Z'));
-    }
-    // The session ran 18:36–22:05 UTC: a window inside it overlaps, one after it does not.
-    const inside = await getJson(server, '/api/sessions?from=2025-08-24T20:00:00Z&to=2025-08-24T20:01:00Z');
-    expect(inside.body.sessions.map((s: S) => s.id)).toContain(BIG);
-    const after = await getJson(server, '/api/sessions?from=2025-08-24T22:10:00Z&to=2025-08-24T23:00:00Z');
-    expect(after.body.sessions.map((s: S) => s.id)).not.toContain(BIG);
-    const openEnded = await getJson(server, '/api/sessions?from=2030-01-01');
-    expect(openEnded.body.total).toBe(0);
-  });
-
-  it('combines filters with AND', async () => {
-    const both = await getJson(
-      server,
-      `/api/sessions?cwd=${encodeURIComponent(BIG_CWD)}&model=${OPUS41}&hostname=test-host&source=backfill&from=2025-08-01&to=2025-08-31`,
-    );
-    expect(both.body.sessions.map((s: S) => s.id)).toEqual([BIG]);
-    const none = await getJson(server, `/api/sessions?cwd=${encodeURIComponent(BIG_CWD)}&source=live`);
-    expect(none.body.total).toBe(0);
-  });
-
-  it('filters by id prefix', async () => {
-    const { body } = await getJson(server, '/api/sessions?idPrefix=1b2c');
-    expect(body.sessions.map((s: S) => s.id)).toEqual([BIG]);
-  });
-});
-
-describe('GET /api/sessions/{id}', () => {
-  it('returns every field the UI shows', async () => {
-    const { status, body } = await getJson(server, `/api/sessions/${BIG}`);
-    expect(status).toBe(200);
-    expect(body).toMatchObject({
-      id: BIG,
-      cwd: BIG_CWD,
-      project: 'livecd-gen',
-      model: OPUS41,
-      hostname: 'test-host',
-      gitBranch: 'main',
-      source: 'backfill',
-      provenance: 'backfilled',
-      status: 'ended',
-      endedAt: null,
-      startedAt: '2025-08-24T18:36:16.952Z',
-      lastActivity: '2025-08-24T22:05:55.104Z',
-      transcriptBytes: 4174835,
-      subagents: 0,
+    it('pages: offset past the end, limit 0, limit over the clamp', async () => {
+      const past = await getJson(server, `/api/sessions?offset=${total + 5}`);
+      expect(past.body).toMatchObject({ total, offset: total + 5, sessions: [] });
+      const zero = await getJson(server, '/api/sessions?limit=0');
+      expect(zero.body).toMatchObject({ total, limit: 0, sessions: [] });
+      const huge = await getJson(server, '/api/sessions?limit=100000');
+      expect(huge.status).toBe(200);
+      expect(huge.body.limit).toBe(500);
+      const p1 = (await getJson(server, '/api/sessions?limit=5')).body.sessions.map((s: S) => s.id);
+      const p2 = (await getJson(server, '/api/sessions?limit=5&offset=5')).body.sessions.map((s: S) => s.id);
+      const both = (await getJson(server, '/api/sessions?limit=10')).body.sessions.map((s: S) => s.id);
+      expect([...p1, ...p2]).toEqual(both);
     });
-    expect(body.models).toEqual(expect.arrayContaining([OPUS41, 'claude-sonnet-4-20250514']));
-    expect(typeof body.title).toBe('string');
-    expect(body.runtimeMs).toBe(Date.parse(body.lastActivity) - Date.parse(body.startedAt));
-    expect(body.activeTimeMs).toBeGreaterThan(0);
-    expect(body.activeTimeMs).toBeLessThan(body.runtimeMs);
-    expect(body.counts).toMatchObject({ entries: 812 });
-    expect(body.counts.toolCalls).toBeGreaterThan(200);
-    expect(body.toolCallsByName.Bash).toBeGreaterThan(0);
-    expect(body.tokens.output).toBeGreaterThan(0);
-    expect(body.files).toEqual([{ name: 'transcript.jsonl', bytes: 4174835, entries: 812 }]);
-  });
 
-  it('counts subagent files', async () => {
-    const { body } = await getJson(server, `/api/sessions/${WITH_SUBAGENT}`);
-    expect(body.subagents).toBe(1);
-    expect(body.files.map((f: { name: string }) => f.name)).toContain(SUBAGENT_FILE);
-  });
-
-  it('404s an unknown session', async () => {
-    const r = await getJson(server, '/api/sessions/no-such-session');
-    expect(r.status).toBe(404);
-    expect(r.body.error.code).toBe('not_found');
-  });
-});
-
-describe('transcript, turns, raw, events, markdown', () => {
-  it('pages transcript entries', async () => {
-    const { body } = await getJson(server, `/api/sessions/${BIG}/transcript`);
-    expect(body).toMatchObject({
-      sessionId: BIG,
-      file: 'transcript.jsonl',
-      total: 812,
-      offset: 0,
-      limit: 100,
+    it('filters by cwd exactly', async () => {
+      const { body } = await getJson(server, `/api/sessions?cwd=${encodeURIComponent(BIG_CWD)}`);
+      expect(body.sessions.map((s: S) => s.id)).toContain(BIG);
+      for (const s of body.sessions as S[]) expect(s.cwd).toBe(BIG_CWD);
+      const prefix = await getJson(
+        server,
+        `/api/sessions?cwd=${encodeURIComponent('/home/ubuntu/Documents')}`,
+      );
+      expect(prefix.body.sessions.map((s: S) => s.id)).not.toContain(BIG);
     });
-    expect(body.entries).toHaveLength(100);
-    expect(body.entries.map((e: { index: number }) => e.index)).toEqual([...Array(100).keys()]);
-    const last = await getJson(server, `/api/sessions/${BIG}/transcript?offset=800&limit=50`);
-    expect(last.body.entries.map((e: { index: number }) => e.index)).toEqual(
-      [...Array(12).keys()].map((i) => 800 + i),
-    );
-    const past = await getJson(server, `/api/sessions/${BIG}/transcript?offset=5000`);
-    expect(past.body).toMatchObject({ total: 812, entries: [] });
-    expect((await getJson(server, `/api/sessions/${BIG}/transcript?limit=0`)).body.entries).toEqual([]);
-    expect((await getJson(server, `/api/sessions/${BIG}/transcript?limit=99999`)).body.limit).toBe(1000);
+
+    it('filters by model (any model the session used)', async () => {
+      const { body } = await getJson(server, `/api/sessions?model=${OPUS41}`);
+      expect(body.total).toBeGreaterThan(0);
+      for (const s of body.sessions as S[]) expect(s.models).toContain(OPUS41);
+      expect(body.sessions.map((s: S) => s.id)).toContain(BIG);
+    });
+
+    it('filters by hostname and source', async () => {
+      expect((await getJson(server, '/api/sessions?hostname=test-host&limit=0')).body.total).toBe(total);
+      expect((await getJson(server, '/api/sessions?hostname=elsewhere')).body).toMatchObject({
+        total: 0,
+        sessions: [],
+      });
+      expect((await getJson(server, '/api/sessions?source=backfill&limit=0')).body.total).toBe(total);
+      expect((await getJson(server, '/api/sessions?source=live')).body.total).toBe(0);
+    });
+
+    it('selects sessions overlapping from/to', async () => {
+      const { body } = await getJson(server, '/api/sessions?from=2025-08-24&to=2025-08-24');
+      expect(body.sessions.map((s: S) => s.id)).toContain(BIG);
+      for (const s of body.sessions as S[]) {
+        expect(Date.parse(s.startedAt)).toBeLessThanOrEqual(Date.parse('2025-08-24T23:59:59.999Z'));
+        expect(Date.parse(s.lastActivity)).toBeGreaterThanOrEqual(Date.parse('2025-08-24T00:00:00Z'));
+      }
+      // The session ran 18:36–22:05 UTC: a window inside it overlaps, one after it does not.
+      const inside = await getJson(server, '/api/sessions?from=2025-08-24T20:00:00Z&to=2025-08-24T20:01:00Z');
+      expect(inside.body.sessions.map((s: S) => s.id)).toContain(BIG);
+      const after = await getJson(server, '/api/sessions?from=2025-08-24T22:10:00Z&to=2025-08-24T23:00:00Z');
+      expect(after.body.sessions.map((s: S) => s.id)).not.toContain(BIG);
+      const openEnded = await getJson(server, '/api/sessions?from=2030-01-01');
+      expect(openEnded.body.total).toBe(0);
+    });
+
+    it('combines filters with AND', async () => {
+      const both = await getJson(
+        server,
+        `/api/sessions?cwd=${encodeURIComponent(BIG_CWD)}&model=${OPUS41}&hostname=test-host&source=backfill&from=2025-08-01&to=2025-08-31`,
+      );
+      expect(both.body.sessions.map((s: S) => s.id)).toEqual([BIG]);
+      const none = await getJson(server, `/api/sessions?cwd=${encodeURIComponent(BIG_CWD)}&source=live`);
+      expect(none.body.total).toBe(0);
+    });
+
+    it('filters by id prefix', async () => {
+      const { body } = await getJson(server, '/api/sessions?idPrefix=1b2c');
+      expect(body.sessions.map((s: S) => s.id)).toEqual([BIG]);
+    });
   });
 
-  it('reads a subagent file and 404s an unknown file', async () => {
-    const sub = await getJson(
-      server,
-      `/api/sessions/${WITH_SUBAGENT}/transcript?file=${encodeURIComponent(SUBAGENT_FILE)}`,
-    );
-    expect(sub.status).toBe(200);
-    expect(sub.body.total).toBe(28);
-    expect((await getJson(server, `/api/sessions/${WITH_SUBAGENT}/transcript?file=nope.jsonl`)).status).toBe(
-      404,
-    );
-    expect((await getJson(server, '/api/sessions/no-such-session/transcript')).status).toBe(404);
+  describe('GET /api/sessions/{id}', () => {
+    it('returns every field the UI shows', async () => {
+      const { status, body } = await getJson(server, `/api/sessions/${BIG}`);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({
+        id: BIG,
+        cwd: BIG_CWD,
+        project: 'livecd-gen',
+        model: OPUS41,
+        hostname: 'test-host',
+        gitBranch: 'main',
+        source: 'backfill',
+        provenance: 'backfilled',
+        status: 'ended',
+        endedAt: null,
+        startedAt: '2025-08-24T18:36:16.952Z',
+        lastActivity: '2025-08-24T22:05:55.104Z',
+        transcriptBytes: 4174835,
+        subagents: 0,
+      });
+      expect(body.models).toEqual(expect.arrayContaining([OPUS41, 'claude-sonnet-4-20250514']));
+      expect(typeof body.title).toBe('string');
+      expect(body.runtimeMs).toBe(Date.parse(body.lastActivity) - Date.parse(body.startedAt));
+      expect(body.activeTimeMs).toBeGreaterThan(0);
+      expect(body.activeTimeMs).toBeLessThan(body.runtimeMs);
+      expect(body.counts).toMatchObject({ entries: 812 });
+      expect(body.counts.toolCalls).toBeGreaterThan(200);
+      expect(body.toolCallsByName.Bash).toBeGreaterThan(0);
+      expect(body.tokens.output).toBeGreaterThan(0);
+      expect(body.files).toEqual([{ name: 'transcript.jsonl', bytes: 4174835, entries: 812 }]);
+    });
+
+    it('counts subagent files', async () => {
+      const { body } = await getJson(server, `/api/sessions/${WITH_SUBAGENT}`);
+      expect(body.subagents).toBe(1);
+      expect(body.files.map((f: { name: string }) => f.name)).toContain(SUBAGENT_FILE);
+    });
+
+    it('404s an unknown session', async () => {
+      const r = await getJson(server, '/api/sessions/no-such-session');
+      expect(r.status).toBe(404);
+      expect(r.body.error.code).toBe('not_found');
+    });
   });
 
-  it('returns turns by role, and an empty list without full-content chunks', async () => {
-    const all = await getJson(server, `/api/sessions/${BIG}/turns`);
-    expect(all.status).toBe(200);
-    const user = await getJson(server, `/api/sessions/${BIG}/turns?role=user`);
-    const assistant = await getJson(server, `/api/sessions/${BIG}/turns?role=assistant&limit=3`);
-    expect(user.body.total).toBeGreaterThan(0);
-    expect(assistant.body.total).toBeGreaterThan(0);
-    expect(all.body.total).toBe(user.body.total + assistant.body.total);
-    for (const t of user.body.turns) expect(t.role).toBe('user');
-    expect(assistant.body.turns).toHaveLength(3);
-    const none = await getJson(server, `/api/sessions/${SUMMARY_ONLY}/turns`);
-    expect(none.status).toBe(200);
-    expect(none.body).toMatchObject({ total: 0, turns: [] });
-  });
+  describe('transcript, turns, raw, events, markdown', () => {
+    it('pages transcript entries', async () => {
+      const { body } = await getJson(server, `/api/sessions/${BIG}/transcript`);
+      expect(body).toMatchObject({
+        sessionId: BIG,
+        file: 'transcript.jsonl',
+        total: 812,
+        offset: 0,
+        limit: 100,
+      });
+      expect(body.entries).toHaveLength(100);
+      expect(body.entries.map((e: { index: number }) => e.index)).toEqual([...Array(100).keys()]);
+      const last = await getJson(server, `/api/sessions/${BIG}/transcript?offset=800&limit=50`);
+      expect(last.body.entries.map((e: { index: number }) => e.index)).toEqual(
+        [...Array(12).keys()].map((i) => 800 + i),
+      );
+      const past = await getJson(server, `/api/sessions/${BIG}/transcript?offset=5000`);
+      expect(past.body).toMatchObject({ total: 812, entries: [] });
+      expect((await getJson(server, `/api/sessions/${BIG}/transcript?limit=0`)).body.entries).toEqual([]);
+      expect((await getJson(server, `/api/sessions/${BIG}/transcript?limit=99999`)).body.limit).toBe(1000);
+    });
 
-  it('serves the raw JSON line of an entry byte for byte', async () => {
-    const lines = readFileSync(BIG_FILE).toString('utf8').split('\n');
-    for (const index of [0, 1, 3, 811]) {
-      const res = await fetch(`${server.url}/api/sessions/${BIG}/raw/${index}`);
+    it('reads a subagent file and 404s an unknown file', async () => {
+      const sub = await getJson(
+        server,
+        `/api/sessions/${WITH_SUBAGENT}/transcript?file=${encodeURIComponent(SUBAGENT_FILE)}`,
+      );
+      expect(sub.status).toBe(200);
+      expect(sub.body.total).toBe(28);
+      expect(
+        (await getJson(server, `/api/sessions/${WITH_SUBAGENT}/transcript?file=nope.jsonl`)).status,
+      ).toBe(404);
+      expect((await getJson(server, '/api/sessions/no-such-session/transcript')).status).toBe(404);
+    });
+
+    it('returns turns by role, and an empty list without full-content chunks', async () => {
+      const all = await getJson(server, `/api/sessions/${BIG}/turns`);
+      expect(all.status).toBe(200);
+      const user = await getJson(server, `/api/sessions/${BIG}/turns?role=user`);
+      const assistant = await getJson(server, `/api/sessions/${BIG}/turns?role=assistant&limit=3`);
+      expect(user.body.total).toBeGreaterThan(0);
+      expect(assistant.body.total).toBeGreaterThan(0);
+      expect(all.body.total).toBe(user.body.total + assistant.body.total);
+      for (const t of user.body.turns) expect(t.role).toBe('user');
+      expect(assistant.body.turns).toHaveLength(3);
+      const none = await getJson(server, `/api/sessions/${SUMMARY_ONLY}/turns`);
+      expect(none.status).toBe(200);
+      expect(none.body).toMatchObject({ total: 0, turns: [] });
+    });
+
+    it('serves the raw JSON line of an entry byte for byte', async () => {
+      const lines = readFileSync(BIG_FILE).toString('utf8').split('\n');
+      for (const index of [0, 1, 3, 811]) {
+        const res = await fetch(`${server.url}/api/sessions/${BIG}/raw/${index}`);
+        expect(res.status).toBe(200);
+        expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+        expect(res.headers.get('x-transcript-malformed')).toBeNull();
+        expect(await res.text()).toBe(lines[index]);
+      }
+      expect((await getJson(server, `/api/sessions/${BIG}/raw/812`)).status).toBe(404);
+    });
+
+    it('returns a malformed line as-is with a header saying so', async () => {
+      const sessions = (await getJson(server, '/api/sessions?limit=500')).body.sessions as Array<
+        S & { counts: { malformed: number } }
+      >;
+      const broken = sessions.find((s) => s.counts.malformed > 0);
+      expect(broken).toBeDefined();
+      const page = await getJson(server, `/api/sessions/${broken!.id}/transcript?limit=1000`);
+      const entry = page.body.entries.find((e: { malformed?: boolean }) => e.malformed);
+      const res = await fetch(`${server.url}/api/sessions/${broken!.id}/raw/${entry.index}`);
       expect(res.status).toBe(200);
-      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
-      expect(res.headers.get('x-transcript-malformed')).toBeNull();
-      expect(await res.text()).toBe(lines[index]);
-    }
-    expect((await getJson(server, `/api/sessions/${BIG}/raw/812`)).status).toBe(404);
-  });
-
-  it('returns a malformed line as-is with a header saying so', async () => {
-    const sessions = (await getJson(server, '/api/sessions?limit=500')).body.sessions as Array<
-      S & { counts: { malformed: number } }
-    >;
-    const broken = sessions.find((s) => s.counts.malformed > 0);
-    expect(broken).toBeDefined();
-    const page = await getJson(server, `/api/sessions/${broken!.id}/transcript?limit=1000`);
-    const entry = page.body.entries.find((e: { malformed?: boolean }) => e.malformed);
-    const res = await fetch(`${server.url}/api/sessions/${broken!.id}/raw/${entry.index}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('x-transcript-malformed')).toBe('true');
-    const text = await res.text();
-    expect(() => JSON.parse(text)).toThrow();
-  });
-
-  it('lists events', async () => {
-    const { status, body } = await getJson(server, `/api/sessions/${BIG}/events?limit=5`);
-    expect(status).toBe(200);
-    expect(body.limit).toBe(5);
-    expect(body.total).toBeGreaterThan(0);
-    for (const e of body.events)
-      expect(e).toMatchObject({ event: expect.any(String), timestamp: expect.any(String) });
-  });
-
-  it('renders Markdown', async () => {
-    const res = await fetch(`${server.url}/api/sessions/${POMODORO}/markdown`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/text\/markdown/);
-    const md = await res.text();
-    expect(md).toMatch(/^# /);
-    expect(md).toContain('### You');
-    expect(md).toContain('### Claude');
-  });
-});
-
-describe('search, activity, facets', () => {
-  it('finds a word known to be in a corpus file, with its highlight', async () => {
-    const { status, body } = await getJson(server, '/api/search?q=pomodoro');
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ enabled: true, q: 'pomodoro', offset: 0, limit: 20 });
-    expect(body.total).toBeGreaterThan(0);
-    const hit = body.hits[0];
-    expect(hit).toMatchObject({ sessionId: POMODORO, file: 'transcript.jsonl', index: expect.any(Number) });
-    const marked = hit.snippet
-      .filter((s: { mark: boolean }) => s.mark)
-      .map((s: { text: string }) => s.text.toLowerCase());
-    expect(marked).toContain('pomodoro');
-    expect(hit.session.title).toMatch(/Pomodoro/);
-  });
-
-  it('matches phrases and prefixes, and applies filters', async () => {
-    const phrase = await getJson(server, `/api/search?q=${encodeURIComponent('"kill the bash"')}`);
-    expect(phrase.body.hits.map((h: { sessionId: string }) => h.sessionId)).toContain(BIG);
-    const prefix = await getJson(server, '/api/search?q=pomodor*');
-    expect(prefix.body.total).toBeGreaterThan(0);
-    const filtered = await getJson(server, `/api/search?q=pomodoro&cwd=${encodeURIComponent(BIG_CWD)}`);
-    expect(filtered.body.total).toBe(0);
-    const paged = await getJson(server, '/api/search?q=the&limit=3&offset=3');
-    expect(paged.body.hits).toHaveLength(3);
-  });
-
-  it('rolls activity up by day', async () => {
-    const { status, body } = await getJson(server, '/api/activity?from=2025-08-01&to=2025-08-31');
-    expect(status).toBe(200);
-    const day = body.days.find((d: { day: string }) => d.day === '2025-08-24');
-    expect(day.items.map((i: { sessionId: string }) => i.sessionId)).toContain(BIG);
-    expect(day.activeMs).toBeGreaterThan(0);
-    const filtered = await getJson(server, '/api/activity?from=2025-08-01&to=2025-08-31&source=live');
-    expect(filtered.body.days).toEqual([]);
-  });
-
-  it('lists facet values with counts', async () => {
-    const { body } = await getJson(server, '/api/facets/model');
-    expect(body.attribute).toBe('model');
-    expect(body.values.find((v: { value: string }) => v.value === OPUS41).sessions).toBeGreaterThan(0);
-    const hosts = await getJson(server, '/api/facets/hostname');
-    expect(hosts.body.values).toEqual([{ value: 'test-host', sessions: total }]);
-  });
-});
-
-describe('blueprint, health, openapi, docs, /app', () => {
-  it('serves the blueprint with four menus, session links and settings', async () => {
-    const { status, body } = await getJson(server, '/api/blueprint');
-    expect(status).toBe(200);
-    expect(body.title).toBe('transcripts');
-    expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
-    expect(body.menus).toHaveLength(4);
-    for (const m of body.menus) expect(m.items.length).toBeGreaterThan(0);
-    for (const l of body.sessionLinks) expect(l.href).toContain('{id}');
-    expect(body.userSettings).toEqual({
-      transcriptPageSize: 100,
-      transcriptAutoLoadMax: 2000,
-      sessionListPageSize: 100,
+      expect(res.headers.get('x-transcript-malformed')).toBe('true');
+      const text = await res.text();
+      expect(() => JSON.parse(text)).toThrow();
     });
-    expect(body.system.sessions).toEqual({ idleThresholdMs: 300000, liveWindowMs: 86400000 });
-    expect(body.system.search.enabled).toBe(true);
-    // Every session link resolves for a real session.
-    for (const l of body.sessionLinks) {
-      const res = await fetch(server.url + l.href.replace('{id}', BIG));
-      expect(res.status, l.href).toBe(200);
-      await res.arrayBuffer();
-    }
-  });
 
-  it('reports health', async () => {
-    const { body } = await getJson(server, '/api/health');
-    expect(body).toMatchObject({
-      status: 'ok',
-      store: { engine: 'sqlite', state: 'ready' },
-      schema: { currentVersion: 10, latestVersion: 10, pending: [] },
-      search: { enabled: true },
-      import: { state: 'skipped' },
+    it('lists events', async () => {
+      const { status, body } = await getJson(server, `/api/sessions/${BIG}/events?limit=5`);
+      expect(status).toBe(200);
+      expect(body.limit).toBe(5);
+      expect(body.total).toBeGreaterThan(0);
+      for (const e of body.events)
+        expect(e).toMatchObject({ event: expect.any(String), timestamp: expect.any(String) });
     });
-    expect(body.counts.sessions).toBe(total);
-    expect(body.counts.objects).toBeGreaterThan(0);
+
+    it('renders Markdown', async () => {
+      const res = await fetch(`${server.url}/api/sessions/${POMODORO}/markdown`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/markdown/);
+      const md = await res.text();
+      expect(md).toMatch(/^# /);
+      expect(md).toContain('### You');
+      expect(md).toContain('### Claude');
+    });
   });
 
-  it('describes itself in OpenAPI, without the blueprint', async () => {
-    const { status, body } = await getJson(server, '/api/openapi.json');
-    expect(status).toBe(200);
-    expect(body.openapi).toMatch(/^3\./);
-    const paths = Object.keys(body.paths);
-    for (const p of [
-      '/api/sessions',
-      '/api/sessions/{id}',
-      '/api/sessions/{id}/transcript',
-      '/api/sessions/{id}/turns',
-      '/api/sessions/{id}/raw/{index}',
-      '/api/search',
-      '/api/migrate/status',
-      '/api/migrate/up',
-      '/api/migrate/down',
-      '/api/ingest/docs',
-      '/api/ingest/objects/{sessionId}/{name}',
-      '/api/ingest/reindex',
-      '/api/store/docs',
-      '/api/store/docs/{id}',
-      '/api/store/objects/{sessionId}/',
-      '/api/store/objects/{sessionId}/{name}',
-      '/api/health',
-    ])
-      expect(paths).toContain(p);
-    expect(paths.some((p) => p.includes('blueprint'))).toBe(false);
-    // docs/api.md names every described route (object paths as `{name…}`).
-    const doc = readFileSync(path.join(repoRoot, 'docs', 'api.md'), 'utf8');
-    for (const p of paths) expect(doc, p).toContain(p.replace('{name}', '{name…}'));
+  describe('search, activity, facets', () => {
+    it('finds a word known to be in a corpus file, with its highlight', async () => {
+      const { status, body } = await getJson(server, '/api/search?q=pomodoro');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ enabled: true, q: 'pomodoro', offset: 0, limit: 20 });
+      expect(body.total).toBeGreaterThan(0);
+      const hit = body.hits[0];
+      expect(hit).toMatchObject({ sessionId: POMODORO, file: 'transcript.jsonl', index: expect.any(Number) });
+      const marked = hit.snippet
+        .filter((s: { mark: boolean }) => s.mark)
+        .map((s: { text: string }) => s.text.toLowerCase());
+      expect(marked).toContain('pomodoro');
+      expect(hit.session.title).toMatch(/Pomodoro/);
+    });
+
+    it('matches phrases and prefixes, and applies filters', async () => {
+      const phrase = await getJson(server, `/api/search?q=${encodeURIComponent('"kill the bash"')}`);
+      expect(phrase.body.hits.map((h: { sessionId: string }) => h.sessionId)).toContain(BIG);
+      const prefix = await getJson(server, '/api/search?q=pomodor*');
+      expect(prefix.body.total).toBeGreaterThan(0);
+      const filtered = await getJson(server, `/api/search?q=pomodoro&cwd=${encodeURIComponent(BIG_CWD)}`);
+      expect(filtered.body.total).toBe(0);
+      const paged = await getJson(server, '/api/search?q=the&limit=3&offset=3');
+      expect(paged.body.hits).toHaveLength(3);
+    });
+
+    it('rolls activity up by day', async () => {
+      const { status, body } = await getJson(server, '/api/activity?from=2025-08-01&to=2025-08-31');
+      expect(status).toBe(200);
+      const day = body.days.find((d: { day: string }) => d.day === '2025-08-24');
+      expect(day.items.map((i: { sessionId: string }) => i.sessionId)).toContain(BIG);
+      expect(day.activeMs).toBeGreaterThan(0);
+      const filtered = await getJson(server, '/api/activity?from=2025-08-01&to=2025-08-31&source=live');
+      expect(filtered.body.days).toEqual([]);
+    });
+
+    it('lists facet values with counts', async () => {
+      const { body } = await getJson(server, '/api/facets/model');
+      expect(body.attribute).toBe('model');
+      expect(body.values.find((v: { value: string }) => v.value === OPUS41).sessions).toBeGreaterThan(0);
+      const hosts = await getJson(server, '/api/facets/hostname');
+      expect(hosts.body.values).toEqual([{ value: 'test-host', sessions: total }]);
+    });
   });
 
-  it('serves the browsable reference at /api/docs', async () => {
-    const res = await fetch(`${server.url}/api/docs`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    expect(await res.text()).toContain('/api/openapi.json');
-  });
+  describe('blueprint, health, openapi, docs, /app', () => {
+    it('serves the blueprint with four menus, session links and settings', async () => {
+      const { status, body } = await getJson(server, '/api/blueprint');
+      expect(status).toBe(200);
+      expect(body.title).toBe('transcripts');
+      expect(body.version).toMatch(/^\d+\.\d+\.\d+/);
+      expect(body.menus).toHaveLength(4);
+      for (const m of body.menus) expect(m.items.length).toBeGreaterThan(0);
+      for (const l of body.sessionLinks) expect(l.href).toContain('{id}');
+      expect(body.userSettings).toEqual({
+        transcriptPageSize: 100,
+        transcriptAutoLoadMax: 2000,
+        sessionListPageSize: 100,
+      });
+      expect(body.system.sessions).toEqual({ idleThresholdMs: 300000, liveWindowMs: 86400000 });
+      expect(body.system.search.enabled).toBe(true);
+      // Every session link resolves for a real session.
+      for (const l of body.sessionLinks) {
+        const res = await fetch(server.url + l.href.replace('{id}', BIG));
+        expect(res.status, l.href).toBe(200);
+        await res.arrayBuffer();
+      }
+    });
 
-  it('serves /app (a build page or the UI) and redirects / there', async () => {
-    const res = await fetch(`${server.url}/app/sessions/${BIG}`);
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toMatch(/text\/html/);
-    const root = await fetch(`${server.url}/`, { redirect: 'manual' });
-    expect(root.status).toBe(302);
-    expect(root.headers.get('location')).toBe('/app/');
+    it('reports health', async () => {
+      const { body } = await getJson(server, '/api/health');
+      expect(body).toMatchObject({
+        status: 'ok',
+        store: { engine: engine.name, state: 'ready' },
+        schema: { currentVersion: 10, latestVersion: 10, pending: [] },
+        search: { enabled: true },
+        import: { state: 'skipped' },
+      });
+      expect(body.counts.sessions).toBe(total);
+      expect(body.counts.objects).toBeGreaterThan(0);
+    });
+
+    it('describes itself in OpenAPI, without the blueprint', async () => {
+      const { status, body } = await getJson(server, '/api/openapi.json');
+      expect(status).toBe(200);
+      expect(body.openapi).toMatch(/^3\./);
+      const paths = Object.keys(body.paths);
+      for (const p of [
+        '/api/sessions',
+        '/api/sessions/{id}',
+        '/api/sessions/{id}/transcript',
+        '/api/sessions/{id}/turns',
+        '/api/sessions/{id}/raw/{index}',
+        '/api/search',
+        '/api/migrate/status',
+        '/api/migrate/up',
+        '/api/migrate/down',
+        '/api/ingest/docs',
+        '/api/ingest/objects/{sessionId}/{name}',
+        '/api/ingest/reindex',
+        '/api/store/docs',
+        '/api/store/docs/{id}',
+        '/api/store/objects/{sessionId}/',
+        '/api/store/objects/{sessionId}/{name}',
+        '/api/health',
+      ])
+        expect(paths).toContain(p);
+      expect(paths.some((p) => p.includes('blueprint'))).toBe(false);
+      // docs/api.md names every described route (object paths as `{name…}`).
+      const doc = readFileSync(path.join(repoRoot, 'docs', 'api.md'), 'utf8');
+      for (const p of paths) expect(doc, p).toContain(p.replace('{name}', '{name…}'));
+    });
+
+    it('serves the browsable reference at /api/docs', async () => {
+      const res = await fetch(`${server.url}/api/docs`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      expect(await res.text()).toContain('/api/openapi.json');
+    });
+
+    it('serves /app (a build page or the UI) and redirects / there', async () => {
+      const res = await fetch(`${server.url}/app/sessions/${BIG}`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/text\/html/);
+      const root = await fetch(`${server.url}/`, { redirect: 'manual' });
+      expect(root.status).toBe(302);
+      expect(root.headers.get('location')).toBe('/app/');
+    });
   });
 });

@@ -16,6 +16,7 @@ import {
   type TestServer,
   readJson,
 } from '../support/api-server.js';
+import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir } from '../support/paths.js';
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
@@ -25,194 +26,196 @@ const SUBAGENT = 'subagents/agent-a0a2928875cb36a92.jsonl';
 
 let server: TestServer;
 
-beforeAll(async () => {
-  server = await startTestServer();
-  await backfillCorpus(server);
-});
-
-afterAll(async () => {
-  await server?.stop();
-});
-
-describe('GET /api/store/docs', () => {
-  it('answers in CouchDB _all_docs shape, in id order, without _local docs', async () => {
-    const { status, body } = await getJson(server, '/api/store/docs?limit=50');
-    expect(status).toBe(200);
-    expect(body).toMatchObject({ offset: 0, total_rows: expect.any(Number) });
-    expect(body.rows).toHaveLength(50);
-    const ids = body.rows.map((r: { id: string }) => r.id);
-    expect([...ids].sort()).toEqual(ids);
-    for (const r of body.rows) {
-      expect(r.key).toBe(r.id);
-      expect(r.value.rev).toMatch(/^\d+-[0-9a-f]+$/);
-      expect(r.doc).toBeUndefined();
-      expect(r.id.startsWith('_local/')).toBe(false);
-    }
+describeEngines('store routes', (engine) => {
+  beforeAll(async () => {
+    server = await startTestServer({ env: await engine.serverEnv() });
+    await backfillCorpus(server);
   });
 
-  it('pages the whole store with a JSON startkey and include_docs', async () => {
-    const seen: string[] = [];
-    let startkey: string | undefined;
-    for (;;) {
-      const q = new URLSearchParams({ limit: '300', include_docs: 'true' });
-      if (startkey !== undefined) {
-        q.set('startkey', JSON.stringify(startkey));
-        q.set('skip', '1');
-      }
-      const { body } = await getJson(server, `/api/store/docs?${q}`);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  describe('GET /api/store/docs', () => {
+    it('answers in CouchDB _all_docs shape, in id order, without _local docs', async () => {
+      const { status, body } = await getJson(server, '/api/store/docs?limit=50');
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ offset: 0, total_rows: expect.any(Number) });
+      expect(body.rows).toHaveLength(50);
+      const ids = body.rows.map((r: { id: string }) => r.id);
+      expect([...ids].sort()).toEqual(ids);
       for (const r of body.rows) {
-        expect(r.doc._id).toBe(r.id);
-        expect(r.doc._rev).toBe(r.value.rev);
-        seen.push(r.id);
+        expect(r.key).toBe(r.id);
+        expect(r.value.rev).toMatch(/^\d+-[0-9a-f]+$/);
+        expect(r.doc).toBeUndefined();
+        expect(r.id.startsWith('_local/')).toBe(false);
       }
-      if (body.rows.length < 300) break;
-      startkey = body.rows[body.rows.length - 1].id;
-    }
-    const total = (await getJson(server, '/api/store/docs?limit=0')).body.total_rows;
-    expect(seen).toHaveLength(total);
-    expect(new Set(seen).size).toBe(total);
-  });
-
-  it('accepts a bare startkey and an endkey', async () => {
-    const json = await getJson(
-      server,
-      `/api/store/docs?startkey=${encodeURIComponent('"summary:"')}&endkey=${encodeURIComponent('"summary:\uffff"')}`,
-    );
-    const bare = await getJson(server, '/api/store/docs?startkey=summary:&endkey=summary:%EF%BF%BF');
-    expect(bare.body.rows).toEqual(json.body.rows);
-    expect(json.body.rows.length).toBeGreaterThan(20);
-    for (const r of json.body.rows) expect(r.id.startsWith('summary:')).toBe(true);
-  });
-
-  it('clamps limit and rejects bad parameters', async () => {
-    expect((await getJson(server, '/api/store/docs?limit=0')).body.rows).toEqual([]);
-    expect((await getJson(server, '/api/store/docs?startkey=%5B1%5D')).status).toBe(400);
-    const bad = await getJson(server, '/api/store/docs?skip=-2');
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toContain('skip');
-    const unknown = await getJson(server, '/api/store/docs?descending=true');
-    expect(unknown.status).toBe(400);
-    expect(unknown.body.error.message).toContain('descending');
-  });
-});
-
-describe('GET /api/store/docs/{id}', () => {
-  it('reads documents whose ids contain ":" and "/", encoded or not', async () => {
-    const summary = await getJson(server, `/api/store/docs/summary:${BIG}`);
-    expect(summary.status).toBe(200);
-    expect(summary.body).toMatchObject({ _id: `summary:${BIG}`, type: 'summary', sessionId: BIG });
-    const design = await getJson(server, '/api/store/docs/_design/full-text');
-    expect(design.body._id).toBe('_design/full-text');
-    const encoded = await getJson(server, `/api/store/docs/${encodeURIComponent('_design/full-text')}`);
-    expect(encoded.body).toEqual(design.body);
-    const chunks = await getJson(
-      server,
-      `/api/store/docs?startkey=${encodeURIComponent(JSON.stringify(`chunk:${WITH_SUBAGENT}:subagents/`))}&limit=1`,
-    );
-    const chunkId = chunks.body.rows[0].id as string;
-    expect(chunkId).toContain('/');
-    expect((await getJson(server, `/api/store/docs/${chunkId}`)).body._id).toBe(chunkId);
-  });
-
-  it('reads local documents and 404s unknown ids', async () => {
-    const client = new ApiClient({ baseUrl: server.url });
-    const missing = await getJson(server, '/api/store/docs/_local/nothing-here');
-    expect(missing.status).toBe(404);
-    expect(missing.body.error.code).toBe('not_found');
-    expect(await client.getLocal('_local/nothing-here')).toBeNull();
-    expect((await getJson(server, '/api/store/docs/summary:nope')).status).toBe(404);
-    expect(await client.getDoc('summary:nope')).toBeNull();
-    // A local document written through ingest reads back as {_id, value}.
-    await sendJson(server, 'POST', '/api/ingest/docs', {
-      docs: [],
-      locals: [{ id: '_local/test:x', value: { n: 1 } }],
     });
-    expect((await getJson(server, '/api/store/docs/_local/test:x')).body).toEqual({
-      _id: '_local/test:x',
-      value: { n: 1 },
+
+    it('pages the whole store with a JSON startkey and include_docs', async () => {
+      const seen: string[] = [];
+      let startkey: string | undefined;
+      for (;;) {
+        const q = new URLSearchParams({ limit: '300', include_docs: 'true' });
+        if (startkey !== undefined) {
+          q.set('startkey', JSON.stringify(startkey));
+          q.set('skip', '1');
+        }
+        const { body } = await getJson(server, `/api/store/docs?${q}`);
+        for (const r of body.rows) {
+          expect(r.doc._id).toBe(r.id);
+          expect(r.doc._rev).toBe(r.value.rev);
+          seen.push(r.id);
+        }
+        if (body.rows.length < 300) break;
+        startkey = body.rows[body.rows.length - 1].id;
+      }
+      const total = (await getJson(server, '/api/store/docs?limit=0')).body.total_rows;
+      expect(seen).toHaveLength(total);
+      expect(new Set(seen).size).toBe(total);
     });
-    expect(await client.getLocal('_local/test:x')).toEqual({ n: 1 });
-  });
-});
 
-describe('POST /api/store/revs', () => {
-  it('returns current revisions and omits absent ids', async () => {
-    const { status, body } = await sendJson(server, 'POST', '/api/store/revs', {
-      ids: [`summary:${BIG}`, 'summary:nope'],
+    it('accepts a bare startkey and an endkey', async () => {
+      const json = await getJson(
+        server,
+        `/api/store/docs?startkey=${encodeURIComponent('"summary:"')}&endkey=${encodeURIComponent('"summary:\uffff"')}`,
+      );
+      const bare = await getJson(server, '/api/store/docs?startkey=summary:&endkey=summary:%EF%BF%BF');
+      expect(bare.body.rows).toEqual(json.body.rows);
+      expect(json.body.rows.length).toBeGreaterThan(20);
+      for (const r of json.body.rows) expect(r.id.startsWith('summary:')).toBe(true);
     });
-    expect(status).toBe(200);
-    expect(Object.keys(body.revs)).toEqual([`summary:${BIG}`]);
-    const bad = await sendJson(server, 'POST', '/api/store/revs', { ids: 'x' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.message).toContain('ids');
-  });
-});
 
-describe('objects', () => {
-  it("lists a session's objects", async () => {
-    const { status, body } = await getJson(server, `/api/store/objects/${WITH_SUBAGENT}/`);
-    expect(status).toBe(200);
-    expect(body.objects.map((o: { name: string }) => o.name)).toEqual([
-      'subagents/agent-a0a2928875cb36a92.jsonl',
-      'transcript.jsonl',
-    ]);
-    for (const o of body.objects) expect(o.key).toBe(`${WITH_SUBAGENT}/${o.name}`);
-    expect((await getJson(server, '/api/store/objects/no-such-session/')).status).toBe(404);
+    it('clamps limit and rejects bad parameters', async () => {
+      expect((await getJson(server, '/api/store/docs?limit=0')).body.rows).toEqual([]);
+      expect((await getJson(server, '/api/store/docs?startkey=%5B1%5D')).status).toBe(400);
+      const bad = await getJson(server, '/api/store/docs?skip=-2');
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toContain('skip');
+      const unknown = await getJson(server, '/api/store/docs?descending=true');
+      expect(unknown.status).toBe(400);
+      expect(unknown.body.error.message).toContain('descending');
+    });
   });
 
-  it('streams an object byte for byte with Content-Length and Accept-Ranges', async () => {
-    const res = await fetch(`${server.url}/api/store/objects/${BIG}/transcript.jsonl`);
-    expect(res.status).toBe(200);
-    const expected = readFileSync(BIG_FILE);
-    expect(res.headers.get('content-length')).toBe(String(expected.length));
-    expect(res.headers.get('accept-ranges')).toBe('bytes');
-    const got = Buffer.from(await res.arrayBuffer());
-    expect(createHash('sha256').update(got).digest('hex')).toBe(
-      createHash('sha256').update(expected).digest('hex'),
-    );
-    const sub = await fetch(`${server.url}/api/store/objects/${WITH_SUBAGENT}/${SUBAGENT}`);
-    expect(sub.status).toBe(200);
-    expect(Buffer.from(await sub.arrayBuffer())).toEqual(
-      readFileSync(path.join(claudeCorpusDir, 'aaaAlexanderaaa__cchistory', WITH_SUBAGENT, SUBAGENT)),
-    );
+  describe('GET /api/store/docs/{id}', () => {
+    it('reads documents whose ids contain ":" and "/", encoded or not', async () => {
+      const summary = await getJson(server, `/api/store/docs/summary:${BIG}`);
+      expect(summary.status).toBe(200);
+      expect(summary.body).toMatchObject({ _id: `summary:${BIG}`, type: 'summary', sessionId: BIG });
+      const design = await getJson(server, '/api/store/docs/_design/full-text');
+      expect(design.body._id).toBe('_design/full-text');
+      const encoded = await getJson(server, `/api/store/docs/${encodeURIComponent('_design/full-text')}`);
+      expect(encoded.body).toEqual(design.body);
+      const chunks = await getJson(
+        server,
+        `/api/store/docs?startkey=${encodeURIComponent(JSON.stringify(`chunk:${WITH_SUBAGENT}:subagents/`))}&limit=1`,
+      );
+      const chunkId = chunks.body.rows[0].id as string;
+      expect(chunkId).toContain('/');
+      expect((await getJson(server, `/api/store/docs/${chunkId}`)).body._id).toBe(chunkId);
+    });
+
+    it('reads local documents and 404s unknown ids', async () => {
+      const client = new ApiClient({ baseUrl: server.url });
+      const missing = await getJson(server, '/api/store/docs/_local/nothing-here');
+      expect(missing.status).toBe(404);
+      expect(missing.body.error.code).toBe('not_found');
+      expect(await client.getLocal('_local/nothing-here')).toBeNull();
+      expect((await getJson(server, '/api/store/docs/summary:nope')).status).toBe(404);
+      expect(await client.getDoc('summary:nope')).toBeNull();
+      // A local document written through ingest reads back as {_id, value}.
+      await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [],
+        locals: [{ id: '_local/test:x', value: { n: 1 } }],
+      });
+      expect((await getJson(server, '/api/store/docs/_local/test:x')).body).toEqual({
+        _id: '_local/test:x',
+        value: { n: 1 },
+      });
+      expect(await client.getLocal('_local/test:x')).toEqual({ n: 1 });
+    });
   });
 
-  it('serves byte ranges (206) and refuses unsatisfiable ones (416)', async () => {
-    const expected = readFileSync(BIG_FILE);
-    const url = `${server.url}/api/store/objects/${BIG}/transcript.jsonl`;
-    const first = await fetch(url, { headers: { range: 'bytes=0-99' } });
-    expect(first.status).toBe(206);
-    expect(first.headers.get('content-range')).toBe(`bytes 0-99/${expected.length}`);
-    expect(first.headers.get('content-length')).toBe('100');
-    expect(Buffer.from(await first.arrayBuffer())).toEqual(expected.subarray(0, 100));
-    const tail = await fetch(url, { headers: { range: 'bytes=-10' } });
-    expect(Buffer.from(await tail.arrayBuffer())).toEqual(expected.subarray(expected.length - 10));
-    const open = await fetch(url, { headers: { range: `bytes=${expected.length - 5}-` } });
-    expect(open.status).toBe(206);
-    expect(Buffer.from(await open.arrayBuffer())).toEqual(expected.subarray(expected.length - 5));
-    const beyond = await fetch(url, { headers: { range: `bytes=${expected.length}-` } });
-    expect(beyond.status).toBe(416);
-    expect(beyond.headers.get('content-range')).toBe(`bytes */${expected.length}`);
-    expect((await readJson(beyond)).error.code).toBe('range_not_satisfiable');
-    const head = await fetch(url, { method: 'HEAD' });
-    expect(head.status).toBe(200);
-    expect(head.headers.get('content-length')).toBe(String(expected.length));
+  describe('POST /api/store/revs', () => {
+    it('returns current revisions and omits absent ids', async () => {
+      const { status, body } = await sendJson(server, 'POST', '/api/store/revs', {
+        ids: [`summary:${BIG}`, 'summary:nope'],
+      });
+      expect(status).toBe(200);
+      expect(Object.keys(body.revs)).toEqual([`summary:${BIG}`]);
+      const bad = await sendJson(server, 'POST', '/api/store/revs', { ids: 'x' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toContain('ids');
+    });
   });
 
-  it('refuses path traversal and 404s missing objects', async () => {
-    for (const p of [
-      `/api/store/objects/${BIG}/..%2F..%2F..%2Fetc%2Fpasswd`,
-      `/api/store/objects/${BIG}/subagents%2F..%2F..%2Fx`,
-      '/api/store/objects/..%2F..%2Fetc/passwd',
-      `/api/store/objects/${BIG}/a%5Cb`,
-    ]) {
-      const r = await getJson(server, p);
-      expect(r.status, p).toBe(400);
-      expect(r.body.error.code).toBe('bad_request');
-    }
-    // A dot-segment path is normalised by URL parsing and so names no object route at all.
-    const dots = await getJson(server, `/api/store/objects/${BIG}/%2e%2e/%2e%2e/%2e%2e/etc/passwd`);
-    expect([400, 404]).toContain(dots.status);
-    expect((await getJson(server, `/api/store/objects/${BIG}/nope.jsonl`)).status).toBe(404);
+  describe('objects', () => {
+    it("lists a session's objects", async () => {
+      const { status, body } = await getJson(server, `/api/store/objects/${WITH_SUBAGENT}/`);
+      expect(status).toBe(200);
+      expect(body.objects.map((o: { name: string }) => o.name)).toEqual([
+        'subagents/agent-a0a2928875cb36a92.jsonl',
+        'transcript.jsonl',
+      ]);
+      for (const o of body.objects) expect(o.key).toBe(`${WITH_SUBAGENT}/${o.name}`);
+      expect((await getJson(server, '/api/store/objects/no-such-session/')).status).toBe(404);
+    });
+
+    it('streams an object byte for byte with Content-Length and Accept-Ranges', async () => {
+      const res = await fetch(`${server.url}/api/store/objects/${BIG}/transcript.jsonl`);
+      expect(res.status).toBe(200);
+      const expected = readFileSync(BIG_FILE);
+      expect(res.headers.get('content-length')).toBe(String(expected.length));
+      expect(res.headers.get('accept-ranges')).toBe('bytes');
+      const got = Buffer.from(await res.arrayBuffer());
+      expect(createHash('sha256').update(got).digest('hex')).toBe(
+        createHash('sha256').update(expected).digest('hex'),
+      );
+      const sub = await fetch(`${server.url}/api/store/objects/${WITH_SUBAGENT}/${SUBAGENT}`);
+      expect(sub.status).toBe(200);
+      expect(Buffer.from(await sub.arrayBuffer())).toEqual(
+        readFileSync(path.join(claudeCorpusDir, 'aaaAlexanderaaa__cchistory', WITH_SUBAGENT, SUBAGENT)),
+      );
+    });
+
+    it('serves byte ranges (206) and refuses unsatisfiable ones (416)', async () => {
+      const expected = readFileSync(BIG_FILE);
+      const url = `${server.url}/api/store/objects/${BIG}/transcript.jsonl`;
+      const first = await fetch(url, { headers: { range: 'bytes=0-99' } });
+      expect(first.status).toBe(206);
+      expect(first.headers.get('content-range')).toBe(`bytes 0-99/${expected.length}`);
+      expect(first.headers.get('content-length')).toBe('100');
+      expect(Buffer.from(await first.arrayBuffer())).toEqual(expected.subarray(0, 100));
+      const tail = await fetch(url, { headers: { range: 'bytes=-10' } });
+      expect(Buffer.from(await tail.arrayBuffer())).toEqual(expected.subarray(expected.length - 10));
+      const open = await fetch(url, { headers: { range: `bytes=${expected.length - 5}-` } });
+      expect(open.status).toBe(206);
+      expect(Buffer.from(await open.arrayBuffer())).toEqual(expected.subarray(expected.length - 5));
+      const beyond = await fetch(url, { headers: { range: `bytes=${expected.length}-` } });
+      expect(beyond.status).toBe(416);
+      expect(beyond.headers.get('content-range')).toBe(`bytes */${expected.length}`);
+      expect((await readJson(beyond)).error.code).toBe('range_not_satisfiable');
+      const head = await fetch(url, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-length')).toBe(String(expected.length));
+    });
+
+    it('refuses path traversal and 404s missing objects', async () => {
+      for (const p of [
+        `/api/store/objects/${BIG}/..%2F..%2F..%2Fetc%2Fpasswd`,
+        `/api/store/objects/${BIG}/subagents%2F..%2F..%2Fx`,
+        '/api/store/objects/..%2F..%2Fetc/passwd',
+        `/api/store/objects/${BIG}/a%5Cb`,
+      ]) {
+        const r = await getJson(server, p);
+        expect(r.status, p).toBe(400);
+        expect(r.body.error.code).toBe('bad_request');
+      }
+      // A dot-segment path is normalised by URL parsing and so names no object route at all.
+      const dots = await getJson(server, `/api/store/objects/${BIG}/%2e%2e/%2e%2e/%2e%2e/etc/passwd`);
+      expect([400, 404]).toContain(dots.status);
+      expect((await getJson(server, `/api/store/objects/${BIG}/nope.jsonl`)).status).toBe(404);
+    });
   });
 });

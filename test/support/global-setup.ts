@@ -6,7 +6,16 @@
  */
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
+import type { TestProject } from 'vitest/node';
 import { repoRoot } from './paths.js';
+import { probePostgres, requestedEngines, sweepStaleSchemas } from './postgres-probe.js';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Why the PostgreSQL runs are skipped ('' when PostgreSQL answers); see engines.ts. */
+    postgresSkip: string;
+  }
+}
 
 const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
 
@@ -14,7 +23,12 @@ function runTsc(args: string[]): void {
   execFileSync(process.execPath, [tsc, ...args], { cwd: repoRoot, stdio: 'inherit' });
 }
 
-export default function setup(): void {
+export default async function setup(project: TestProject): Promise<void> {
+  // Probed once per run, so a machine without PostgreSQL gets one line, not one per file.
+  const postgresSkip = requestedEngines().includes('postgres') ? await probePostgres() : '';
+  if (postgresSkip) console.log(`skipped: ${postgresSkip}`);
+  else if (requestedEngines().includes('postgres')) await sweepStaleSchemas();
+  project.provide('postgresSkip', postgresSkip);
   try {
     runTsc(['-p', 'tsconfig.build.json']);
     if (process.env.CI) {

@@ -3,7 +3,7 @@
  * queries answer, and that dropping and rebuilding a view changes none of its answers.
  */
 import { expect, it } from 'vitest';
-import { VIEW_NAMES, ViewMissingError, type Store, type ViewName } from '../contract.js';
+import { StoreInputError, VIEW_NAMES, ViewMissingError, type Store, type ViewName } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { chunkDoc, entry, eventDoc, putDocs, summaryDoc } from './view-fixtures.js';
 import { describeSearchViews, seedSearch } from './views-search.case.js';
@@ -15,6 +15,7 @@ export function describeViewsContract(options: ContractOptions): void {
   describeTranscriptViews(options);
   describeSearchViews(options);
   describeViewLifecycle(options);
+  describeViewDependencies(options);
 }
 
 /** Every answer the views give over the seeded corpus, as one comparable value. */
@@ -144,6 +145,76 @@ function describeViewLifecycle(options: ContractOptions): void {
       await putDocs(store(), [chunkDoc('q2', [entry(0, 'user', 'connection refused on the pool')])]);
       expect(rebuilt.search.total).toBe(before.search.total + 1);
       expect(await answers(store())).toEqual(before);
+    });
+  });
+}
+
+function describeViewDependencies(options: ContractOptions): void {
+  describeWithStore(options, 'view dependencies and malformed documents', (store) => {
+    it('needs the rollup before its indexes and the calendar, and keeps it while they exist', async () => {
+      for (const name of ['sessions_by_cwd', 'sessions_by_model', 'daily_activity'] as const) {
+        const err = await store()
+          .views.materialize(name)
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(ViewMissingError);
+        expect((err as ViewMissingError).view).toBe('session_rollup');
+      }
+      await store().views.materialize('session_rollup');
+      await store().views.materialize('daily_activity');
+      await expect(store().views.drop('session_rollup')).rejects.toBeInstanceOf(StoreInputError);
+      await store().views.drop('daily_activity');
+      await store().views.drop('session_rollup');
+      expect(await store().views.materialized()).toEqual([]);
+    });
+
+    it('rejects unknown view names', async () => {
+      await expect(store().views.materialize('nope' as ViewName)).rejects.toBeInstanceOf(StoreInputError);
+      await expect(store().views.drop('nope' as ViewName)).rejects.toBeInstanceOf(StoreInputError);
+    });
+
+    it('needs the rollup for filtered search, not for plain search', async () => {
+      await store().views.materialize('full_text');
+      await putDocs(store(), [chunkDoc('s', [entry(0, 'user', 'hello world')])]);
+      expect((await store().views.search({ q: 'hello', limit: 5, offset: 0 })).total).toBe(1);
+      expect((await store().views.search({ q: 'hello', idPrefix: 's', limit: 5, offset: 0 })).total).toBe(1);
+      await expect(
+        store().views.search({ q: 'hello', cwd: '/x', limit: 5, offset: 0 }),
+      ).rejects.toBeInstanceOf(ViewMissingError);
+    });
+
+    it('tolerates malformed session documents without failing the write', async () => {
+      await materializeAll(store());
+      const results = await store().docs.bulkUpsert([
+        {
+          _id: 'summary:m',
+          type: 'summary',
+          sessionId: 'm',
+          models: 'not-a-list',
+          activity: 5,
+          firstActivity: 'never',
+        },
+        {
+          _id: 'chunk:m:x',
+          type: 'chunk',
+          sessionId: 'm',
+          file: 'transcript.jsonl',
+          firstIndex: 0,
+          entryCount: 2,
+          entries: [null, { index: 'x' }, 7],
+        },
+        { _id: 'event:m:bad', type: 'event', sessionId: 'm', timestamp: 42 },
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['written', 'written', 'written']);
+      expect(await store().views.getSession('m')).toMatchObject({
+        activity: [],
+        firstActivity: null,
+        eventCount: 1,
+        hookRecorded: true,
+      });
+      expect(await store().views.transcriptPage('m', 'transcript.jsonl', { offset: 0, limit: 5 })).toEqual({
+        total: 2,
+        entries: [],
+      });
     });
   });
 }

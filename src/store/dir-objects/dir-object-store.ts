@@ -17,16 +17,8 @@ import {
   type PutObjectOptions,
   type PutObjectResult,
 } from '../contract.js';
-import {
-  asInputError,
-  checkSha256,
-  direntDir,
-  openIfFile,
-  statIfFile,
-  syncDir,
-  writeStream,
-  type Body,
-} from './object-files.js';
+import { checkSha256, type Body } from '../objects-common/object-body.js';
+import { asInputError, direntDir, openIfFile, statIfFile, syncDir, writeStream } from './object-files.js';
 
 /** Temp files older than this at open belong to a process that died mid-put. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;

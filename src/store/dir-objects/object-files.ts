@@ -5,10 +5,8 @@
 import { createHash } from 'node:crypto';
 import type { Dirent, Stats } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import type { Readable } from 'node:stream';
+import type { Body } from '../objects-common/object-body.js';
 import { StoreInputError } from '../contract.js';
-
-export type Body = Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>;
 
 /** `parentPath` arrived in Node 20.12; earlier 20.x releases call it `path`. */
 export function direntDir(entry: Dirent): string {
@@ -33,14 +31,6 @@ export async function writeStream(
     size += bytes.byteLength;
   }
   return { size, sha256: hash.digest('hex') };
-}
-
-export function checkSha256(sha256: string | undefined): string | null {
-  if (sha256 === undefined) return null;
-  if (typeof sha256 !== 'string' || !/^[0-9a-fA-F]{64}$/.test(sha256)) {
-    throw new StoreInputError('sha256 must be 64 hex digits');
-  }
-  return sha256.toLowerCase();
 }
 
 export async function openIfFile(path: string): Promise<FileHandle | null> {

@@ -17,7 +17,7 @@ import {
   type WriteResult,
 } from '../contract.js';
 import type { DocWriteObserver, PreviousDoc } from './doc-write-observer.js';
-import { encodeContent, hashBody } from './encode-content.js';
+import { encodeContent, hashBody } from '../docs-common/encode-content.js';
 import {
   nonNegativeInt,
   prepareDocs,
@@ -25,7 +25,7 @@ import {
   prepareLocals,
   type PreparedDoc,
   type PreparedLocal,
-} from './prepare-docs.js';
+} from '../docs-common/prepare-docs.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStatements, type DocRow } from './sqlite-doc-statements.js';
 

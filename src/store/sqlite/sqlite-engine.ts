@@ -15,7 +15,7 @@ import type {
   Views,
   WriteResult,
 } from '../contract.js';
-import { prepareDocs, prepareLocals } from './prepare-docs.js';
+import { prepareDocs, prepareLocals } from '../docs-common/prepare-docs.js';
 import { openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStore } from './sqlite-doc-store.js';
 import { SqliteViews } from './sqlite-views.js';

@@ -1,14 +1,15 @@
 /**
- * What only the embedded engine promises about its views: dependency rules between views, a
- * registry that survives a restart, and an FTS index that stays consistent with its content
- * table through replacements, overlaps and deletions.
+ * What only the embedded engine promises about its views: a registry that survives a restart and
+ * is shared by every connection to the file, and an FTS index that stays consistent with its
+ * content table through replacements, overlaps and deletions. (Dependency rules and malformed
+ * documents are engine-neutral: they are in the views contract.)
  */
 import Database from 'better-sqlite3';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { StoreInputError, VIEW_NAMES, ViewMissingError, type Store, type ViewName } from '../contract.js';
+import { VIEW_NAMES, ViewMissingError, type Store } from '../contract.js';
 import { chunkDoc, deleteDoc, entry, eventDoc, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { openStore } from '../open-store.js';
 
@@ -17,7 +18,7 @@ let store: Store;
 
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ct-sqlite-views-'));
-  store = await openStore({ dataDir: dir });
+  store = await openStore({ dataDir: dir, settings: {} });
 });
 afterEach(async () => {
   await store.close();
@@ -28,37 +29,6 @@ async function materializeAll(s: Store): Promise<void> {
   for (const name of VIEW_NAMES) await s.views.materialize(name);
 }
 
-describe('sqlite views: dependencies', () => {
-  it('needs the rollup before its indexes and the calendar, and keeps it while they exist', async () => {
-    for (const name of ['sessions_by_cwd', 'sessions_by_model', 'daily_activity'] as const) {
-      const err = await store.views.materialize(name).catch((e: unknown) => e);
-      expect(err).toBeInstanceOf(ViewMissingError);
-      expect((err as ViewMissingError).view).toBe('session_rollup');
-    }
-    await store.views.materialize('session_rollup');
-    await store.views.materialize('daily_activity');
-    await expect(store.views.drop('session_rollup')).rejects.toBeInstanceOf(StoreInputError);
-    await store.views.drop('daily_activity');
-    await store.views.drop('session_rollup');
-    expect(await store.views.materialized()).toEqual([]);
-  });
-
-  it('rejects unknown view names', async () => {
-    await expect(store.views.materialize('nope' as ViewName)).rejects.toBeInstanceOf(StoreInputError);
-    await expect(store.views.drop('nope' as ViewName)).rejects.toBeInstanceOf(StoreInputError);
-  });
-
-  it('needs the rollup for filtered search, not for plain search', async () => {
-    await store.views.materialize('full_text');
-    await putDocs(store, [chunkDoc('s', [entry(0, 'user', 'hello world')])]);
-    expect((await store.views.search({ q: 'hello', limit: 5, offset: 0 })).total).toBe(1);
-    expect((await store.views.search({ q: 'hello', idPrefix: 's', limit: 5, offset: 0 })).total).toBe(1);
-    await expect(store.views.search({ q: 'hello', cwd: '/x', limit: 5, offset: 0 })).rejects.toBeInstanceOf(
-      ViewMissingError,
-    );
-  });
-});
-
 describe('sqlite views: persistence', () => {
   it('keeps the registry across a restart and goes on maintaining the views', async () => {
     await materializeAll(store);
@@ -66,7 +36,7 @@ describe('sqlite views: persistence', () => {
       summaryDoc('a', { span: ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z'] }),
     ]);
     await store.close();
-    store = await openStore({ dataDir: dir });
+    store = await openStore({ dataDir: dir, settings: {} });
     expect(await store.views.materialized()).toEqual([...VIEW_NAMES]);
     await putDocs(store, [
       summaryDoc('b', { span: ['2025-03-02T10:00:00.000Z', '2025-03-02T11:00:00.000Z'] }),
@@ -83,7 +53,7 @@ describe('sqlite views: persistence', () => {
   });
 
   it('maintains views another connection to the same file materialised', async () => {
-    const other = await openStore({ dataDir: dir });
+    const other = await openStore({ dataDir: dir, settings: {} });
     try {
       await materializeAll(store);
       await putDocs(other, [
@@ -115,7 +85,7 @@ describe('sqlite views: persistence', () => {
       );
     } finally {
       db.close();
-      store = await openStore({ dataDir: dir });
+      store = await openStore({ dataDir: dir, settings: {} });
     }
   });
 });
@@ -152,42 +122,7 @@ describe('sqlite views: full-text consistency', () => {
       ]);
     } finally {
       db.close();
-      store = await openStore({ dataDir: dir });
+      store = await openStore({ dataDir: dir, settings: {} });
     }
-  });
-
-  it('tolerates malformed session documents without failing the write', async () => {
-    await materializeAll(store);
-    const results = await store.docs.bulkUpsert([
-      {
-        _id: 'summary:m',
-        type: 'summary',
-        sessionId: 'm',
-        models: 'not-a-list',
-        activity: 5,
-        firstActivity: 'never',
-      },
-      {
-        _id: 'chunk:m:x',
-        type: 'chunk',
-        sessionId: 'm',
-        file: 'transcript.jsonl',
-        firstIndex: 0,
-        entryCount: 2,
-        entries: [null, { index: 'x' }, 7],
-      },
-      { _id: 'event:m:bad', type: 'event', sessionId: 'm', timestamp: 42 },
-    ]);
-    expect(results.map((r) => r.status)).toEqual(['written', 'written', 'written']);
-    expect(await store.views.getSession('m')).toMatchObject({
-      activity: [],
-      firstActivity: null,
-      eventCount: 1,
-      hookRecorded: true,
-    });
-    expect(await store.views.transcriptPage('m', 'transcript.jsonl', { offset: 0, limit: 5 })).toEqual({
-      total: 2,
-      entries: [],
-    });
   });
 });

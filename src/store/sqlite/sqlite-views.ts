@@ -33,8 +33,7 @@ import { SessionRollupView } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
 import { StatementCache, type SqliteView } from './views/sqlite-view.js';
 import { TranscriptEntriesView } from './views/transcript-entries-view.js';
-
-const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
+import { checkFacet, checkPage, checkRole, checkViewName, isViewName } from '../views-common/view-args.js';
 
 export class SqliteViews implements Views, DocWriteObserver {
   readonly #db: SqliteDatabase;
@@ -183,9 +182,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     page: Page,
   ): Promise<{ total: number; turns: TurnRow[] }> {
     this.#require('speaker_split');
-    if (role !== undefined && role !== 'user' && role !== 'assistant') {
-      throw new StoreInputError('role must be "user" or "assistant"');
-    }
+    checkRole(role);
     const { limit, offset } = checkPage(page);
     return this.#speaker.turns(sessionId, role, limit, offset);
   }
@@ -222,19 +219,14 @@ export class SqliteViews implements Views, DocWriteObserver {
     attribute: 'cwd' | 'model' | 'hostname' | 'source',
   ): Promise<Array<{ value: string; sessions: number }>> {
     this.#require('session_rollup');
-    if (!FACET_ATTRIBUTES.includes(attribute)) {
-      throw new StoreInputError(`attribute must be one of ${FACET_ATTRIBUTES.join(', ')}`);
-    }
+    checkFacet(attribute);
     return facets(this.#cache, attribute);
   }
 
   // ---------------------------------------------------------------------------------------------
 
   #view(name: ViewName): SqliteView {
-    const view = isViewName(name) ? this.#views.get(name) : undefined;
-    if (!view)
-      throw new StoreInputError(`unknown view "${String(name)}"; expected one of ${VIEW_NAMES.join(', ')}`);
-    return view;
+    return this.#views.get(checkViewName(name))!;
   }
 
   #require(name: ViewName): void {
@@ -259,17 +251,4 @@ export class SqliteViews implements Views, DocWriteObserver {
       ? (sessionId: string, activity: Segment[] | null) => this.#daily.refresh(sessionId, activity)
       : null;
   }
-}
-
-function isViewName(name: string): name is ViewName {
-  return (VIEW_NAMES as readonly string[]).includes(name);
-}
-
-function checkPage(page: Page): Page {
-  const { limit, offset } = page ?? {};
-  if (!Number.isInteger(limit) || limit < 0)
-    throw new StoreInputError('limit must be a non-negative integer');
-  if (!Number.isInteger(offset) || offset < 0)
-    throw new StoreInputError('offset must be a non-negative integer');
-  return { limit, offset };
 }

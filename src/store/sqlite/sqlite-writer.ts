@@ -6,7 +6,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { ViewName } from '../contract.js';
-import type { PreparedDoc, PreparedLocal } from './prepare-docs.js';
+import type { PreparedDoc, PreparedLocal } from '../docs-common/prepare-docs.js';
 import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStore } from './sqlite-doc-store.js';
 import { SqliteViews } from './sqlite-views.js';

@@ -5,12 +5,12 @@
  * replaced chunk is subtracted by id, without reading its old body.
  */
 import { parseTimestamp, type Segment } from '../../../core/active-time.js';
-import { StoreInputError, type DayActivity, type ViewName } from '../../contract.js';
+import type { DayActivity, ViewName } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
-import { chunkFields } from './chunk-fields.js';
+import { chunkFields } from '../../views-common/chunk-fields.js';
 import type { FilterSql } from './session-filter-sql.js';
-import { splitByDay, utcDay } from './split-by-day.js';
+import { dayBound, splitByDay, utcDay } from '../../views-common/split-by-day.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
 
 const DDL = `
@@ -39,8 +39,6 @@ const SQL = {
     'INSERT OR REPLACE INTO daily_entries (session_id, chunk_id, day, entries) VALUES (?, ?, ?, ?)',
   rollups: 'SELECT session_id, activity FROM session_rollup',
 };
-
-const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
 export class DailyActivityView implements SqliteView {
   readonly name = 'daily_activity' as const;
@@ -114,7 +112,7 @@ export class DailyActivityView implements SqliteView {
         GROUP BY d.day, d.session_id
         ORDER BY d.day, d.session_id`,
       )
-      .all({ ...filter.params, d_from: toDay(from, 'from'), d_to: toDay(to, 'to') }) as Array<{
+      .all({ ...filter.params, d_from: dayBound(from, 'from'), d_to: dayBound(to, 'to') }) as Array<{
       day: string;
       session_id: string;
       project: string | null;
@@ -129,12 +127,4 @@ export class DailyActivityView implements SqliteView {
       entries: r.entries,
     }));
   }
-}
-
-function toDay(value: string, name: string): string {
-  if (DAY.test(value)) return value;
-  const ms = Date.parse(value);
-  if (!Number.isFinite(ms))
-    throw new StoreInputError(`${name} must be a day (YYYY-MM-DD) or an ISO timestamp`);
-  return utcDay(ms);
 }

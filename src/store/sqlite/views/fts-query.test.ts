@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ftsQuery, splitSnippet } from './fts-query.js';
+import { ftsQuery } from './fts-query.js';
 
 describe('ftsQuery', () => {
   it('quotes bare words, keeps phrases and prefixes', () => {
@@ -27,19 +27,5 @@ describe('ftsQuery', () => {
     expect(ftsQuery('  " * - ( ) 🚀 ')).toBeNull();
     expect(ftsQuery('"" pool')).toBe('"pool"');
     expect(ftsQuery('日本語 café')).toBe('"日本語" "café"');
-  });
-});
-
-describe('splitSnippet', () => {
-  it('splits marked snippets into plain segments', () => {
-    expect(splitSnippet('…the \u0001pool\u0002 size \u0001pool\u0002…')).toEqual([
-      { text: '…the ', mark: false },
-      { text: 'pool', mark: true },
-      { text: ' size ', mark: false },
-      { text: 'pool', mark: true },
-      { text: '…', mark: false },
-    ]);
-    expect(splitSnippet('\u0001a\u0002\u0001b\u0002')).toEqual([{ text: 'ab', mark: true }]);
-    expect(splitSnippet('')).toEqual([]);
   });
 });

@@ -8,9 +8,10 @@
 import type { SearchHit, SearchQuery } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
-import { chunkFields } from './chunk-fields.js';
-import { entrySearchText } from './entry-search-text.js';
-import { ftsQuery, MARK_CLOSE, MARK_OPEN, splitSnippet } from './fts-query.js';
+import { chunkFields } from '../../views-common/chunk-fields.js';
+import { entrySearchText } from '../../views-common/entry-search-text.js';
+import { MARK_CLOSE, MARK_OPEN, splitSnippet } from '../../views-common/search-terms.js';
+import { ftsQuery } from './fts-query.js';
 import type { FilterSql } from './session-filter-sql.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
 

@@ -9,9 +9,9 @@ import type { Segment } from '../../../core/active-time.js';
 import { docIds } from '../../../core/documents.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
-import { applyEvent, emptyEventStats, type EventStats } from './event-stats.js';
+import { applyEvent, emptyEventStats, type EventStats } from '../../views-common/event-stats.js';
 import { LazyStatements, type SqliteView } from './sqlite-view.js';
-import { combinedActivity, summaryFields } from './summary-fields.js';
+import { combinedActivity, summaryFields } from '../../views-common/summary-fields.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS session_rollup (

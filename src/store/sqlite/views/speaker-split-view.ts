@@ -7,7 +7,7 @@ import { turnOf } from '../../../core/transcript/turns.js';
 import type { TurnRow } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
-import { chunkFields } from './chunk-fields.js';
+import { chunkFields } from '../../views-common/chunk-fields.js';
 import { forEachDoc, LazyStatements, type SqliteView } from './sqlite-view.js';
 
 const DDL = `

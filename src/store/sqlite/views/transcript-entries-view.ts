@@ -6,7 +6,7 @@
 import type { ProjectedEntry } from '../../../core/documents.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
-import { chunkFields } from './chunk-fields.js';
+import { chunkFields } from '../../views-common/chunk-fields.js';
 import { forEachDoc, LazyStatements, type SqliteView } from './sqlite-view.js';
 
 const DDL = `

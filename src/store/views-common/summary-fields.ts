@@ -2,7 +2,7 @@
  * The fields of a summary document the rollup tables hold, read defensively: the doc store
  * accepts any JSON, and a malformed summary must not abort the write that carries it.
  */
-import { mergeActivity, parseTimestamp, type Segment } from '../../../core/active-time.js';
+import { mergeActivity, parseTimestamp, type Segment } from '../../core/active-time.js';
 import type { EventStats } from './event-stats.js';
 
 export interface SummaryFields {

@@ -3,9 +3,9 @@
  * compact canonical JSON) and tool-result content, capped so one huge tool result cannot dominate ingest
  * time or index size (the raw line stays reachable through the entry's byte range).
  */
-import type { ProjectedEntry } from '../../../core/documents.js';
-import { canonicalJson } from '../../../core/revision.js';
-import { MARK_CLOSE, MARK_OPEN } from './fts-query.js';
+import type { ProjectedEntry } from '../../core/documents.js';
+import { canonicalJson } from '../../core/revision.js';
+import { MARK_CLOSE, MARK_OPEN } from './search-terms.js';
 
 /** Indexed characters per entry. */
 export const SEARCH_TEXT_CAP = 8192;

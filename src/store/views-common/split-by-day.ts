@@ -3,7 +3,8 @@
  * session that runs across midnight counts on both days. A zero-length segment (one timestamp)
  * still marks its day as active, with 0 ms.
  */
-import type { Segment } from '../../../core/active-time.js';
+import type { Segment } from '../../core/active-time.js';
+import { StoreInputError } from '../contract.js';
 
 const DAY_MS = 86_400_000;
 
@@ -28,4 +29,15 @@ export function splitByDay(segments: Segment[]): Map<string, number> {
     }
   }
   return days;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar bound: a day (`YYYY-MM-DD`) as given, or the UTC day of an ISO timestamp. */
+export function dayBound(value: string, name: string): string {
+  if (DAY.test(value)) return value;
+  const ms = Date.parse(value);
+  if (!Number.isFinite(ms))
+    throw new StoreInputError(`${name} must be a day (YYYY-MM-DD) or an ISO timestamp`);
+  return utcDay(ms);
 }

@@ -2,7 +2,7 @@
  * The fields of a chunk document the chunk-derived views use, read defensively (the doc store
  * accepts any JSON; a malformed chunk contributes nothing rather than failing the write).
  */
-import type { ProjectedEntry } from '../../../core/documents.js';
+import type { ProjectedEntry } from '../../core/documents.js';
 
 export interface ChunkFields {
   file: string;

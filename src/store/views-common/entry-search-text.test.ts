@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entry } from '../../contract/view-fixtures.js';
+import { entry } from '../contract/view-fixtures.js';
 import { entrySearchText, SEARCH_TEXT_CAP } from './entry-search-text.js';
 
 describe('entrySearchText', () => {

@@ -3,7 +3,7 @@
  * by one (live hooks) gives the same result in any order as recounting all of them (rebuild), so
  * incremental maintenance and `materialize` agree.
  */
-import { addActivity, parseTimestamp, type Segment } from '../../../core/active-time.js';
+import { addActivity, parseTimestamp, type Segment } from '../../core/active-time.js';
 
 export interface EventStats {
   eventCount: number;

@@ -1,0 +1,76 @@
+/**
+ * The stores the benchmark runs on, chosen with `--engine`: each hands out the environment of a
+ * fresh, empty store (what a `transcripts serve` or an ingest worker would be configured with).
+ * PostgreSQL stores get a schema of their own, dropped afterwards unless `--keep`; objects go to
+ * the `CT_S3_*` bucket when one is configured, else to an s3rver on loopback (an emulator: its
+ * figures measure the engine's overhead, not a real S3's).
+ */
+import pg from 'pg';
+import { startS3Server, type TestS3Server } from '../test/support/s3-server.js';
+
+export type EngineName = 'sqlite' | 'postgres';
+
+export interface BenchEngine {
+  name: EngineName;
+  label: string;
+  /** Environment of a fresh, empty store. */
+  env(): Promise<Record<string, string>>;
+  close(): Promise<void>;
+}
+
+export async function benchEngines(
+  names: EngineName[],
+  options: { databaseUrl: string; keep: boolean },
+): Promise<BenchEngine[]> {
+  const out: BenchEngine[] = [];
+  for (const name of names) {
+    out.push(
+      name === 'sqlite'
+        ? {
+            name,
+            label: 'sqlite (embedded: SQLite file + object directory)',
+            env: async () => ({}),
+            close: async () => {},
+          }
+        : await postgresEngine(options),
+    );
+  }
+  return out;
+}
+
+async function postgresEngine(options: { databaseUrl: string; keep: boolean }): Promise<BenchEngine> {
+  const realS3 = Boolean(process.env.CT_S3_BUCKET);
+  const s3: TestS3Server | null = realS3 ? null : await startS3Server();
+  const schemas: string[] = [];
+  const objects = realS3 ? `S3 bucket ${process.env.CT_S3_BUCKET}` : `s3rver at ${s3!.endpoint}`;
+  const display = new URL(options.databaseUrl);
+  if (display.password) display.password = '***';
+  return {
+    name: 'postgres',
+    label: `postgres (${display.host}${display.pathname}) + ${objects}`,
+    async env() {
+      const schema = `ct_bench_${process.pid}_${schemas.length + 1}`;
+      schemas.push(schema);
+      const url = new URL(options.databaseUrl);
+      url.searchParams.set('schema', schema);
+      const objectEnv = s3
+        ? s3.env(await s3.createBucket())
+        : (Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('CT_S3_'))) as Record<
+            string,
+            string
+          >);
+      return { CT_DATABASE_URL: url.toString(), ...objectEnv };
+    },
+    async close() {
+      await s3?.stop();
+      if (options.keep || schemas.length === 0) return;
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      try {
+        for (const schema of schemas) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}

@@ -1,0 +1,156 @@
+/**
+ * What the PostgreSQL engine promises beyond the shared contract: several processes (here, several
+ * pools on one schema) writing the same documents without lost updates, a change feed a follower
+ * can trust while they write, views another process (re)builds, migrations applied once, and text
+ * PostgreSQL cannot hold. Skipped with the reason when no PostgreSQL answers.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { testEngine } from '../../../test/support/engines.js';
+import { createMigrator } from '../../migrations/runner.js';
+import { StoreInputError, ViewMissingError, type Store } from '../contract.js';
+import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.js';
+import { materializeAll } from '../contract/views-sessions.case.js';
+import { openStore } from '../open-store.js';
+
+const engine = testEngine('postgres');
+const describePg = engine.skip ? describe.skip : describe;
+const title = `postgres: several processes${engine.skip ? ` (skipped: ${engine.skip})` : ''}`;
+
+let stores: Store[] = [];
+
+/** Two stores on one fresh schema and bucket: two API processes sharing one instance. */
+async function twoProcesses(): Promise<[Store, Store]> {
+  const env = await engine.serverEnv();
+  const dataDir = path.join(tmpdir(), 'ct-unused');
+  stores = await Promise.all([openStore({ dataDir, env }), openStore({ dataDir, env })]);
+  return [stores[0]!, stores[1]!];
+}
+
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+  await engine.cleanup();
+});
+afterAll(() => engine.stop());
+
+describePg(title, () => {
+  let a: Store;
+  let b: Store;
+  beforeEach(async () => {
+    [a, b] = await twoProcesses();
+  });
+
+  it('reports capabilities of a shared engine', () => {
+    expect(a.capabilities).toEqual({ engine: 'postgres', multiProcess: true });
+  });
+
+  it('never loses an update when both write one document: the stale writer gets a conflict', async () => {
+    await a.docs.bulkUpsert([{ _id: 'log', sessionId: 's', items: [] }]);
+    // Each writer reads, adds its item and writes back, retrying on conflict, as ingest does.
+    const add = async (store: Store, item: string) => {
+      for (let attempt = 0; ; attempt++) {
+        const doc = (await store.docs.get('log'))!;
+        const [r] = await store.docs.bulkUpsert([{ ...doc, items: [...(doc.items as string[]), item] }]);
+        if (r!.status === 'written') return attempt;
+        expect(r!.status).toBe('conflict');
+      }
+    };
+    const items = Array.from({ length: 24 }, (_, i) => `item-${i}`);
+    const retries = await Promise.all(items.map((item, i) => add(i % 2 === 0 ? a : b, item)));
+    expect(((await b.docs.get('log'))!.items as string[]).sort()).toEqual([...items].sort());
+    expect(retries.some((n) => n > 0)).toBe(true);
+  });
+
+  it('gives a change-feed follower every write exactly once while two processes write', async () => {
+    const seen = new Map<string, number>();
+    let since = 0;
+    let writing = true;
+    const follow = async () => {
+      for (;;) {
+        // Only a poll that starts after the last commit may end the loop.
+        const last = !writing;
+        const { results, lastSeq } = await a.docs.changes(since, 50);
+        for (const c of results) seen.set(c.id, (seen.get(c.id) ?? 0) + 1);
+        since = lastSeq;
+        if (last && results.length === 0) return;
+      }
+    };
+    const write = async (store: Store, prefix: string) => {
+      for (let batch = 0; batch < 15; batch++) {
+        await store.docs.bulkUpsert(
+          Array.from({ length: 10 }, (_, i) => ({
+            _id: `${prefix}-${batch}-${i}`,
+            sessionId: `${prefix}${i % 3}`,
+          })),
+        );
+      }
+    };
+    const follower = follow();
+    await Promise.all([write(a, 'a'), write(b, 'b')]);
+    writing = false;
+    await follower;
+    expect(seen.size).toBe(300);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+  });
+
+  it('maintains the views another process materialised and refuses the ones it dropped', async () => {
+    await materializeAll(a);
+    await putDocs(b, [
+      summaryDoc('x', { span: ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z'] }),
+      chunkDoc('x', [entry(0, 'user', 'written elsewhere')]),
+    ]);
+    expect((await a.views.listSessions({}, { limit: 5, offset: 0 })).total).toBe(1);
+    expect((await a.views.search({ q: 'elsewhere', limit: 5, offset: 0 })).total).toBe(1);
+    await a.views.drop('daily_activity');
+    await expect(b.views.dailyActivity('2025-03-01', '2025-03-02', {})).rejects.toBeInstanceOf(
+      ViewMissingError,
+    );
+    await putDocs(b, [chunkDoc('x', [entry(0, 'user', 'after the drop'), entry(1, 'user', 'still fine')])]);
+    expect((await a.views.search({ q: 'drop', limit: 5, offset: 0 })).total).toBe(1);
+  });
+
+  it('applies each migration once when both migrate at the same moment', async () => {
+    const results = await Promise.all([createMigrator(a).up(), createMigrator(b).up()]);
+    const applied = results.flatMap((r) => r.steps.filter((s) => s.status === 'applied'));
+    expect(applied).toHaveLength(10);
+    const marker = await a.docs.getSchemaMarker();
+    expect(marker?.version).toBe(10);
+    expect(marker?.history.map((h) => h.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  });
+
+  it('keeps NUL characters in documents, refuses them in ids, and indexes text holding them', async () => {
+    await materializeAll(a);
+    const text = 'before\u0000after nul';
+    await putDocs(a, [{ _id: 'doc-nul', sessionId: 'n', type: 'note', text }]);
+    expect((await b.docs.get('doc-nul'))?.text).toBe(text);
+    await expect(a.docs.bulkUpsert([{ _id: 'a\u0000b', sessionId: 'n' }])).rejects.toBeInstanceOf(
+      StoreInputError,
+    );
+    await putDocs(a, [chunkDoc('n', [entry(0, 'user', text)])]);
+    expect((await a.views.search({ q: 'nul', limit: 5, offset: 0 })).total).toBe(1);
+    expect((await a.views.turns('n', 'user', { limit: 5, offset: 0 })).turns[0]?.text).toBe(
+      'before\uFFFDafter nul',
+    );
+    expect(await a.docs.get('x\u0000')).toBeNull();
+    expect((await a.views.listSessions({ cwd: '\u0000' }, { limit: 5, offset: 0 })).total).toBe(0);
+  });
+});
+
+describe('postgres: configuration errors', () => {
+  it('names the unreachable server and the setting', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'ct-pg-config-'));
+    const err = await openStore({
+      dataDir,
+      settings: { database: { url: 'postgres://postgres:secret@127.0.0.1:1/test' } },
+    }).catch((e: unknown) => e);
+    await rm(dataDir, { recursive: true, force: true });
+    expect((err as Error).name).toBe('StoreConfigError');
+    expect((err as Error).message).toMatch(
+      /cannot reach PostgreSQL at postgres:\/\/postgres:\*\*\*@127\.0\.0\.1:1\/test/,
+    );
+    expect((err as Error).message).toContain('CT_DATABASE_URL');
+    expect((err as Error).message).not.toContain('secret');
+  });
+});

@@ -1,0 +1,252 @@
+/**
+ * The views of the PostgreSQL engine: a registry of what migrations have materialised, per-write
+ * maintenance (a `WriteBatch` the doc store drives inside each write transaction) and the queries.
+ * Each view lives in its own file under `views/`, mirroring the embedded engine.
+ *
+ * A (re)build takes the views lock exclusively while writers hold it shared, so no write can
+ * commit documents that a view being built has not seen, whichever process wrote them.
+ */
+import type { ProjectedEntry } from '../../core/documents.js';
+import {
+  StoreInputError,
+  VIEW_NAMES,
+  ViewMissingError,
+  type DayActivity,
+  type EventRow,
+  type Page,
+  type SearchHit,
+  type SearchQuery,
+  type SessionFilter,
+  type SessionRow,
+  type TurnRow,
+  type ViewName,
+  type Views,
+} from '../contract.js';
+import {
+  checkFacet,
+  checkPage,
+  checkRole,
+  checkViewName,
+  isViewName,
+  type FacetAttribute,
+} from '../views-common/view-args.js';
+import { LOCK, type PostgresDatabase, type Queryable } from './postgres-database.js';
+import { DailyActivityView, type DailyBatch } from './views/daily-activity-view.js';
+import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
+import { FullTextView } from './views/full-text-view.js';
+import { termParams } from './views/search-query.js';
+import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
+import { sessionEvents } from './views/session-events.js';
+import { sessionFilterSql } from './views/session-filter-sql.js';
+import { facets, getSession, listSessions } from './views/session-queries.js';
+import { SessionRollupView, type RollupBatch } from './views/session-rollup-view.js';
+import { SpeakerSplitView } from './views/speaker-split-view.js';
+import { TranscriptEntriesView } from './views/transcript-entries-view.js';
+
+/** The views maintenance of one write transaction, in the order the doc store wrote. */
+export interface WriteBatch {
+  /** Whether `removing` needs the chunk range of replaced chunks. */
+  readonly needsChunkRange: boolean;
+  removing(prev: PreviousDoc): void;
+  added(doc: WrittenDoc): void;
+  flush(): Promise<void>;
+}
+
+export class PostgresViews implements Views {
+  readonly #db: PostgresDatabase;
+  readonly #rollup = new SessionRollupView();
+  readonly #transcript = new TranscriptEntriesView();
+  readonly #speaker = new SpeakerSplitView();
+  readonly #fullText = new FullTextView();
+  readonly #daily = new DailyActivityView();
+  readonly #views: Map<ViewName, PostgresView>;
+
+  constructor(db: PostgresDatabase) {
+    this.#db = db;
+    const all: PostgresView[] = [
+      this.#rollup,
+      ...FILTER_INDEX_VIEWS.map((name) => new FilterIndexView(name)),
+      this.#transcript,
+      this.#speaker,
+      this.#fullText,
+      this.#daily,
+    ];
+    this.#views = new Map(all.map((v) => [v.name, v]));
+  }
+
+  // -- registry ---------------------------------------------------------------------------------
+
+  async materialized(): Promise<ViewName[]> {
+    const registry = await this.#registry(this.#db.pool);
+    return VIEW_NAMES.filter((n) => registry.has(n));
+  }
+
+  async materialize(name: ViewName): Promise<void> {
+    const view = this.#views.get(checkViewName(name))!;
+    await this.#db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
+      const registry = await this.#registry(client);
+      if (registry.has(name)) return;
+      if (view.requires && !registry.has(view.requires)) throw new ViewMissingError(view.requires);
+      await view.drop(client); // leftovers of an unregistered view are never trusted
+      await view.create(client);
+      await view.build(client);
+      await client.query(
+        `INSERT INTO view_registry (name, materialized_at) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET materialized_at = excluded.materialized_at`,
+        [name, new Date().toISOString()],
+      );
+    });
+  }
+
+  async drop(name: ViewName): Promise<void> {
+    const view = this.#views.get(checkViewName(name))!;
+    await this.#db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
+      const registry = await this.#registry(client);
+      const dependents = [...this.#views.values()].filter((v) => v.requires === name && registry.has(v.name));
+      if (dependents.length > 0) {
+        throw new StoreInputError(
+          `cannot drop ${name}: ${dependents.map((v) => v.name).join(', ')} depend on it`,
+        );
+      }
+      await view.drop(client);
+      await client.query('DELETE FROM view_registry WHERE name = $1', [name]);
+    });
+  }
+
+  // -- maintenance ------------------------------------------------------------------------------
+
+  /**
+   * The maintenance of the views that exist now, for one write transaction. Call after
+   * `lockForWrite` (which holds the views lock shared), so the registry cannot change under it.
+   */
+  async writeBatch(client: Queryable): Promise<WriteBatch> {
+    const registry = await this.#registry(client);
+    // VIEW_NAMES order: the rollup flushes before the calendar reads what it refreshed.
+    const active = VIEW_NAMES.filter((n) => registry.has(n)).map((n) => this.#views.get(n)!);
+    const batches = new Map<ViewName, ViewBatch>();
+    for (const view of active) {
+      const batch = view.batch?.(client);
+      if (batch) batches.set(view.name, batch);
+    }
+    const follows = (name: ViewName, type: string) => this.#views.get(name)!.follows.includes(type);
+    return {
+      needsChunkRange: active.some((v) => v.needsChunkRange),
+      removing(prev) {
+        if (prev.type === null) return;
+        for (const [name, b] of batches) if (b.removing && follows(name, prev.type)) b.removing(prev);
+      },
+      added(doc) {
+        if (doc.type === null) return;
+        for (const [name, b] of batches) if (b.added && follows(name, doc.type)) b.added(doc);
+      },
+      async flush() {
+        for (const [name, b] of batches) {
+          await b.flush();
+          const daily = batches.get('daily_activity') as DailyBatch | undefined;
+          if (name === 'session_rollup' && daily) await daily.refresh((b as RollupBatch).refreshed);
+        }
+      },
+    };
+  }
+
+  // -- queries ----------------------------------------------------------------------------------
+  // A view's tables exist exactly when it is registered (both change in one transaction), so the
+  // queries go straight to the tables and read the registry only to explain a missing one.
+
+  async listSessions(filter: SessionFilter, page: Page): Promise<{ total: number; rows: SessionRow[] }> {
+    const { limit, offset } = checkPage(page);
+    return this.#over(['session_rollup'], () => listSessions(this.#db.pool, filter ?? {}, limit, offset));
+  }
+
+  async getSession(id: string): Promise<SessionRow | null> {
+    return this.#over(['session_rollup'], () => getSession(this.#db.pool, id));
+  }
+
+  async transcriptPage(
+    sessionId: string,
+    file: string,
+    page: Page,
+  ): Promise<{ total: number; entries: ProjectedEntry[] }> {
+    const { limit, offset } = checkPage(page);
+    return this.#over(['transcript_entries'], () =>
+      this.#transcript.page(this.#db.pool, sessionId, file, offset, limit),
+    );
+  }
+
+  async turns(
+    sessionId: string,
+    role: 'user' | 'assistant' | undefined,
+    page: Page,
+  ): Promise<{ total: number; turns: TurnRow[] }> {
+    checkRole(role);
+    const { limit, offset } = checkPage(page);
+    return this.#over(['speaker_split'], () =>
+      this.#speaker.turns(this.#db.pool, sessionId, role, limit, offset),
+    );
+  }
+
+  async events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }> {
+    const { limit, offset } = checkPage(page);
+    return sessionEvents(this.#db.pool, sessionId, limit, offset);
+  }
+
+  async search(query: SearchQuery): Promise<{ total: number; hits: SearchHit[] }> {
+    if (typeof query?.q !== 'string') throw new StoreInputError('q must be a string');
+    checkPage(query);
+    const filter = sessionFilterSql(query, 'e.session_id');
+    const required: ViewName[] = filter.needsRollup ? ['full_text', 'session_rollup'] : ['full_text'];
+    if (termParams(query.q) === null) {
+      // Nothing searchable: no statement runs, so say here whether search exists at all.
+      await this.#require(required);
+      return { total: 0, hits: [] };
+    }
+    return this.#over(required, () => this.#fullText.search(this.#db.pool, query, filter));
+  }
+
+  async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {
+    return this.#over(['daily_activity'], () =>
+      this.#daily.query(this.#db.pool, from, to, sessionFilterSql(filter ?? {}, 'd.session_id')),
+    );
+  }
+
+  async reindex(): Promise<{ entries: number; sessions: number }> {
+    return this.#db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
+      const registry = await this.#registry(client);
+      if (!registry.has('full_text')) throw new ViewMissingError('full_text');
+      return this.#fullText.reindex(client);
+    });
+  }
+
+  async facets(attribute: FacetAttribute): Promise<Array<{ value: string; sessions: number }>> {
+    checkFacet(attribute);
+    return this.#over(['session_rollup'], () => facets(this.#db.pool, attribute));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** Throws ViewMissingError for the first of `views` that is not materialised. */
+  async #require(views: ViewName[]): Promise<void> {
+    const registry = await this.#registry(this.#db.pool);
+    const missing = views.find((n) => !registry.has(n));
+    if (missing) throw new ViewMissingError(missing);
+  }
+
+  /** Runs a query over views' tables; a table that is not there means a view is not materialised. */
+  async #over<T>(views: ViewName[], query: () => Promise<T>): Promise<T> {
+    try {
+      return await query();
+    } catch (err) {
+      if ((err as { code?: string }).code !== '42P01') throw err; // undefined_table
+      await this.#require(views);
+      throw err;
+    }
+  }
+
+  async #registry(q: Queryable): Promise<Set<ViewName>> {
+    const { rows } = await q.query<{ name: string }>('SELECT name FROM view_registry');
+    return new Set(rows.map((r) => r.name).filter(isViewName));
+  }
+}

@@ -1,0 +1,40 @@
+/**
+ * The filter views (`sessions_by_cwd`, `_by_model`, `_by_hostname`, `_by_source`, `_by_time`) are
+ * only indexes over the rollup tables: every session query works without them, just by scanning
+ * the rollup. Each index ends in the list order (last activity, newest first, sessions without
+ * activity last) so a filtered page is read in order without sorting.
+ */
+import type { ViewName } from '../../contract.js';
+import type { Queryable } from '../postgres-database.js';
+import type { PostgresView } from './postgres-view.js';
+
+const INDEXES = {
+  sessions_by_cwd: 'session_rollup (cwd, last_ms DESC NULLS LAST, session_id)',
+  sessions_by_model: 'session_models (model, session_id)',
+  sessions_by_hostname: 'session_rollup (hostname, last_ms DESC NULLS LAST, session_id)',
+  sessions_by_source: 'session_rollup (source, last_ms DESC NULLS LAST, session_id)',
+  sessions_by_time: 'session_rollup (last_ms DESC NULLS LAST, session_id)',
+} as const;
+
+export type FilterIndexName = keyof typeof INDEXES;
+
+export const FILTER_INDEX_VIEWS = Object.keys(INDEXES) as FilterIndexName[];
+
+export class FilterIndexView implements PostgresView {
+  readonly requires: ViewName = 'session_rollup';
+  readonly follows = [];
+
+  constructor(readonly name: FilterIndexName) {}
+
+  async create(q: Queryable): Promise<void> {
+    await q.query(`CREATE INDEX IF NOT EXISTS ${this.name} ON ${INDEXES[this.name]}`);
+  }
+
+  async drop(q: Queryable): Promise<void> {
+    await q.query(`DROP INDEX IF EXISTS ${this.name}`);
+  }
+
+  async build(): Promise<void> {
+    // An index is filled by CREATE INDEX itself.
+  }
+}

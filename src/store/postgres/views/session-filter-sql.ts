@@ -1,0 +1,58 @@
+/**
+ * `SessionFilter` → SQL conditions with positional parameters, shared by the session list, search
+ * and daily activity so the filters mean the same everywhere (the values come from
+ * views-common/session-filter.ts, as in the embedded engine). Conditions reference the rollup as
+ * `r` and the session id column given by the caller; `needsRollup` tells the caller to join
+ * `session_rollup r`. Parameters are numbered from `$1`; callers append theirs after.
+ */
+import type { SessionFilter } from '../../contract.js';
+import { filterValues, MAX_CHAR } from '../../views-common/session-filter.js';
+import { pgText } from './postgres-view.js';
+
+export interface FilterSql {
+  /** Conditions to AND together (empty when nothing filters). */
+  where: string[];
+  params: unknown[];
+  /** Some condition reads `session_rollup r` or `session_models`. */
+  needsRollup: boolean;
+}
+
+export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string): FilterSql {
+  const f = filterValues(filter);
+  const where: string[] = [];
+  const params: unknown[] = [];
+  const param = (value: unknown) => {
+    params.push(typeof value === 'string' ? pgText(value) : value);
+    return `$${params.length}`;
+  };
+  let needsRollup = false;
+
+  for (const column of ['cwd', 'hostname', 'source'] as const) {
+    const value = f[column];
+    if (value === undefined) continue;
+    where.push(`r.${column} = ${param(value)}`);
+    needsRollup = true;
+  }
+  if (f.model !== undefined) {
+    where.push(
+      `${sessionIdColumn} IN (SELECT session_id FROM session_models WHERE model = ${param(f.model)})`,
+    );
+    needsRollup = true;
+  }
+  if (f.fromMs !== undefined) {
+    where.push(`r.last_ms >= ${param(f.fromMs)}::bigint`);
+    needsRollup = true;
+  }
+  if (f.toMs !== undefined) {
+    where.push(`r.first_ms <= ${param(f.toMs)}::bigint`);
+    needsRollup = true;
+  }
+  if (f.idPrefix !== undefined) {
+    // The range uses the key index; left() makes it exact.
+    const prefix = param(f.idPrefix);
+    where.push(
+      `${sessionIdColumn} >= ${prefix} AND ${sessionIdColumn} < ${param(f.idPrefix + MAX_CHAR)} AND left(${sessionIdColumn}, length(${prefix})) = ${prefix}`,
+    );
+  }
+  return { where, params, needsRollup };
+}

@@ -1,0 +1,97 @@
+/**
+ * Reads over the session rollup: the filtered list (newest first), one session, and the facet
+ * pickers. The summary itself is read from its document (a key lookup), not copied into the rollup.
+ */
+import type { Segment } from '../../../core/active-time.js';
+import type { SummaryDoc } from '../../../core/documents.js';
+import type { SessionFilter, SessionRow } from '../../contract.js';
+import type { FacetAttribute } from '../../views-common/view-args.js';
+import { readQuery, type Queryable } from '../postgres-database.js';
+import { pgText } from './postgres-view.js';
+import { sessionFilterSql } from './session-filter-sql.js';
+
+interface RollupRow {
+  session_id: string;
+  summary_id: string;
+  first_ms: string | null;
+  last_ms: string | null;
+  hook_recorded: boolean;
+  ended_at: string | null;
+  end_reason: string | null;
+  event_count: number;
+  activity: string;
+  rev: string;
+  body: string;
+}
+
+const COLUMNS = `r.session_id, r.summary_id, r.first_ms, r.last_ms, r.hook_recorded, r.ended_at,
+    r.end_reason, r.event_count, r.activity, d.rev, d.body`;
+const FROM = 'FROM session_rollup r JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id';
+
+export async function listSessions(
+  q: Queryable,
+  filter: SessionFilter,
+  limit: number,
+  offset: number,
+): Promise<{ total: number; rows: SessionRow[] }> {
+  const f = sessionFilterSql(filter, 'r.session_id');
+  const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
+  const n = f.params.length;
+  // Sessions without activity last (as the embedded engine orders NULLs); ties by id keep pages
+  // stable. The total rides along each row: one statement for a page.
+  const { rows } = await readQuery<RollupRow & { total: string }>(
+    q,
+    `WITH page AS (
+      SELECT r.session_id, r.last_ms, count(*) OVER () AS total FROM session_rollup r ${where}
+      ORDER BY r.last_ms DESC NULLS LAST, r.session_id LIMIT $${n + 1} OFFSET $${n + 2}
+    )
+    SELECT ${COLUMNS}, p.total ${FROM} JOIN page p ON p.session_id = r.session_id
+    ORDER BY p.last_ms DESC NULLS LAST, p.session_id`,
+    [...f.params, limit, offset],
+  );
+  if (rows.length > 0) return { total: Number(rows[0]!.total), rows: rows.map(toSessionRow) };
+  // An empty page (limit 0, offset past the end) says nothing of the total.
+  const count = await readQuery<{ n: string }>(
+    q,
+    `SELECT count(*) AS n FROM session_rollup r ${where}`,
+    f.params,
+  );
+  return { total: Number(count.rows[0]!.n), rows: [] };
+}
+
+export async function getSession(q: Queryable, sessionId: string): Promise<SessionRow | null> {
+  const { rows } = await readQuery<RollupRow>(q, `SELECT ${COLUMNS} ${FROM} WHERE r.session_id = $1`, [
+    pgText(sessionId),
+  ]);
+  return rows[0] ? toSessionRow(rows[0]) : null;
+}
+
+export async function facets(
+  q: Queryable,
+  attribute: FacetAttribute,
+): Promise<Array<{ value: string; sessions: number }>> {
+  const sql =
+    attribute === 'model'
+      ? 'SELECT model AS value, count(*) AS sessions FROM session_models GROUP BY model'
+      : `SELECT ${attribute} AS value, count(*) AS sessions FROM session_rollup
+         WHERE ${attribute} IS NOT NULL GROUP BY ${attribute}`;
+  const { rows } = await readQuery<{ value: string; sessions: string }>(
+    q,
+    `${sql} ORDER BY sessions DESC, value`,
+  );
+  return rows.map((r) => ({ value: r.value, sessions: Number(r.sessions) }));
+}
+
+function toSessionRow(row: RollupRow): SessionRow {
+  const iso = (ms: string | null) => (ms === null ? null : new Date(Number(ms)).toISOString());
+  return {
+    summary: { _id: row.summary_id, _rev: row.rev, ...JSON.parse(row.body) } as SummaryDoc,
+    hookRecorded: row.hook_recorded,
+    endedAt: row.ended_at,
+    endReason: row.end_reason,
+    lastActivity: iso(row.last_ms),
+    firstActivity: iso(row.first_ms),
+    activity: JSON.parse(row.activity) as Segment[],
+    eventCount: row.event_count,
+  };
+}

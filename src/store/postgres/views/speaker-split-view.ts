@@ -1,0 +1,192 @@
+/**
+ * `speaker_split`: one row per entry of the main transcript that `turnOf` assigns to a side (the
+ * You / Claude toggle). A replaced or deleted chunk drops the rows of its old entry range first.
+ */
+import { MAIN_TRANSCRIPT } from '../../../core/doc-ids.js';
+import { turnOf } from '../../../core/transcript/turns.js';
+import type { TurnRow } from '../../contract.js';
+import { chunkFields } from '../../views-common/chunk-fields.js';
+import { readQuery, writeValues, type Queryable } from '../postgres-database.js';
+import {
+  forEachDoc,
+  pgText,
+  runsOf,
+  type PostgresView,
+  type PreviousDoc,
+  type ViewBatch,
+  type WrittenDoc,
+} from './postgres-view.js';
+
+const DDL = `
+CREATE TABLE IF NOT EXISTS speaker_turns (
+  session_id text COLLATE "C" NOT NULL,
+  file text COLLATE "C" NOT NULL,
+  idx int NOT NULL,
+  role text NOT NULL,
+  timestamp text,
+  text text NOT NULL,
+  model text,
+  PRIMARY KEY (session_id, file, idx)
+);
+CREATE INDEX IF NOT EXISTS speaker_turns_by_role ON speaker_turns (session_id, role, idx);
+`;
+
+const SQL = {
+  removeRanges: `DELETE FROM speaker_turns t
+    USING unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS r(session_id, file, lo, hi)
+    WHERE t.session_id = r.session_id AND t.file = r.file AND t.idx >= r.lo AND t.idx < r.hi`,
+  upsert: (values: string) => `INSERT INTO speaker_turns (session_id, file, idx, role, timestamp, text, model)
+    VALUES ${values}
+    ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
+      timestamp = excluded.timestamp, text = excluded.text, model = excluded.model`,
+  count: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1',
+  countRole: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1 AND role = $2',
+  page: 'SELECT * FROM speaker_turns WHERE session_id = $1 ORDER BY idx LIMIT $2 OFFSET $3',
+  pageRole: 'SELECT * FROM speaker_turns WHERE session_id = $1 AND role = $4 ORDER BY idx LIMIT $2 OFFSET $3',
+};
+
+interface TurnDbRow {
+  file: string;
+  idx: number;
+  role: 'user' | 'assistant';
+  timestamp: string | null;
+  text: string;
+  model: string | null;
+}
+
+type Op =
+  | { kind: 'remove'; sessionId: string; file: string; lo: number; hi: number }
+  | {
+      kind: 'upsert';
+      sessionId: string;
+      file: string;
+      idx: number;
+      role: string;
+      timestamp: string | null;
+      text: string;
+      model: string | null;
+    };
+type Upsert = Extract<Op, { kind: 'upsert' }>;
+
+export class SpeakerSplitView implements PostgresView {
+  readonly name = 'speaker_split' as const;
+  readonly follows = ['chunk'];
+  readonly needsChunkRange = true;
+
+  async create(q: Queryable): Promise<void> {
+    await q.query(DDL);
+  }
+
+  async drop(q: Queryable): Promise<void> {
+    await q.query('DROP TABLE IF EXISTS speaker_turns');
+  }
+
+  async build(q: Queryable): Promise<void> {
+    await forEachDoc(q, 'chunk', async (rows) => {
+      const batch = new Batch(q);
+      for (const row of rows) batch.add(row.session_id, JSON.parse(row.body) as Record<string, unknown>);
+      await batch.flush();
+    });
+  }
+
+  batch(q: Queryable): ViewBatch {
+    return new Batch(q);
+  }
+
+  async turns(
+    q: Queryable,
+    sessionId: string,
+    role: 'user' | 'assistant' | undefined,
+    limit: number,
+    offset: number,
+  ): Promise<{ total: number; turns: TurnRow[] }> {
+    const sid = pgText(sessionId);
+    const count = role
+      ? await readQuery(q, SQL.countRole, [sid, role])
+      : await readQuery(q, SQL.count, [sid]);
+    const page = role
+      ? await readQuery<TurnDbRow>(q, SQL.pageRole, [sid, limit, offset, role])
+      : await readQuery<TurnDbRow>(q, SQL.page, [sid, limit, offset]);
+    return {
+      total: Number((count.rows[0] as { n: string }).n),
+      turns: page.rows.map((r) => ({
+        index: r.idx,
+        file: r.file,
+        role: r.role,
+        timestamp: r.timestamp,
+        text: r.text,
+        ...(r.model !== null ? { model: r.model } : {}),
+      })),
+    };
+  }
+}
+
+class Batch implements ViewBatch {
+  readonly #q: Queryable;
+  readonly #ops: Op[] = [];
+
+  constructor(q: Queryable) {
+    this.#q = q;
+  }
+
+  removing(prev: PreviousDoc): void {
+    const range = prev.chunkRange;
+    if (range?.file !== MAIN_TRANSCRIPT) return;
+    this.#ops.push({
+      kind: 'remove',
+      sessionId: prev.sessionId,
+      file: range.file,
+      lo: range.firstIndex,
+      hi: range.firstIndex + range.entryCount,
+    });
+  }
+
+  added(w: WrittenDoc): void {
+    this.add(w.sessionId, w.doc);
+  }
+
+  add(sessionId: string, doc: Record<string, unknown>): void {
+    const chunk = chunkFields(doc);
+    if (chunk?.file !== MAIN_TRANSCRIPT) return;
+    for (const entry of chunk.entries) {
+      const turn = turnOf(entry);
+      if (!turn) continue;
+      this.#ops.push({
+        kind: 'upsert',
+        sessionId,
+        file: chunk.file,
+        idx: entry.index,
+        role: turn.role,
+        timestamp: typeof entry.timestamp === 'string' ? pgText(entry.timestamp) : null,
+        text: pgText(turn.text),
+        model: typeof entry.model === 'string' ? pgText(entry.model) : null,
+      });
+    }
+  }
+
+  async flush(): Promise<void> {
+    for (const run of runsOf(this.#ops)) {
+      if (run[0]!.kind === 'remove') {
+        const ops = run as Array<Extract<Op, { kind: 'remove' }>>;
+        await this.#q.query(SQL.removeRanges, [
+          ops.map((o) => o.sessionId),
+          ops.map((o) => o.file),
+          ops.map((o) => o.lo),
+          ops.map((o) => o.hi),
+        ]);
+        continue;
+      }
+      // The later write of a key wins, as it would one statement at a time.
+      const last = new Map<string, Upsert>();
+      for (const o of run as Upsert[]) last.set(`${o.sessionId}\u0000${o.file}\u0000${o.idx}`, o);
+      const ops = [...last.values()];
+      await writeValues(
+        this.#q,
+        ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, o.model]),
+        ['text', 'text', 'int', 'text', 'text', 'text', 'text'],
+        SQL.upsert,
+      );
+    }
+    this.#ops.length = 0;
+  }
+}

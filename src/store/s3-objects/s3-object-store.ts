@@ -1,0 +1,297 @@
+/**
+ * Objects in any S3-compatible bucket (AWS S3, R2, MinIO, Garage, Ceph), keyed exactly as in the
+ * directory engine: `<sessionId>/transcript.jsonl`, `<sessionId>/subagents/<name>.jsonl`.
+ *
+ * A put streams through a sha256 and into a (multipart, when large) upload; the object appears only
+ * when S3 commits the PUT or CompleteMultipartUpload, both atomic, so a reader sees the old object
+ * or the new one and a failed or mismatching body leaves the old one untouched. S3 cannot append:
+ * a put at an offset composes a new object from the first `offset` bytes of the stored one and
+ * the new bytes (see s3-compose.ts).
+ */
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadBucketCommand,
+  HeadObjectCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from '@aws-sdk/client-s3';
+import { Upload } from '@aws-sdk/lib-storage';
+import { Readable } from 'node:stream';
+import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
+import {
+  StoreConfigError,
+  StoreInputError,
+  type ObjectInfo,
+  type ObjectStore,
+  type PutObjectOptions,
+  type PutObjectResult,
+} from '../contract.js';
+import { checkSha256, type Body } from '../objects-common/object-body.js';
+import { composeWithCopy, COPY_MIN_BYTES, hashedBody, type Received } from './s3-compose.js';
+import { httpStatus, isNotFound } from './s3-errors.js';
+
+export interface S3ObjectStoreOptions {
+  bucket: string;
+  /** Default `us-east-1` (what most S3-compatible servers accept). */
+  region?: string;
+  /** For S3-compatible servers, e.g. `http://127.0.0.1:9000`; AWS when absent. */
+  endpoint?: string;
+  /** Without both, the AWS SDK's default credential chain (environment, profile, instance role). */
+  accessKeyId?: string;
+  secretAccessKey?: string;
+  /** `http://host/bucket/key` instead of `http://bucket.host/key` (MinIO, Garage, s3rver). */
+  forcePathStyle?: boolean;
+  /** Multipart part size in bytes (at least 5 MiB; default 8 MiB). */
+  partSize?: number;
+}
+
+const MIN_PART_BYTES = 5 * 1024 * 1024;
+
+export class S3ObjectStore implements ObjectStore {
+  readonly #s3: S3Client;
+  readonly #bucket: string;
+  readonly #partSize: number;
+  /** Whether the server does UploadPartCopy (s3rver and a few others do not); learnt on first use. */
+  #copyParts: boolean | undefined;
+
+  private constructor(s3: S3Client, options: S3ObjectStoreOptions) {
+    this.#s3 = s3;
+    this.#bucket = options.bucket;
+    this.#partSize = Math.max(MIN_PART_BYTES, options.partSize ?? 8 * 1024 * 1024);
+  }
+
+  /** Connects and checks the bucket (HeadBucket), so a wrong name or key fails at start, clearly. */
+  static async open(options: S3ObjectStoreOptions): Promise<S3ObjectStore> {
+    const s3 = new S3Client({
+      region: options.region ?? 'us-east-1',
+      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
+      forcePathStyle: options.forcePathStyle ?? false,
+      ...(options.accessKeyId && options.secretAccessKey
+        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
+        : {}),
+      // Checksums only where S3 requires them: several S3-compatible servers reject the newer
+      // default trailers. Integrity is ours: every put is verified against its sha256.
+      requestChecksumCalculation: 'WHEN_REQUIRED',
+      responseChecksumValidation: 'WHEN_REQUIRED',
+    });
+    try {
+      await s3.send(new HeadBucketCommand({ Bucket: options.bucket }));
+    } catch (err) {
+      s3.destroy();
+      throw bucketError(err, options);
+    }
+    return new S3ObjectStore(s3, options);
+  }
+
+  async put(key: string, body: Body, options: PutObjectOptions = {}): Promise<PutObjectResult> {
+    checkKey(key);
+    const expected = checkSha256(options.sha256);
+    const offset = options.offset ?? 0;
+    if (!Number.isInteger(offset) || offset < 0)
+      throw new StoreInputError('offset must be a non-negative integer');
+    const received: Received = { size: 0, sha256: '' };
+    if (offset === 0) {
+      await this.#upload(key, hashedBody(body, received, expected, key));
+      return { key, size: received.size, sha256: received.sha256 };
+    }
+
+    const head = await this.#head(key);
+    if (!head) {
+      throw new StoreInputError(
+        `cannot write ${key} at offset ${offset}: the object does not exist (0 bytes)`,
+      );
+    }
+    if (head.size < offset) {
+      throw new StoreInputError(
+        `cannot write ${key} at offset ${offset}: the object holds only ${head.size} bytes`,
+      );
+    }
+    if (offset >= COPY_MIN_BYTES && this.#copyParts !== false) {
+      const composed = await composeWithCopy(this.#s3, {
+        bucket: this.#bucket,
+        key,
+        offset,
+        etag: head.etag,
+        body: hashedBody(body, received, expected, key),
+        partSize: this.#partSize,
+      });
+      if (composed) {
+        this.#copyParts = true;
+        return { key, size: offset + received.size, sha256: received.sha256 };
+      }
+      this.#copyParts = false; // the server lacks UploadPartCopy: read and re-upload instead
+    }
+    const prefix = await this.#getStream(key, `bytes=0-${offset - 1}`, head.etag);
+    if (!prefix) throw new StoreInputError(`cannot write ${key} at offset ${offset}: the object was deleted`);
+    await this.#upload(key, concat(prefix, hashedBody(body, received, expected, key)));
+    return { key, size: offset + received.size, sha256: received.sha256 };
+  }
+
+  async get(key: string, range: { start?: number; end?: number } = {}): Promise<Readable | null> {
+    checkKey(key);
+    const start = range.start ?? 0;
+    if (!Number.isInteger(start) || start < 0)
+      throw new StoreInputError('range start must be a non-negative integer');
+    if (range.end !== undefined && (!Number.isInteger(range.end) || range.end < start)) {
+      throw new StoreInputError('range end must be an integer not below start');
+    }
+    if (range.end !== undefined && range.end === start) {
+      return (await this.#head(key)) ? Readable.from([]) : null;
+    }
+    const header =
+      start > 0 || range.end !== undefined
+        ? `bytes=${start}-${range.end !== undefined ? range.end - 1 : ''}`
+        : undefined;
+    return this.#getStream(key, header);
+  }
+
+  async stat(key: string): Promise<ObjectInfo | null> {
+    checkKey(key);
+    const head = await this.#head(key);
+    return head ? { key, size: head.size, mtime: head.mtime } : null;
+  }
+
+  async list(sessionId: string): Promise<ObjectInfo[]> {
+    const problem = sessionIdProblem(sessionId);
+    if (problem) throw new StoreInputError(problem);
+    const out = await this.#listAll(`${sessionId}/`);
+    return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async delete(key: string): Promise<boolean> {
+    checkKey(key);
+    // S3 deletes answer the same whether the object existed; the contract reports which.
+    if (!(await this.#head(key))) return false;
+    await this.#s3.send(new DeleteObjectCommand({ Bucket: this.#bucket, Key: key }));
+    return true;
+  }
+
+  /** Object count and bytes in the bucket, for `Store.stats()` (one listing per 1000 objects). */
+  async totals(): Promise<{ objects: number; objectBytes: number }> {
+    const all = await this.#listAll(undefined);
+    return { objects: all.length, objectBytes: all.reduce((n, o) => n + o.size, 0) };
+  }
+
+  close(): void {
+    this.#s3.destroy();
+  }
+
+  /**
+   * Uploads a body (multipart when larger than a part). When the body itself fails — a broken
+   * stream, a checksum mismatch — that error is the one reported, not a failure to clean up after it.
+   */
+  async #upload(key: string, body: AsyncIterable<Uint8Array>): Promise<void> {
+    const failure: { error?: unknown } = {};
+    async function* watched(): AsyncGenerator<Uint8Array> {
+      try {
+        yield* body;
+      } catch (err) {
+        failure.error = err;
+        throw err;
+      }
+    }
+    try {
+      await new Upload({
+        client: this.#s3,
+        params: { Bucket: this.#bucket, Key: key, Body: Readable.from(watched()) },
+        partSize: this.#partSize,
+        queueSize: 2,
+        leavePartsOnError: false,
+      }).done();
+    } catch (err) {
+      throw failure.error ?? err;
+    }
+  }
+
+  async #head(key: string): Promise<{ size: number; mtime: string; etag?: string } | null> {
+    try {
+      const r = await this.#s3.send(new HeadObjectCommand({ Bucket: this.#bucket, Key: key }));
+      return {
+        size: r.ContentLength ?? 0,
+        mtime: (r.LastModified ?? new Date(0)).toISOString(),
+        ...(r.ETag ? { etag: r.ETag } : {}),
+      };
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      throw err;
+    }
+  }
+
+  async #getStream(key: string, range?: string, ifMatch?: string): Promise<Readable | null> {
+    try {
+      const r = await this.#s3.send(
+        new GetObjectCommand({
+          Bucket: this.#bucket,
+          Key: key,
+          ...(range ? { Range: range } : {}),
+          ...(ifMatch ? { IfMatch: ifMatch } : {}),
+        }),
+      );
+      return (r.Body as Readable | undefined) ?? Readable.from([]);
+    } catch (err) {
+      if (isNotFound(err)) return null;
+      // The object exists but the range starts at or past its end: nothing to read.
+      if (httpStatus(err) === 416) return Readable.from([]);
+      if (httpStatus(err) === 412) {
+        throw new StoreInputError(`${key} was replaced while it was being extended; retry the write`);
+      }
+      throw err;
+    }
+  }
+
+  async #listAll(prefix: string | undefined): Promise<ObjectInfo[]> {
+    const out: ObjectInfo[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.#s3.send(
+        new ListObjectsV2Command({
+          Bucket: this.#bucket,
+          ...(prefix !== undefined ? { Prefix: prefix } : {}),
+          ...(token ? { ContinuationToken: token } : {}),
+        }),
+      );
+      for (const o of page.Contents ?? []) {
+        if (!o.Key) continue;
+        out.push({ key: o.Key, size: o.Size ?? 0, mtime: (o.LastModified ?? new Date(0)).toISOString() });
+      }
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
+    return out;
+  }
+}
+
+function checkKey(key: string): void {
+  const problem = objectKeyProblem(key);
+  if (problem) throw new StoreInputError(problem);
+}
+
+async function* concat(first: Readable, rest: AsyncIterable<Uint8Array>): AsyncGenerator<Uint8Array> {
+  try {
+    for await (const chunk of first) yield chunk as Uint8Array;
+  } finally {
+    first.destroy();
+  }
+  yield* rest;
+}
+
+function bucketError(err: unknown, options: S3ObjectStoreOptions): Error {
+  const where = `S3 bucket "${options.bucket}" at ${options.endpoint ?? `AWS (${options.region ?? 'us-east-1'})`}`;
+  const status = httpStatus(err);
+  const code = (err as { code?: string; name?: string }).code ?? (err as { name?: string }).name;
+  if (status === 404) return new StoreConfigError(`${where} does not exist (CT_S3_BUCKET); create it first`);
+  if (status === 403 || status === 401) {
+    return new StoreConfigError(
+      `${where} refused access: check CT_S3_ACCESS_KEY_ID and CT_S3_SECRET_ACCESS_KEY (and the bucket's policy)`,
+    );
+  }
+  if (status === 301 || status === 400) {
+    return new StoreConfigError(
+      `${where} answered ${status}: is CT_S3_REGION right, or CT_S3_FORCE_PATH_STYLE needed?`,
+    );
+  }
+  if (code && /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ETIMEDOUT|ECONNRESET/.test(code)) {
+    return new StoreConfigError(`cannot reach ${where} (CT_S3_ENDPOINT): ${code}`);
+  }
+  return new StoreConfigError(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+}

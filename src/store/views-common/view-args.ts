@@ -1,0 +1,39 @@
+/**
+ * Argument checks every engine's `Views` applies the same way, so a bad page, view name, role or
+ * facet is the same `StoreInputError` whichever engine answers.
+ */
+import { StoreInputError, VIEW_NAMES, type Page, type ViewName } from '../contract.js';
+
+export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
+export type FacetAttribute = (typeof FACET_ATTRIBUTES)[number];
+
+export function isViewName(name: string): name is ViewName {
+  return (VIEW_NAMES as readonly string[]).includes(name);
+}
+
+export function checkViewName(name: ViewName): ViewName {
+  if (!isViewName(name))
+    throw new StoreInputError(`unknown view "${String(name)}"; expected one of ${VIEW_NAMES.join(', ')}`);
+  return name;
+}
+
+export function checkPage(page: Page): Page {
+  const { limit, offset } = page ?? {};
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new StoreInputError('limit must be a non-negative integer');
+  if (!Number.isInteger(offset) || offset < 0)
+    throw new StoreInputError('offset must be a non-negative integer');
+  return { limit, offset };
+}
+
+export function checkRole(role: unknown): void {
+  if (role !== undefined && role !== 'user' && role !== 'assistant') {
+    throw new StoreInputError('role must be "user" or "assistant"');
+  }
+}
+
+export function checkFacet(attribute: FacetAttribute): void {
+  if (!FACET_ATTRIBUTES.includes(attribute)) {
+    throw new StoreInputError(`attribute must be one of ${FACET_ATTRIBUTES.join(', ')}`);
+  }
+}
