@@ -1,6 +1,5 @@
 #!/usr/bin/env node
 // The CLI entry point: runs the compiled CLI (built by `npm install` through the prepare script).
-import { main } from '../dist/src/cli/main.js';
 
 // A reader that goes away (`transcripts sessions | head`) is not an error: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -10,10 +9,30 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
-  (err) => {
-    console.error(err instanceof Error ? err.message : String(err));
-    process.exit(1);
-  },
-);
+const args = process.argv.slice(2);
+if (args.length === 1 && args[0] === 'hook') {
+  // Claude Code runs this on every hook event and waits for it: skip commander and the other
+  // commands' imports (the server, the store, zod), and never exit non-zero.
+  const done = () => process.exit(0);
+  const failed = (err) => {
+    // Not even the hook's code could load (a broken install): only say so when asked.
+    if (process.env.CT_HOOK_DEBUG) console.error(`transcripts hook: ${err?.stack ?? err}`);
+    done();
+  };
+  import('../dist/src/cli/hook-main.js').then((m) => m.hookMain().then(done, failed), failed);
+} else {
+  import('../dist/src/cli/main.js').then(
+    ({ main }) =>
+      main(args).then(
+        (code) => process.exit(code),
+        (err) => {
+          console.error(err instanceof Error ? err.message : String(err));
+          process.exit(1);
+        },
+      ),
+    (err) => {
+      console.error(err instanceof Error ? err.message : String(err));
+      process.exit(1);
+    },
+  );
+}

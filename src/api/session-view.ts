@@ -30,7 +30,9 @@ export function toSession(row: SessionRow, settings: Settings, nowMs: number): S
     hostname: s.hostname,
     gitBranch: s.gitBranch,
     source: s.source,
-    provenance: s.provenance,
+    // Hook events are recorded while a session runs: such a session is live, whoever ingested
+    // its transcript first (a backfill or the first-start import may have seen it before).
+    provenance: row.hookRecorded ? 'live' : s.provenance,
     version: s.version,
     status: deriveStatus(
       { hookRecorded: row.hookRecorded, endedAt: row.endedAt, lastActivity },

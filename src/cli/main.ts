@@ -25,6 +25,8 @@ export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
 /** What a command group (the first word of `migrate up`, …) is for, in its help. */
 const GROUP_SUMMARIES: Record<string, string> = {
   migrate: 'show, apply or revert schema migrations of the instance (status, up, down)',
+  hooks:
+    'register the Claude Code hooks that record sessions live, or check them (install, uninstall, status)',
 };
 
 function register(

@@ -100,4 +100,29 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; descriptio
     description: 'extra Host header values to accept, comma separated',
   },
   { name: 'HOME', default: '(the OS home)', description: 'where ~/.claude/projects is looked for' },
+  {
+    name: 'CT_NOW',
+    default: '(unset)',
+    description: 'pins the clock (an ISO 8601 instant) for the server and the hook: tests and demos',
+  },
+  {
+    name: 'CT_SPOOL_MAX_BYTES',
+    default: '67108864',
+    description: "bound of the hook's outbox; past it, events are counted per session, not stored",
+  },
+  {
+    name: 'CT_SPOOL_REPLAY_MS',
+    default: '60000',
+    description: 'how often serve replays the hook outbox (0: never, not even at start)',
+  },
+  {
+    name: 'CT_HOOK_BUDGET_MS',
+    default: '8000',
+    description: "the hook's whole budget for talking to the API",
+  },
+  {
+    name: 'CT_HOOK_DEBUG',
+    default: '(unset)',
+    description: 'when set, the hook also prints its log line to stderr',
+  },
 ];

@@ -31,11 +31,15 @@ export function readInstanceEnv(file: string): Record<string, string> {
   }
 }
 
-/** Writes an instance.env atomically (temp file + rename). */
-export function writeInstanceEnv(file: string, values: Record<string, string | number>): void {
+/** Writes an instance.env atomically (temp file + rename); `writer` names who wrote it. */
+export function writeInstanceEnv(
+  file: string,
+  values: Record<string, string | number>,
+  writer = '`transcripts serve` at start',
+): void {
   mkdirSync(dirname(file), { recursive: true });
   const body =
-    '# Written by `transcripts serve` at start: where this instance listens.\n' +
+    `# Written by ${writer}: where this instance listens.\n` +
     Object.entries(values)
       .map(([k, v]) => `${k}=${String(v)}`)
       .join('\n') +

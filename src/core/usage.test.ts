@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TokenUsage } from './documents.js';
-import { createUsageTally, toTokenUsage, usageStateSchema } from './usage.js';
+import { createUsageTally, toTokenUsage } from './usage.js';
+import { usageStateSchema } from './usage-schema.js';
 
 const u = (input: number, output: number, cacheWrite = 0, cacheRead = 0): TokenUsage => ({
   input,

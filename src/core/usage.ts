@@ -4,19 +4,20 @@
  * the lines are not always adjacent (tool results interleave). Duplicates are merged by per-field
  * maximum, which is order-independent, so an incremental run and a clean run agree.
  */
-import { z } from 'zod';
-import { tokenUsageSchema, type TokenUsage } from './documents.js';
+import type { TokenUsage } from './documents.js';
 
 /** How many recent message ids a tally remembers; streamed duplicates sit well inside this. */
 export const USAGE_WINDOW = 512;
 
-export const usageStateSchema = z.object({
-  totals: tokenUsageSchema,
+/**
+ * JSON-serialisable, bounded state of a tally: resume with `createUsageTally(state)`. Its schema
+ * (`usageStateSchema`) lives in `usage-schema.ts`, so the hook's import graph stays free of zod.
+ */
+export interface UsageState {
+  totals: TokenUsage;
   /** Recently seen message ids with the usage already counted for each, least recent first. */
-  recent: z.array(z.tuple([z.string(), tokenUsageSchema])),
-});
-/** JSON-serialisable, bounded state of a tally: resume with `createUsageTally(state)`. */
-export type UsageState = z.infer<typeof usageStateSchema>;
+  recent: Array<[string, TokenUsage]>;
+}
 
 const FIELDS = ['input', 'output', 'cacheWrite', 'cacheRead'] as const;
 

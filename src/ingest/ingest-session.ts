@@ -13,13 +13,8 @@
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import {
-  docIds,
-  MAIN_TRANSCRIPT,
-  type ChunkDoc,
-  type EventDoc,
-  type ProjectedEntry,
-} from '../core/documents.js';
+import { docIds, MAIN_TRANSCRIPT } from '../core/doc-ids.js';
+import type { ChunkDoc, EventDoc, ProjectedEntry } from '../core/documents.js';
 import { sessionIdProblem } from '../core/object-key.js';
 import {
   createAccumulator,
@@ -109,6 +104,17 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     }
   }
 
+  // A session first ingested afterwards (backfill) that grows under a live recorder (hook,
+  // watcher) is being recorded while it runs: from now on its provenance is live.
+  if (options.provenance === 'live' && cursor.init.provenance !== 'live') {
+    for (const file of options.files) {
+      if ((await stat(file.path)).size > (cursor.files[file.objectName]?.offset ?? 0)) {
+        cursor = { ...cursor, init: { ...cursor.init, provenance: 'live' } };
+        break;
+      }
+    }
+  }
+
   const acc = createAccumulator(cursor.init, cursor.state);
   const result: IngestSessionResult = {
     sessionId,
@@ -142,13 +148,17 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
           : 1,
   );
 
+  let unchanged = 0;
   for (const file of files) {
     options.signal?.throwIfAborted();
     const st = await stat(file.path);
     const size = st.size;
     const mtimeMs = Math.trunc(st.mtimeMs);
     const prev = cursor.files[file.objectName];
-    if (prev && prev.size === size && prev.mtimeMs === mtimeMs && prev.path === file.path) continue;
+    if (prev && prev.size === size && prev.mtimeMs === mtimeMs && prev.path === file.path) {
+      unchanged++;
+      continue;
+    }
 
     const fc: FileCursor = prev
       ? { ...prev, path: file.path }
@@ -237,6 +247,8 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     acc.setFile(file.objectName, size, fc.entries);
   }
 
+  // Nothing new anywhere (a hook called between two appends): the stored state is already this.
+  if (unchanged === files.length && stored === cursor) return result;
   await flush();
   return result;
 }

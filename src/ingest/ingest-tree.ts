@@ -30,6 +30,11 @@ export interface IngestTreeOptions {
   signal?: AbortSignal;
   /** Sessions ingested at once (default 2). */
   concurrency?: number;
+  /**
+   * Runs one session's ingest; live recording passes one that holds the session's lock, so a
+   * hook or the watcher never ingests the same session at the same time. Default: runs it.
+   */
+  runSession?: <T>(sessionId: string, ingest: () => Promise<T>) => Promise<T>;
 }
 
 export interface IngestTreeResult {
@@ -47,7 +52,7 @@ export interface IngestTreeResult {
   failed: Array<{ file: string; error: string }>;
 }
 
-interface TreeIndex {
+export interface TreeIndex {
   v: 1;
   files: Record<string, { size: number; mtimeMs: number; sessionId: string }>;
 }
@@ -117,18 +122,21 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     progress.currentFile = files[0]!.path;
     const sessionFiles: SessionFile[] = files.map((f) => ({ path: f.path, objectName: f.objectName }));
     try {
-      const r = await ingestSession({
-        sessionId,
-        files: sessionFiles,
-        sink,
-        hostname: options.hostname,
-        source: options.source,
-        provenance: options.provenance,
-        signal: options.signal,
-        onBytes: (n) => {
-          progress.bytesDone += n;
-        },
-      });
+      const run = options.runSession ?? ((_id, ingest) => ingest());
+      const r = await run(sessionId, () =>
+        ingestSession({
+          sessionId,
+          files: sessionFiles,
+          sink,
+          hostname: options.hostname,
+          source: options.source,
+          provenance: options.provenance,
+          signal: options.signal,
+          onBytes: (n) => {
+            progress.bytesDone += n;
+          },
+        }),
+      );
       result.bytesRead += r.bytesRead;
       result.entries += r.entries;
       result.docsWritten += r.docsWritten;

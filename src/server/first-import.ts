@@ -37,6 +37,8 @@ export function startFirstImport(options: {
   log: (line: string) => void;
   /** Minimum ms between progress lines. */
   logEveryMs?: number;
+  /** Wraps each session's ingest (the live session lock: hooks may be recording one of them). */
+  runSession?: <T>(sessionId: string, ingest: () => Promise<T>) => Promise<T>;
 }): FirstImport {
   const { store, root, log } = options;
   const status: ImportStatus = {
@@ -79,6 +81,7 @@ export function startFirstImport(options: {
         source: 'backfill',
         provenance: 'backfilled',
         signal: controller.signal,
+        runSession: options.runSession,
         onProgress: (p) => {
           Object.assign(status, {
             filesTotal: p.filesTotal,

@@ -20,11 +20,16 @@ import {
   packageVersion,
   resolvePaths,
 } from '../config/paths.js';
+import { clockFromEnv } from '../config/clock.js';
 import { loadSettings } from '../config/settings.js';
+import { livePaths } from '../live/live-paths.js';
+import { sessionLockRunner } from '../live/session-lock.js';
+import { spoolMaxBytes } from '../live/spool.js';
 import { createMigrator } from '../migrations/runner.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/contract.js';
 import { type FirstImport, startFirstImport } from './first-import.js';
+import { type Live, startLive } from './live.js';
 
 export interface StartServerOptions {
   env?: Env;
@@ -37,6 +42,10 @@ export interface StartServerOptions {
   log?: (line: string) => void;
   /** Install SIGINT/SIGTERM handlers that close the server (the CLI does; tests may not). */
   handleSignals?: boolean;
+  /** Watch ~/.claude/projects and record changes live (default true; serve --no-watch). */
+  watch?: boolean;
+  /** Hook spool replay period (default CT_SPOOL_REPLAY_MS or 60 s; 0 = never, not even at start). */
+  replayEveryMs?: number;
 }
 
 export interface RunningServer {
@@ -46,6 +55,8 @@ export interface RunningServer {
   store: Store;
   /** Settles when the first-start import has ended or was skipped. */
   importDone: Promise<void>;
+  /** Live recording: the projects watcher and the hook spool replay. */
+  live: Live;
   /** Stops accepting requests, ends the import, closes the store. Idempotent. */
   close(): Promise<void>;
   /** Settles once the server has been closed (by `close()` or a signal). */
@@ -108,6 +119,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   mkdirSync(paths.dataDir, { recursive: true });
   const { settings, warnings } = loadSettings(paths.configFile);
   for (const w of warnings) log(`settings: ${w}`);
+  const clock = clockFromEnv(env);
+  if (clock.problem) log(`clock: ${clock.problem}`);
+  if (clock.pinned) log(`clock: pinned at ${clock.pinned} (CT_NOW)`);
   const version = packageVersion();
 
   const store = await openStore({ dataDir: paths.dataDir });
@@ -148,6 +162,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     token: svc.apiToken,
     allowedHosts: boundHostNames(host, svc.allowedHosts),
     logError: (m) => log(`error: ${m}`),
+    now: clock.now,
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
@@ -175,8 +190,30 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log(`warning: cannot write ${paths.instanceEnvFile}: ${(err as Error).message}`);
   }
 
-  const started = startFirstImport({ store, root: claudeProjectsDir(env), enabled: !options.noImport, log });
+  const lockRunner = sessionLockRunner(livePaths(paths.dataDir));
+  const started = startFirstImport({
+    store,
+    root: claudeProjectsDir(env),
+    enabled: !options.noImport,
+    log,
+    runSession: lockRunner,
+  });
   importer.current = started;
+  const replayEnv = Number(env.CT_SPOOL_REPLAY_MS);
+  const live = startLive({
+    store,
+    dataDir: paths.dataDir,
+    root: claudeProjectsDir(env),
+    watch: options.watch ?? true,
+    replayEveryMs:
+      options.replayEveryMs ??
+      (env.CT_SPOOL_REPLAY_MS?.trim() && Number.isFinite(replayEnv) && replayEnv >= 0 ? replayEnv : 60_000),
+    spoolMaxBytes: spoolMaxBytes(env.CT_SPOOL_MAX_BYTES?.trim() || undefined),
+    importDone: started.done,
+    importEnabled: !options.noImport,
+    log,
+    now: clock.now,
+  });
 
   let closing: Promise<void> | undefined;
   let markClosed!: () => void;
@@ -193,6 +230,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     closing ??= (async () => {
       started.abort();
       await started.done;
+      await live.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
@@ -213,5 +251,5 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     process.on('SIGTERM', onSignal);
   }
 
-  return { url, host, port: address.port, store, importDone: started.done, close, closed };
+  return { url, host, port: address.port, store, importDone: started.done, live, close, closed };
 }

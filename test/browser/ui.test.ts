@@ -281,6 +281,48 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     current!.assertNoErrors();
   });
 
+  it('shows how a session was recorded: hooks against the transcript, and a transcript kept after deletion', async () => {
+    // Hook events for a backfilled session (one for a tool call its transcript never shows) and
+    // the mark the watcher leaves when its transcript is deleted from ~/.claude/projects.
+    const id = '1af7fc5e-8455-4414-9ccd-011d40f70b2a';
+    const ev = (event: string, timestamp: string, extra: Record<string, unknown> = {}) => ({
+      _id: `event:${id}:${timestamp}:${event.toLowerCase().padEnd(12, '0').slice(0, 12)}`,
+      type: 'event',
+      sessionId: id,
+      timestamp,
+      event,
+      ...extra,
+    });
+    const gone = `/home/me/.claude/projects/demo/${id}.jsonl`;
+    const r = await sendJson(server, 'POST', '/api/ingest/docs', {
+      docs: [
+        ev('SessionStart', '2025-09-03T00:47:19.000Z'),
+        ev('PreToolUse', '2025-09-03T00:47:20.000Z', { toolName: 'Bash', toolUseId: 'toolu_ghost' }),
+        ev('SessionEnd', '2025-09-03T00:47:53.000Z', { reason: 'logout' }),
+      ],
+      locals: [
+        {
+          id: `_local/live:deleted:${id}`,
+          value: {
+            v: 1,
+            detectedAt: '2025-10-04T08:00:00.000Z',
+            files: [{ path: gone, objectName: 'transcript.jsonl' }],
+          },
+        },
+      ],
+    });
+    expect(r.status).toBe(200);
+    const page = await open(`/app/sessions/${id}`);
+    await page.getByTestId('kept-after-deletion').waitFor();
+    const rec = page.getByTestId('detail-reconciliation');
+    expect(await rec.locator('[data-state]').getAttribute('data-state')).toBe('differences');
+    expect(await page.getByText(/tool call\(s\) in the transcript without a hook event/).count()).toBe(1);
+    expect(await page.getByText(/toolu_ghost/).count()).toBe(1);
+    expect(await page.getByTestId('detail-source-file').textContent()).toContain(gone);
+    await screenshot(page, 'session-recording');
+    current!.assertNoErrors();
+  });
+
   it('groups old-layout subagent work under the Task call and explains an empty side', async () => {
     const page = await open(`/app/sessions/${BIG}?entry=563`);
     await page.getByTestId('target-item').waitFor();

@@ -87,7 +87,10 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** One session with every summary field */
+    /**
+     * One session with every summary field
+     * @description Also, unlike the list: `reconciliation` (hook events compared with the transcript) and `sourceDeleted` (the transcript was deleted from the projects directory; the session is kept).
+     */
     get: {
       parameters: {
         query?: never;
@@ -105,7 +108,7 @@ export interface paths {
             [name: string]: unknown;
           };
           content: {
-            'application/json': components['schemas']['Session'];
+            'application/json': components['schemas']['SessionDetail'];
           };
         };
         /** @description A parameter or body field is invalid; the message names it */
@@ -1426,6 +1429,59 @@ export interface components {
         message: string;
       };
     };
+    SessionDetail: components['schemas']['Session'] & {
+      reconciliation: components['schemas']['Reconciliation'];
+      sourceDeleted: components['schemas']['SourceDeletion'];
+    };
+    Reconciliation: {
+      /**
+       * @description `not_hook_recorded`: no live hook event, nothing to compare
+       * @enum {string}
+       */
+      state: 'consistent' | 'differences' | 'not_hook_recorded';
+      /** @description the span the hooks were recording (first to last hook event) */
+      window: {
+        from: string;
+        to: string;
+      } | null;
+      /** @description distinct tool-use ids the hooks reported */
+      hookToolCalls: number;
+      /** @description tool results in the transcript inside the window */
+      transcriptToolCalls: number;
+      /** @description tool results in the transcript no hook event reported (first 20 listed) */
+      toolCallsWithoutEvents: {
+        count: number;
+        items: {
+          toolUseId: string;
+          toolName: string | null;
+          timestamp: string;
+        }[];
+      };
+      /** @description hook tool events whose tool use the transcript never shows (first 20 listed) */
+      eventsWithoutTranscript: {
+        count: number;
+        items: {
+          toolUseId: string;
+          toolName: string | null;
+          timestamp: string;
+          event: string;
+        }[];
+      };
+      /** @description hooks kept reporting prompts and tool calls after the transcript stopped growing */
+      transcriptStalled: {
+        lastLineAt: string | null;
+        lastEventAt: string;
+        eventsAfter: number;
+      } | null;
+    };
+    /** @description set when transcript files this instance recorded were deleted from the projects directory (Claude Code removes old ones): the session is kept, and this says which and since when */
+    SourceDeletion: {
+      detectedAt: string;
+      files: {
+        path: string;
+        objectName: string;
+      }[];
+    } | null;
     TranscriptPage: {
       sessionId: string;
       file: string;
@@ -1453,6 +1509,7 @@ export interface components {
           toolUseId: string;
           content: string;
           isError: boolean;
+          agentId?: string;
         }[];
         images?: {
           mediaType: string;
@@ -1638,6 +1695,7 @@ export interface components {
       applied: {
         version: number;
         name: string;
+        transformsDocs: boolean;
         at: string | null;
       }[];
     };

@@ -20,11 +20,12 @@ import {
 } from '../schemas/common.js';
 import {
   eventsSchema,
+  sessionDetailSchema,
   sessionListSchema,
-  sessionSchema,
   transcriptPageSchema,
   turnsSchema,
 } from '../schemas/sessions.js';
+import { sessionReconciliation, sourceDeletion } from '../session-live.js';
 import { toSession } from '../session-view.js';
 import { renderMarkdown } from '../markdown.js';
 import { readRawLine } from '../raw-line.js';
@@ -65,10 +66,13 @@ const getRoute = createRoute({
   method: 'get',
   path: '/{id}',
   summary: 'One session with every summary field',
+  description:
+    'Also, unlike the list: `reconciliation` (hook events compared with the transcript) and ' +
+    '`sourceDeleted` (the transcript was deleted from the projects directory; the session is kept).',
   tags: ['sessions'],
   request: { params: idParams },
   responses: {
-    200: { description: 'The session', content: { 'application/json': { schema: sessionSchema } } },
+    200: { description: 'The session', content: { 'application/json': { schema: sessionDetailSchema } } },
     ...errorResponses(400, 404, 503),
   },
 });
@@ -202,7 +206,15 @@ export function sessionRoutes(deps: ApiDeps) {
 
   app.openapi(getRoute, async (c) => {
     const { id } = c.req.valid('param');
-    return c.json(toSession(await requireSession(id), settings, deps.now()), 200);
+    const row = await requireSession(id);
+    const [reconciliation, sourceDeleted] = await Promise.all([
+      sessionReconciliation(store, row),
+      sourceDeletion(store, id),
+    ]);
+    const deleted = sourceDeleted
+      ? { detectedAt: sourceDeleted.detectedAt, files: sourceDeleted.files }
+      : null;
+    return c.json({ ...toSession(row, settings, deps.now()), reconciliation, sourceDeleted: deleted }, 200);
   });
 
   app.openapi(transcriptRoute, async (c) => {

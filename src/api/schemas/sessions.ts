@@ -52,6 +52,61 @@ export const sessionSchema = z
   .openapi('Session');
 export type Session = z.infer<typeof sessionSchema>;
 
+const toolItemSchema = z.object({
+  toolUseId: z.string(),
+  toolName: z.string().nullable(),
+  timestamp: z.string(),
+});
+
+export const reconciliationSchema = z
+  .object({
+    state: z.enum(['consistent', 'differences', 'not_hook_recorded']).openapi({
+      description: '`not_hook_recorded`: no live hook event, nothing to compare',
+    }),
+    window: z
+      .object({ from: z.string(), to: z.string() })
+      .nullable()
+      .openapi({ description: 'the span the hooks were recording (first to last hook event)' }),
+    hookToolCalls: z.number().openapi({ description: 'distinct tool-use ids the hooks reported' }),
+    transcriptToolCalls: z
+      .number()
+      .openapi({ description: 'tool results in the transcript inside the window' }),
+    toolCallsWithoutEvents: z
+      .object({ count: z.number(), items: z.array(toolItemSchema) })
+      .openapi({ description: 'tool results in the transcript no hook event reported (first 20 listed)' }),
+    eventsWithoutTranscript: z
+      .object({ count: z.number(), items: z.array(toolItemSchema.extend({ event: z.string() })) })
+      .openapi({
+        description: 'hook tool events whose tool use the transcript never shows (first 20 listed)',
+      }),
+    transcriptStalled: z
+      .object({ lastLineAt: z.string().nullable(), lastEventAt: z.string(), eventsAfter: z.number() })
+      .nullable()
+      .openapi({
+        description: 'hooks kept reporting prompts and tool calls after the transcript stopped growing',
+      }),
+  })
+  .openapi('Reconciliation');
+
+export const sourceDeletionSchema = z
+  .object({
+    detectedAt: z.string(),
+    files: z.array(z.object({ path: z.string(), objectName: z.string() })),
+  })
+  .openapi('SourceDeletion');
+
+export const sessionDetailSchema = sessionSchema
+  .extend({
+    reconciliation: reconciliationSchema,
+    sourceDeleted: sourceDeletionSchema.nullable().openapi({
+      description:
+        'set when transcript files this instance recorded were deleted from the projects directory ' +
+        '(Claude Code removes old ones): the session is kept, and this says which and since when',
+    }),
+  })
+  .openapi('SessionDetail');
+export type SessionDetail = z.infer<typeof sessionDetailSchema>;
+
 export const sessionListSchema = z
   .object({
     total: z.number(),

@@ -2,6 +2,11 @@
 import type { CommandSpec } from '../command.js';
 import { backfillCommand } from './backfill.js';
 import { exportCommand } from './export.js';
+import { hookCommand } from './hook.js';
+import { hooksInstallCommand } from './hooks/install.js';
+import { hooksStatusCommand } from './hooks/status.js';
+import { hooksUninstallCommand } from './hooks/uninstall.js';
+import { installCommand } from './install.js';
 import { importCommand } from './import.js';
 import { migrateDownCommand } from './migrate/down.js';
 import { migrateStatusCommand } from './migrate/status.js';
@@ -13,6 +18,7 @@ import { sessionsCommand } from './sessions.js';
 import { showCommand } from './show.js';
 import { statusCommand } from './status.js';
 import { transcriptCommand } from './transcript.js';
+import { uninstallCommand } from './uninstall.js';
 
 export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   serveCommand as CommandSpec<never>,
@@ -28,4 +34,10 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   showCommand as CommandSpec<never>,
   transcriptCommand as CommandSpec<never>,
   searchCommand as CommandSpec<never>,
+  hookCommand as CommandSpec<never>,
+  hooksInstallCommand as CommandSpec<never>,
+  hooksUninstallCommand as CommandSpec<never>,
+  hooksStatusCommand as CommandSpec<never>,
+  installCommand as CommandSpec<never>,
+  uninstallCommand as CommandSpec<never>,
 ];

@@ -9,6 +9,7 @@ export interface ServeOptions {
   port?: number;
   host?: string;
   import: boolean;
+  watch: boolean;
 }
 
 export const serveCommand = defineCommand<ServeOptions>({
@@ -18,7 +19,8 @@ export const serveCommand = defineCommand<ServeOptions>({
     'Listens on WEBAPI_HOST:WEBAPI_PORT (default 127.0.0.1:7650) over the store in the data dir ' +
     '(CT_HOME overrides). Any non-loopback host requires CT_API_TOKEN. On first start, when ' +
     '~/.claude/projects exists, it imports your sessions in the background (progress in the log ' +
-    'and at /api/health).',
+    'and at /api/health). While it runs it watches that directory and records new and growing ' +
+    'transcripts live, and replays what `transcripts hook` spooled while it was down.',
   examples: [
     'transcripts serve',
     'transcripts serve --port 7700 --no-import',
@@ -31,6 +33,10 @@ export const serveCommand = defineCommand<ServeOptions>({
     },
     { flags: '--host <address>', description: 'address to listen on (default WEBAPI_HOST or 127.0.0.1)' },
     { flags: '--no-import', description: 'do not import ~/.claude/projects on first start' },
+    {
+      flags: '--no-watch',
+      description: 'do not watch ~/.claude/projects for new and growing transcripts (hooks still record)',
+    },
   ],
   parse(raw) {
     let port: number | undefined;
@@ -43,7 +49,7 @@ export const serveCommand = defineCommand<ServeOptions>({
     }
     const host = raw.host === undefined ? undefined : String(raw.host).trim();
     if (host === '') throw new UsageError('--host must not be empty');
-    return { port, host, import: raw.import !== false };
+    return { port, host, import: raw.import !== false, watch: raw.watch !== false };
   },
   async run(options, ctx) {
     const server = await startServer({
@@ -51,6 +57,7 @@ export const serveCommand = defineCommand<ServeOptions>({
       host: options.host,
       port: options.port,
       noImport: !options.import,
+      watch: options.watch,
       log: (line) => ctx.io.out(line),
       handleSignals: true,
     });

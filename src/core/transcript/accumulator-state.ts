@@ -4,51 +4,45 @@
  * It is read back from storage, so it has a schema; a state of another `v` is not resumed (re-run
  * the session from its first line instead).
  */
-import { z } from 'zod';
-import { summaryDocSchema } from '../documents.js';
-import { usageStateSchema, zeroUsage } from '../usage.js';
+import type { SummaryDoc } from '../documents.js';
+import { zeroUsage, type UsageState } from '../usage.js';
 
 export const ACCUMULATOR_STATE_VERSION = 1;
 
 /** The first value from the main transcript wins; other files only fill in when it has none. */
-const byFile = z.object({ main: z.string().nullable(), other: z.string().nullable() });
+export interface ByFile {
+  main: string | null;
+  other: string | null;
+}
 
-export const accumulatorStateSchema = z.object({
-  v: z.literal(ACCUMULATOR_STATE_VERSION),
-  cwd: byFile,
-  gitBranch: byFile,
+/**
+ * The state itself. Its schema (`accumulatorStateSchema`, for validating a stored state) lives in
+ * `accumulator-state-schema.ts`: ingest runs in the hook process, which must not load zod.
+ */
+export interface AccumulatorState {
+  v: typeof ACCUMULATOR_STATE_VERSION;
+  cwd: ByFile;
+  gitBranch: ByFile;
   /** Claude Code version: the last one seen (per main / other files). */
-  version: byFile,
+  version: ByFile;
   /** Model → earliest timestamp it was seen at (null when untimed). Ordered on output by that
    *  time, so feeding files in another order (incremental vs clean runs) gives the same list. */
-  models: z.record(z.string(), z.number().nullable()),
-  firstMs: z.number().nullable(),
-  lastMs: z.number().nullable(),
-  titles: z.object({
-    custom: z.string().nullable(),
-    ai: z.string().nullable(),
-    prompt: z.string().nullable(),
-    summary: z.string().nullable(),
-  }),
-  counts: summaryDocSchema.shape.counts,
-  toolCallsByName: z.record(z.string(), z.number()),
-  usage: usageStateSchema,
-  files: z.record(
-    z.string(),
-    z.object({ bytes: z.number(), entries: z.number(), agentId: z.string().optional() }),
-  ),
-  activity: z.array(z.tuple([z.number(), z.number()])),
+  models: Record<string, number | null>;
+  firstMs: number | null;
+  lastMs: number | null;
+  titles: { custom: string | null; ai: string | null; prompt: string | null; summary: string | null };
+  counts: SummaryDoc['counts'];
+  toolCallsByName: Record<string, number>;
+  usage: UsageState;
+  files: Record<string, { bytes: number; entries: number; agentId?: string }>;
+  activity: Array<[number, number]>;
   /** Tool uses waiting for their result, `[toolUseId, toolName]`, oldest first (bounded). */
-  pendingTools: z.array(z.tuple([z.string(), z.string()])),
-  sessionStartEmitted: z.boolean(),
+  pendingTools: Array<[string, string]>;
+  sessionStartEmitted: boolean;
   /** Per file: the last parseable timestamp (events of untimed lines use it) and whether a
    *  compact boundary awaits its summary line (the pair is one compaction). */
-  fileState: z.record(
-    z.string(),
-    z.object({ lastTimestamp: z.string().nullable(), boundaryOpen: z.boolean() }),
-  ),
-});
-export type AccumulatorState = z.infer<typeof accumulatorStateSchema>;
+  fileState: Record<string, { lastTimestamp: string | null; boundaryOpen: boolean }>;
+}
 
 export function emptyAccumulatorState(): AccumulatorState {
   return {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { eventDocSchema, summaryDocSchema, type EventDoc, type TokenUsage } from '../documents.js';
-import { accumulatorStateSchema } from './accumulator-state.js';
+import { accumulatorStateSchema } from './accumulator-state-schema.js';
 import { projectLines, type EntryLine } from './project-lines.js';
 import { createAccumulator, type AccumulatorInit } from './session-accumulator.js';
 import { splitLines } from './split-lines.js';

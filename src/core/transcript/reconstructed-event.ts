@@ -4,7 +4,8 @@
  * re-ingest or a resumed ingest writes the same documents, never duplicates.
  */
 import { createHash } from 'node:crypto';
-import { docIds, type EventDoc } from '../documents.js';
+import { docIds } from '../doc-ids.js';
+import type { EventDoc } from '../documents.js';
 import { cutString } from './caps.js';
 
 /** Longest prompt preview or error text an event carries. */

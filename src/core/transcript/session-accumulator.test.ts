@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { eventDocSchema, summaryDocSchema, type EventDoc } from '../documents.js';
-import { accumulatorStateSchema } from './accumulator-state.js';
+import { accumulatorStateSchema } from './accumulator-state-schema.js';
 import { projectLine } from './project-entry.js';
 import { createAccumulator, projectName, type AccumulatorInit } from './session-accumulator.js';
 

@@ -14,13 +14,8 @@
  * - Titles: custom-title line (last) > ai-title line (last) > first real prompt > summary line (last).
  */
 import { addActivity, parseTimestamp } from '../active-time.js';
-import {
-  MAIN_TRANSCRIPT,
-  docIds,
-  type EventDoc,
-  type ProjectedEntry,
-  type SummaryDoc,
-} from '../documents.js';
+import { MAIN_TRANSCRIPT, docIds } from '../doc-ids.js';
+import type { EventDoc, ProjectedEntry, SummaryDoc } from '../documents.js';
 import { createUsageTally } from '../usage.js';
 import {
   ACCUMULATOR_STATE_VERSION,

@@ -11,6 +11,8 @@ import type { components, paths } from '../api-schema.gen.js';
 export { ApiConnectionError, ApiError };
 
 export type Session = components['schemas']['Session'];
+/** One session as `GET /api/sessions/{id}` answers: the list's fields plus reconciliation and deletion. */
+export type SessionDetail = components['schemas']['SessionDetail'];
 export type SessionList = components['schemas']['SessionList'];
 export type TranscriptPage = components['schemas']['TranscriptPage'];
 export type TranscriptEntry = TranscriptPage['entries'][number];

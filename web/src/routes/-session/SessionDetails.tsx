@@ -32,7 +32,8 @@ import {
   formatTokens,
   totalTokens,
 } from '../../lib/format.js';
-import type { Session } from '../../queries/api.js';
+import type { SessionDetail } from '../../queries/api.js';
+import { RecordingCard } from './RecordingCard.js';
 import { sessionHref, type Blueprint } from '../../queries/blueprint.js';
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -59,7 +60,7 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-export function SessionDetails({ s, links }: { s: Session; links: Blueprint['sessionLinks'] }) {
+export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprint['sessionLinks'] }) {
   const tools = Object.entries(s.toolCallsByName).sort((a, b) => b[1] - a[1]);
   const subagentFiles = s.files.filter((f) => f.name !== 'transcript.jsonl');
   // On a phone the cards would push the transcript a few screens down: they fold behind a button.
@@ -75,6 +76,13 @@ export function SessionDetails({ s, links }: { s: Session; links: Blueprint['ses
           <Group gap="xs">
             <StatusMarker status={s.status} />
             <ProvenanceChip provenance={s.provenance} />
+            {s.sourceDeleted && (
+              <Tooltip label="its transcript was deleted from the projects directory; everything recorded is kept here">
+                <Badge size="xs" variant="light" color="orange" tt="none" data-testid="kept-after-deletion">
+                  kept after deletion
+                </Badge>
+              </Tooltip>
+            )}
             <CopyButton value={s.id}>
               {({ copied, copy }) => (
                 <Tooltip label={copied ? 'copied' : 'copy the id'}>
@@ -189,6 +197,9 @@ export function SessionDetails({ s, links }: { s: Session; links: Blueprint['ses
                 </Row>
               </Table.Tbody>
             </Table>
+          </Card>
+          <Card title="Recording">
+            <RecordingCard s={s} Row={Row} />
           </Card>
         </SimpleGrid>
       </Collapse>

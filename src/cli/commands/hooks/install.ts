@@ -1,0 +1,65 @@
+/** `transcripts hooks install`: register `transcripts hook` for every event in ~/.claude/settings.json. */
+import { HOOK_EVENTS, withHooksInstalled } from '../../../live/claude-settings.js';
+import { applySettingsPlan, claudeSettingsFile, planSettingsChange } from '../../../live/settings-file.js';
+import { unifiedDiff } from '../../../live/text-diff.js';
+import { defineCommand } from '../../command.js';
+import { UsageError } from '../../errors.js';
+import { defaultHookCommand, dryRunOption, settingsFileOf, settingsOption } from './shared.js';
+
+export interface HooksInstallOptions {
+  /** Default: ~/.claude/settings.json of ctx.env's HOME. */
+  settings?: string;
+  command: string;
+  dryRun: boolean;
+}
+
+export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
+  name: 'hooks install',
+  summary: 'Register `transcripts hook` in ~/.claude/settings.json (a backup first)',
+  description:
+    `Adds one entry per hook event (${HOOK_EVENTS.join(', ')}) to Claude Code's user settings, leaving ` +
+    "other tools' hooks as they are. Copies the file to settings.json.transcripts-backup-<time> before " +
+    'changing it; running it again changes nothing. Claude Code reads hooks when a session starts, so ' +
+    'sessions already running keep their old hooks.',
+  examples: [
+    'transcripts hooks install --dry-run',
+    'transcripts hooks install',
+    'transcripts hooks install --command "transcripts hook"',
+  ],
+  options: [
+    dryRunOption,
+    settingsOption,
+    {
+      flags: '--command <cmd>',
+      description: 'the command to register (default: this node and this package, by absolute path)',
+    },
+  ],
+  parse(raw) {
+    const command = typeof raw.command === 'string' ? raw.command.trim() : defaultHookCommand();
+    if (!command) throw new UsageError('--command must not be empty');
+    return { settings: settingsFileOf(raw), command, dryRun: raw.dryRun === true };
+  },
+  async run(options, ctx) {
+    const file = options.settings ?? claudeSettingsFile(ctx.env);
+    const plan = await planSettingsChange(file, (s) => withHooksInstalled(s, options.command));
+    if (!plan.changed) {
+      ctx.io.out(`already registered for all ${HOOK_EVENTS.length} events in ${file}: nothing to change`);
+      return 0;
+    }
+    const what = `${plan.events.length} event(s) (${plan.events.join(', ')})`;
+    if (options.dryRun) {
+      ctx.io.out(
+        `dry run: would register \`${options.command}\` for ${what} in ${file}${plan.before === null ? ' (a new file)' : ', after a backup'}:`,
+      );
+      ctx.io.out(unifiedDiff(plan.before ?? '', plan.after, [file, `${file} (after)`]));
+      return 0;
+    }
+    const { backup } = await applySettingsPlan(plan);
+    ctx.io.out(`registered \`${options.command}\` for ${what} in ${file}`);
+    if (backup) ctx.io.out(`backup: ${backup}`);
+    ctx.io.out(
+      'new Claude Code sessions record live; `transcripts hooks status` shows whether calls reach the API',
+    );
+    return 0;
+  },
+});

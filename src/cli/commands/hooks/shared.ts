@@ -1,0 +1,22 @@
+/** What the `hooks` subcommands share: the settings file option and our default hook command. */
+import { join } from 'node:path';
+import { packageRoot } from '../../../config/paths.js';
+import { hookCommand } from '../../../live/claude-settings.js';
+import type { OptionSpec } from '../../command.js';
+
+export const settingsOption: OptionSpec = {
+  flags: '--settings <file>',
+  description: "Claude Code's settings file (default ~/.claude/settings.json)",
+};
+
+export const dryRunOption: OptionSpec = { flags: '--dry-run', description: 'show the change, write nothing' };
+
+/** The `--settings` value, or undefined (the caller then uses `claudeSettingsFile(ctx.env)`). */
+export function settingsFileOf(raw: Record<string, unknown>): string | undefined {
+  return typeof raw.settings === 'string' && raw.settings.trim() ? raw.settings.trim() : undefined;
+}
+
+/** `<node> <package>/bin/transcripts.js hook`, with absolute paths (hooks run with the user's PATH, or none). */
+export function defaultHookCommand(): string {
+  return hookCommand(process.execPath, join(packageRoot(), 'bin', 'transcripts.js'));
+}

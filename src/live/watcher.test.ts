@@ -1,0 +1,71 @@
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { SessionFile } from '../ingest/ingest-session.js';
+import { classifyTranscriptPath, watchTranscripts } from './watcher.js';
+
+describe('classifyTranscriptPath', () => {
+  it('reads a path the way backfill does', () => {
+    expect(classifyTranscriptPath('/p/proj/abc.jsonl')).toEqual({
+      sessionId: 'abc',
+      objectName: 'transcript.jsonl',
+    });
+    expect(classifyTranscriptPath('/p/proj/abc/subagents/agent-1.jsonl')).toEqual({
+      sessionId: 'abc',
+      objectName: 'subagents/agent-1.jsonl',
+    });
+    expect(classifyTranscriptPath('/p/proj/agent-9.jsonl')).toEqual({
+      sessionId: null,
+      objectName: 'subagents/agent-9.jsonl',
+    });
+    expect(classifyTranscriptPath('/p/proj/notes.txt')).toBeNull();
+  });
+});
+
+describe('watchTranscripts', () => {
+  it('coalesces a burst of appends into few ingests per session, and reports removals', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ct-watch-'));
+    const calls: Array<{ sessionId: string; files: SessionFile[] }> = [];
+    const removed: string[] = [];
+    const w = watchTranscripts({
+      root,
+      delayMs: 100,
+      ingest: async (sessionId, files) => {
+        calls.push({ sessionId, files });
+      },
+      removed: async (p) => {
+        removed.push(p);
+      },
+      log: () => undefined,
+    });
+    await w.ready;
+    const main = path.join(root, 'proj', 's1.jsonl');
+    const agent = path.join(root, 'proj', 's1', 'subagents', 'agent-a.jsonl');
+    mkdirSync(path.dirname(agent), { recursive: true });
+    writeFileSync(main, '');
+    for (let i = 0; i < 30; i++) appendFileSync(main, `{"n":${i}}\n`);
+    writeFileSync(agent, '{"sessionId":"s1"}\n');
+    writeFileSync(path.join(root, 'proj', 'ignored.txt'), 'x');
+    await waitFor(() =>
+      calls.flatMap((c) => c.files.map((f) => f.objectName)).includes('subagents/agent-a.jsonl'),
+    );
+    await w.idle();
+    expect(calls.every((c) => c.sessionId === 's1')).toBe(true);
+    expect(calls.length).toBeLessThanOrEqual(4);
+    expect(new Set(calls.flatMap((c) => c.files.map((f) => f.path)))).toEqual(new Set([main, agent]));
+
+    rmSync(main);
+    await waitFor(() => removed.includes(main));
+    await w.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+});
+
+async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -1,0 +1,158 @@
+/**
+ * Watches a `~/.claude/projects`-style tree (chokidar) and hands changed transcript files to
+ * `ingest`, grouped by session, within about a second: the first change of a session arms a
+ * short timer and every change until it fires joins the same run (a burst of appends is one
+ * ingest); a session is never ingested twice at once, and changes that arrive during its run
+ * give it one more run afterwards. Removed files are reported, for deletion detection.
+ */
+import { watch, type FSWatcher } from 'chokidar';
+import { basename, dirname } from 'node:path';
+import { MAIN_TRANSCRIPT } from '../core/doc-ids.js';
+import type { SessionFile } from '../ingest/ingest-session.js';
+import { readParentSessionId } from '../ingest/scan-tree.js';
+
+export interface TranscriptPath {
+  /** Known from the layout; null for an old-layout `agent-*.jsonl` (its lines name the parent). */
+  sessionId: string | null;
+  objectName: string;
+}
+
+/** What a `.jsonl` path is, by the same rules as backfill's scan (ingest/scan-tree.ts). */
+export function classifyTranscriptPath(path: string): TranscriptPath | null {
+  const name = basename(path);
+  if (!name.endsWith('.jsonl')) return null;
+  if (basename(dirname(path)) === 'subagents')
+    return { sessionId: basename(dirname(dirname(path))), objectName: `subagents/${name}` };
+  if (/^agent-.*\.jsonl$/.test(name)) return { sessionId: null, objectName: `subagents/${name}` };
+  return { sessionId: name.slice(0, -'.jsonl'.length), objectName: MAIN_TRANSCRIPT };
+}
+
+export interface WatcherOptions {
+  root: string;
+  /** Ingests these files of a session (new or grown). Errors are logged, never thrown. */
+  ingest(sessionId: string, files: SessionFile[]): Promise<void>;
+  /** A transcript file disappeared. */
+  removed(path: string, sessionId: string | null, objectName: string): Promise<void>;
+  log(line: string): void;
+  /** From the first change of a session to its ingest (default 150 ms). */
+  delayMs?: number;
+  /** Changes are held (not ingested) until this settles, e.g. a catch-up import. */
+  holdUntil?: Promise<unknown>;
+}
+
+export interface TranscriptWatcher {
+  /** Settles once the initial directory walk is done and changes are being seen. */
+  ready: Promise<void>;
+  /** Settles when nothing is pending or running (tests wait on it). */
+  idle(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
+  const delay = options.delayMs ?? 150;
+  const pending = new Map<string, Map<string, SessionFile>>();
+  const timers = new Map<string, NodeJS.Timeout>();
+  const queue: string[] = [];
+  const running = new Set<string>();
+  let idleWaiters: Array<() => void> = [];
+  let closed = false;
+  let draining = false;
+  let held = options.holdUntil !== undefined;
+  void options.holdUntil?.finally(() => {
+    held = false;
+    void drain();
+  });
+
+  const isIdle = () => pending.size === 0 && queue.length === 0 && running.size === 0 && timers.size === 0;
+  const settle = () => {
+    if (!isIdle()) return;
+    const w = idleWaiters;
+    idleWaiters = [];
+    for (const f of w) f();
+  };
+
+  function enqueue(sessionId: string) {
+    timers.delete(sessionId);
+    if (!queue.includes(sessionId)) queue.push(sessionId);
+    void drain();
+  }
+
+  async function drain() {
+    if (draining || held || closed) return;
+    draining = true;
+    try {
+      for (let sessionId = queue.shift(); sessionId !== undefined; sessionId = queue.shift()) {
+        const files = pending.get(sessionId);
+        pending.delete(sessionId);
+        if (!files || files.size === 0) continue;
+        running.add(sessionId);
+        try {
+          await options.ingest(sessionId, [...files.values()]);
+        } catch (err) {
+          options.log(`watch: ingest of session ${sessionId} failed: ${(err as Error).message}`);
+        } finally {
+          running.delete(sessionId);
+        }
+        if (closed) break;
+      }
+    } finally {
+      draining = false;
+      settle();
+    }
+  }
+
+  async function changed(path: string) {
+    const kind = classifyTranscriptPath(path);
+    if (!kind || closed) return;
+    let sessionId = kind.sessionId;
+    if (sessionId === null) sessionId = await readParentSessionId(path).catch(() => null);
+    if (sessionId === null) return; // an agent file that names no session yet: its next change will
+    let files = pending.get(sessionId);
+    if (!files) pending.set(sessionId, (files = new Map()));
+    files.set(path, { path, objectName: kind.objectName });
+    if (!timers.has(sessionId) && !queue.includes(sessionId))
+      timers.set(
+        sessionId,
+        setTimeout(() => enqueue(sessionId), delay),
+      );
+  }
+
+  const watcher: FSWatcher = watch(options.root, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    depth: 8,
+    // Only transcripts; directories must pass so new project folders are watched too.
+    ignored: (path, stats) => stats?.isFile() === true && !path.endsWith('.jsonl'),
+  });
+  watcher.on('add', (p) => void changed(p));
+  watcher.on('change', (p) => void changed(p));
+  watcher.on('unlink', (p) => {
+    const kind = classifyTranscriptPath(p);
+    if (kind && !closed)
+      void options
+        .removed(p, kind.sessionId, kind.objectName)
+        .catch((err: Error) =>
+          options.log(`watch: ${p} was removed, and recording that failed: ${err.message}`),
+        );
+  });
+  watcher.on('error', (err) => options.log(`watch: ${(err as Error).message ?? String(err)}`));
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+
+  return {
+    ready,
+    idle: () =>
+      new Promise<void>((resolve) => {
+        if (isIdle()) resolve();
+        else idleWaiters.push(resolve);
+      }),
+    async close() {
+      closed = true;
+      for (const t of timers.values()) clearTimeout(t);
+      timers.clear();
+      pending.clear();
+      queue.length = 0;
+      await watcher.close();
+      settle();
+    },
+  };
+}

@@ -1,0 +1,318 @@
+/**
+ * Live recording end to end, with real servers and the real `transcripts hook`: a corpus session
+ * is played line by line (test/live/play.ts) and must end up stored exactly as a clean backfill of
+ * the same file stores it — plus exactly one event document per hook call — whether
+ * - the hooks record it alone (status running during, ended after, reconciliation consistent);
+ * - the API is stopped for the middle third (the hook spools; the next call that reaches the API
+ *   replays the spool in order);
+ * - the server is killed mid-session (the restarted server replays the spool itself);
+ * - the watcher and the hooks both record it (the very same documents as the hooks alone), or the
+ *   watcher alone (the backfill's documents, live).
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { EventDoc } from '../../src/core/documents.js';
+import { canonicalJson } from '../../src/core/revision.js';
+import { ingestTree } from '../../src/ingest/ingest-tree.js';
+import { storeSink } from '../../src/ingest/sink.js';
+import { openStore } from '../../src/store/open-store.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
+import { claudeCorpusDir } from '../support/paths.js';
+import { snapshotStore } from '../support/store-snapshot.js';
+import { expectedHookDocs, hookEnv, play, planSession, type HookCall, type Step } from './play.js';
+
+const SIMPLE = {
+  id: '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
+  source: {
+    main: path.join(
+      claudeCorpusDir,
+      'd-kimuson__claude-code-viewer',
+      '1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl',
+    ),
+  },
+};
+const WITH_AGENT = {
+  id: 'cc1df109-4282-4321-8248-8bbcd471da78',
+  source: {
+    main: path.join(
+      claudeCorpusDir,
+      'aaaAlexanderaaa__cchistory',
+      'cc1df109-4282-4321-8248-8bbcd471da78.jsonl',
+    ),
+    subagents: [
+      path.join(
+        claudeCorpusDir,
+        'aaaAlexanderaaa__cchistory',
+        'cc1df109-4282-4321-8248-8bbcd471da78',
+        'subagents',
+        'agent-a0a2928875cb36a92.jsonl',
+      ),
+    ],
+  },
+};
+
+const servers: TestServer[] = [];
+afterAll(async () => {
+  for (const s of servers) await s.stop().catch(() => undefined);
+  rmSync(sharedHome, { recursive: true, force: true });
+});
+
+async function server(options: { root?: string; args?: string[]; env?: Record<string, string> } = {}) {
+  const s = await startTestServer({ root: options.root, args: options.args, env: options.env });
+  servers.push(s);
+  return s;
+}
+
+/** The session's plan, written under HOME (`<home>/.claude/projects`, what the watcher watches). */
+function planFor(home: string, session: typeof SIMPLE | typeof WITH_AGENT) {
+  const transcriptPath = path.join(home, '.claude', 'projects', '-work-app', `${session.id}.jsonl`);
+  const steps = planSession(session.source, { sessionId: session.id, transcriptPath, cwd: '/work/app' });
+  const end = steps.reduce((m, s) => (s.kind === 'hook' && s.at > m ? s.at : m), '');
+  // The server's clock stands just after the session: "running" while it plays, for the whole day.
+  const now = new Date(Date.parse(end) + 60_000).toISOString();
+  return { steps, now, projects: path.join(home, '.claude', 'projects') };
+}
+
+/** A temp root whose HOME has a (still empty) ~/.claude/projects, as after installing Claude Code. */
+async function freshRoot(): Promise<string> {
+  const root = await mkdtemp(path.join(tmpdir(), 'ct-live-'));
+  mkdirSync(path.join(root, 'home', '.claude', 'projects'), { recursive: true });
+  return root;
+}
+
+/**
+ * One HOME for the hooks-alone and the watcher-and-hooks runs: the transcript path is part of each
+ * hook payload (hence of each event id), so both runs must write the same path to be comparable.
+ */
+const sharedHome = mkdtempSync(path.join(tmpdir(), 'ct-live-home-'));
+function emptySharedProjects(): void {
+  rmSync(path.join(sharedHome, '.claude'), { recursive: true, force: true });
+  mkdirSync(path.join(sharedHome, '.claude', 'projects'), { recursive: true });
+}
+
+/** What a clean backfill of the final files stores (in process, the same pipeline as `backfill`). */
+async function backfillSnapshot(projects: string) {
+  const dir = await mkdtemp(path.join(tmpdir(), 'ct-live-ref-'));
+  const store = await openStore({ dataDir: dir });
+  try {
+    const r = await ingestTree({
+      root: projects,
+      sink: storeSink(store),
+      hostname: hostname(),
+      source: 'backfill',
+      provenance: 'backfilled',
+    });
+    expect(r.failed).toEqual([]);
+    return await snapshotStore(store);
+  } finally {
+    await store.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Splits a snapshot into the hook events and the rest, the summary's recorder fields blanked. */
+function split(docs: Map<string, string>) {
+  const hook: Record<string, string> = {};
+  const rest: Record<string, string> = {};
+  for (const [id, json] of docs) {
+    const doc = JSON.parse(json) as Record<string, unknown>;
+    if (doc.type === 'event' && doc.reconstructed !== true) hook[id] = json;
+    else if (doc.type === 'summary') rest[id] = canonicalJson({ ...doc, source: '*', provenance: '*' });
+    else rest[id] = json;
+  }
+  return { hook, rest };
+}
+
+async function expectBackfillPlusEvents(
+  s: TestServer,
+  projects: string,
+  steps: Step[],
+  hooks = true,
+): Promise<ApiSnapshot> {
+  const live = await snapshotApi(s.url);
+  const ref = await backfillSnapshot(projects);
+  const l = split(live.docs);
+  const r = split(ref.docs);
+  expect(l.rest).toEqual(r.rest);
+  expect(Object.fromEntries(live.objects)).toEqual(Object.fromEntries(ref.objects));
+  const expected = hooks ? expectedHookDocs(steps) : [];
+  expect(new Set(expected.map((d) => d._id)).size).toBe(expected.length);
+  expect(l.hook).toEqual(Object.fromEntries(expected.map((d: EventDoc) => [d._id, canonicalJson(d)])));
+  return live;
+}
+
+function expectQuiet(calls: HookCall[]) {
+  for (const c of calls) {
+    expect(c.code, c.stderr).toBe(0);
+    expect(c.stdout).toBe('');
+    expect(c.stderr).toBe('');
+  }
+}
+
+function hookLog(s: TestServer): Array<{ outcome: string; event: string; error?: string }> {
+  return readFileSync(path.join(s.root, 'ct', 'data', 'live', 'hook.log'), 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l) as { outcome: string; event: string });
+}
+
+let hooksAlone: ApiSnapshot | undefined;
+
+describe('live recording', () => {
+  it('records a session through the hooks alone: running, then ended, stored once, as a backfill would', async () => {
+    emptySharedProjects();
+    const { steps, now, projects } = planFor(sharedHome, WITH_AGENT);
+    const s = await server({ args: ['--no-watch'], env: { CT_NOW: now, HOME: sharedHome } });
+    let midway: { status: string; hookRecorded: boolean; provenance: string } | undefined;
+    const calls = await play(steps, {
+      env: (at) => hookEnv(s.env, at),
+      before: async (i, total) => {
+        if (i === Math.floor(total / 2)) midway = (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body;
+      },
+    });
+    expectQuiet(calls);
+    expect(midway).toMatchObject({ status: 'running', hookRecorded: true, provenance: 'live' });
+    expect(hookLog(s).every((l) => l.outcome === 'sent')).toBe(true);
+
+    const done = (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body;
+    expect(done).toMatchObject({
+      status: 'ended',
+      endReason: 'prompt_input_exit',
+      source: 'live',
+      provenance: 'live',
+      subagents: 1,
+      sourceDeleted: null,
+      reconciliation: {
+        state: 'consistent',
+        toolCallsWithoutEvents: { count: 0 },
+        eventsWithoutTranscript: { count: 0 },
+      },
+    });
+    expect(done.reconciliation.hookToolCalls).toBeGreaterThan(10);
+    hooksAlone = await expectBackfillPlusEvents(s, projects, steps);
+  });
+
+  it('spools while the API is stopped for the middle third, and the next call that reaches it replays', async () => {
+    const root = await freshRoot();
+    const { steps, now, projects } = planFor(path.join(root, 'home'), SIMPLE);
+    // The server replays nothing itself here: the hook has to.
+    const env = { CT_NOW: now, CT_SPOOL_REPLAY_MS: '0' };
+    let s = await server({ root, args: ['--no-watch'], env });
+    const third = Math.floor(steps.length / 3);
+    const calls = await play(steps, {
+      env: (at) => hookEnv(s.env, at),
+      before: async (i) => {
+        if (i === third) await s.stop({ keep: true });
+        if (i === 2 * third) s = await server({ root, args: ['--no-watch'], env });
+      },
+    });
+    expectQuiet(calls);
+    const log = hookLog(s);
+    const outcomes = log.map((l) => l.outcome);
+    expect(outcomes).toContain('spooled');
+    expect(outcomes).toContain('replayed');
+    // Once replayed, calls go straight to the API again.
+    expect(outcomes.at(-1)).toBe('sent');
+    expect(log.find((l) => l.outcome === 'spooled')!.error).toMatch(/cannot reach the transcripts API/);
+    expect((await getJson(s, `/api/sessions/${SIMPLE.id}`)).body).toMatchObject({
+      status: 'ended',
+      endReason: 'prompt_input_exit',
+    });
+    await expectBackfillPlusEvents(s, projects, steps);
+  });
+
+  it('survives the server being killed mid-session: the restarted server replays the spool', async () => {
+    const root = await freshRoot();
+    const { steps, now, projects } = planFor(path.join(root, 'home'), SIMPLE);
+    const env = { CT_NOW: now };
+    let s = await server({ root, args: ['--no-watch'], env });
+    const half = Math.floor(steps.length / 2);
+    const calls = await play(steps, {
+      env: (at) => hookEnv(s.env, at),
+      before: async (i) => {
+        if (i === half) {
+          const exited = new Promise((r) => s.process.once('exit', r));
+          s.process.kill('SIGKILL');
+          await exited;
+        }
+        if (i === half + 6) {
+          s = await server({ root, args: ['--no-watch'], env });
+          await waitFor(async () => /spool: replayed [1-9]/.test(s.logs()));
+        }
+      },
+    });
+    expectQuiet(calls);
+    expect(hookLog(s).map((l) => l.outcome)).toContain('spooled');
+    expect((await getJson(s, `/api/sessions/${SIMPLE.id}`)).body.status).toBe('ended');
+    await expectBackfillPlusEvents(s, projects, steps);
+  });
+
+  it('stores exactly what the hooks alone store when the watcher records too', async () => {
+    emptySharedProjects();
+    const { steps, now, projects } = planFor(sharedHome, WITH_AGENT);
+    const s = await server({ env: { CT_NOW: now, HOME: sharedHome } });
+    await waitFor(async () => /watch: recording changes/.test(s.logs()));
+    const calls = await play(steps, { env: (at) => hookEnv(s.env, at) });
+    expectQuiet(calls);
+    // The watcher may still be on the last append: wait until the store holds the whole file.
+    const size = readFileSync(path.join(projects, '-work-app', `${WITH_AGENT.id}.jsonl`)).length;
+    await waitFor(
+      async () => (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body.files?.[0]?.bytes === size,
+    );
+    const both = await expectBackfillPlusEvents(s, projects, steps);
+    expect(hooksAlone, 'the hooks-alone run comes first').toBeDefined();
+    expect(Object.fromEntries(both.docs)).toEqual(Object.fromEntries(hooksAlone!.docs));
+    expect(Object.fromEntries(both.objects)).toEqual(Object.fromEntries(hooksAlone!.objects));
+  });
+
+  it('records a session through the watcher alone, within about a second of each append', async () => {
+    const root = await freshRoot();
+    const { steps, now, projects } = planFor(path.join(root, 'home'), WITH_AGENT);
+    const s = await server({ root, env: { CT_NOW: now } });
+    await waitFor(async () => /watch: recording changes/.test(s.logs()));
+    const lines = steps.filter((x) => x.kind === 'line');
+    let seen = 0;
+    await play(steps, {
+      env: (at) => hookEnv(s.env, at),
+      noHooks: true,
+      before: async (i, _total, step) => {
+        // Halfway, the appended lines show up without any hook call.
+        if (step.kind === 'line' && ++seen === Math.floor(lines.length / 2)) {
+          const started = Date.now();
+          await waitFor(async () => (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).status === 200);
+          expect(Date.now() - started).toBeLessThan(5000);
+        }
+      },
+    });
+    const size = readFileSync(path.join(projects, '-work-app', `${WITH_AGENT.id}.jsonl`)).length;
+    await waitFor(
+      async () => (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body.files?.[0]?.bytes === size,
+    );
+    const subagent = readFileSync(WITH_AGENT.source.subagents[0]!).length;
+    await waitFor(
+      async () => (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body.files?.[1]?.bytes === subagent,
+    );
+    const body = (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body;
+    // Never hook-recorded: "ended" once silent past the window, and live because it was seen growing.
+    expect(body).toMatchObject({
+      hookRecorded: false,
+      provenance: 'live',
+      source: 'live',
+      reconciliation: { state: 'not_hook_recorded' },
+    });
+    await expectBackfillPlusEvents(s, projects, steps, false);
+  });
+});
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await check().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
