@@ -124,7 +124,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   if (clock.pinned) log(`clock: pinned at ${clock.pinned} (CT_NOW)`);
   const version = packageVersion();
 
-  const store = await openStore({ dataDir: paths.dataDir });
+  const store = await openStore({ dataDir: paths.dataDir, env });
   try {
     const migrator = createMigrator(store);
     const before = await migrator.status();
