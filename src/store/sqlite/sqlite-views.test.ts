@@ -126,3 +126,33 @@ describe('sqlite views: full-text consistency', () => {
     }
   });
 });
+
+describe('sqlite views: search over a word that matches a large share of the history', () => {
+  it('counts every match and ranks the 5,000 most recently indexed ones', async () => {
+    await materializeAll(store);
+    await putDocs(store, [summaryDoc('old'), summaryDoc('new')]);
+    // 100 old entries that mention the word three times (the most relevant), indexed first…
+    const old = Array.from({ length: 100 }, (_, i) => entry(i, 'assistant', `alpha alpha alpha ${i}`));
+    await putDocs(store, [chunkDoc('old', old)]);
+    // …then 5,000 newer ones that mention it once.
+    const docs = [];
+    for (let c = 0; c < 25; c++) {
+      const entries = Array.from({ length: 200 }, (_, i) =>
+        entry(c * 200 + i, 'assistant', `alpha once ${c}-${i}`),
+      );
+      docs.push(chunkDoc('new', entries));
+    }
+    await putDocs(store, docs);
+
+    const page = await store.views.search({ q: 'alpha', limit: 20, offset: 0 });
+    expect(page.total).toBe(5100);
+    expect(page.hits).toHaveLength(20);
+    expect(page.hits.every((h) => h.sessionId === 'new')).toBe(true);
+    expect(page.hits[0]!.snippet.some((s) => s.mark && s.text === 'alpha')).toBe(true);
+
+    // Paging past the window still reaches every match, in a stable order.
+    const deep = await store.views.search({ q: 'alpha', limit: 20, offset: 5090 });
+    expect(deep.hits).toHaveLength(10);
+    expect(new Set(deep.hits.map((h) => `${h.sessionId}:${h.index}`)).size).toBe(10);
+  });
+});

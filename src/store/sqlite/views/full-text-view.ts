@@ -54,6 +54,34 @@ const SQL = {
 const SQL_MARK_OPEN = `char(${MARK_OPEN.codePointAt(0)})`;
 const SQL_MARK_CLOSE = `char(${MARK_CLOSE.codePointAt(0)})`;
 
+/** Matches ranked by relevance in an unfiltered search (see #searchEverything). */
+const RANK_WINDOW = 5000;
+/** Extra candidates fetched past the page, so equal scores at its edge sort deterministically. */
+const TIE_SPARE = 32;
+
+interface SearchRow {
+  session_id: string;
+  file: string;
+  idx: number;
+  role: string;
+  timestamp: string | null;
+  snippet: string;
+  score: number;
+}
+
+function toHit(r: SearchRow): SearchHit {
+  return {
+    sessionId: r.session_id,
+    file: r.file,
+    index: r.idx,
+    role: r.role,
+    timestamp: r.timestamp,
+    snippet: splitSnippet(r.snippet),
+    // bm25 is lower-is-better; hits carry higher-is-better relevance.
+    rank: -r.score,
+  };
+}
+
 /** Tokens of context around the first match in a snippet. */
 const SNIPPET_TOKENS = 24;
 
@@ -130,6 +158,7 @@ export class FullTextView implements SqliteView {
   search(query: SearchQuery, filter: FilterSql, cache: StatementCache): { total: number; hits: SearchHit[] } {
     const match = ftsQuery(query.q);
     if (match === null) return { total: 0, hits: [] };
+    if (filter.where.length === 0) return this.#searchEverything(match, query, cache);
     const from = `FROM full_text_index
       JOIN full_text_entries e ON e.rowid = full_text_index.rowid
       ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = e.session_id' : ''}
@@ -146,27 +175,61 @@ export class FullTextView implements SqliteView {
         ORDER BY score, e.session_id, e.file, e.idx
         LIMIT @limit OFFSET @offset`,
       )
-      .all({ ...params, limit: query.limit, offset: query.offset }) as Array<{
-      session_id: string;
-      file: string;
-      idx: number;
-      role: string;
-      timestamp: string | null;
-      snippet: string;
-      score: number;
-    }>;
-    return {
-      total,
-      hits: rows.map((r) => ({
-        sessionId: r.session_id,
-        file: r.file,
-        index: r.idx,
-        role: r.role,
-        timestamp: r.timestamp,
-        snippet: splitSnippet(r.snippet),
-        // bm25 is lower-is-better; hits carry higher-is-better relevance.
-        rank: -r.score,
-      })),
-    };
+      .all({ ...params, limit: query.limit, offset: query.offset }) as SearchRow[];
+    return { total, hits: rows.map(toHit) };
+  }
+
+  /**
+   * An unfiltered search, kept cheap for words that match a large share of the history: the total
+   * comes from the index alone, and relevance (bm25) is ranked over the `RANK_WINDOW` most recently
+   * indexed matches (or as many as the page needs), so a common word costs about the same at any
+   * size. Snippets are made only for the page's hits.
+   */
+  #searchEverything(
+    match: string,
+    query: SearchQuery,
+    cache: StatementCache,
+  ): { total: number; hits: SearchHit[] } {
+    const { n: total } = cache
+      .get('SELECT count(*) AS n FROM full_text_index WHERE full_text_index MATCH ?')
+      .get(match) as { n: number };
+    if (total === 0 || query.limit === 0) return { total, hits: [] };
+    const window = Math.max(RANK_WINDOW, query.offset + query.limit);
+    const floor =
+      total <= window
+        ? 0
+        : (
+            cache
+              .get(
+                'SELECT rowid FROM full_text_index WHERE full_text_index MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?',
+              )
+              .get(match, window - 1) as { rowid: number }
+          ).rowid;
+    // The best matches straight from the index (FTS5 keeps only the top rows while it scores),
+    // with some spare so that ties at the page's edge are ordered by session, file and index, as a
+    // rebuilt index (other rowids) orders them too. Then snippets for just the page's rows.
+    const candidates = cache
+      .get(
+        `SELECT t.rowid, t.score, e.session_id, e.file, e.idx, e.role, e.timestamp
+        FROM (
+          SELECT rowid, bm25(full_text_index) AS score FROM full_text_index
+          WHERE full_text_index MATCH @match AND rowid >= @floor
+          ORDER BY score LIMIT @take
+        ) t
+        JOIN full_text_entries e ON e.rowid = t.rowid
+        ORDER BY t.score, e.session_id, e.file, e.idx`,
+      )
+      .all({ match, floor, take: query.offset + query.limit + TIE_SPARE }) as Array<
+      Omit<SearchRow, 'snippet'> & { rowid: number }
+    >;
+    const snippet = cache.get(
+      `SELECT snippet(full_text_index, 0, ${SQL_MARK_OPEN}, ${SQL_MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) AS snippet
+      FROM full_text_index WHERE full_text_index MATCH ? AND rowid = ?`,
+    );
+    const rows: SearchRow[] = candidates.slice(query.offset, query.offset + query.limit).map((r) => ({
+      ...r,
+      snippet: (snippet.get(match, r.rowid) as { snippet: string } | undefined)?.snippet ?? '',
+    }));
+    return { total, hits: rows.map(toHit) };
   }
 }
