@@ -168,7 +168,8 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
       }
     }),
   );
-  await sink.commit([], [{ id: indexId, value: index }]);
+  // An unchanged tree leaves the index as it was: nothing to write.
+  if (bySession.size > 0) await sink.commit([], [{ id: indexId, value: index }]);
   return result;
 }
 

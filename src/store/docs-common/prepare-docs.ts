@@ -12,7 +12,7 @@ export interface PreparedDoc {
   sessionId: string;
   type: string | null;
   body: string;
-  /** Absent when the caller left hashing to the writer (see `prepareDocs`). */
+  /** Absent when the caller left hashing to the writer. */
   hash?: string;
   doc: DocInput;
 }
@@ -23,8 +23,10 @@ export interface PreparedLocal {
 }
 
 /**
- * `hash: false` leaves the content hash to whoever writes (the engine's writer thread hashes,
- * so the two threads split the encoding work); the doc store fills it in before writing.
+ * `hash: false` leaves the content hash to whoever writes: the embedded engine's writer thread
+ * hashes while the calling thread parses the next transcript (handing it the encoded body as a
+ * string is cheap; handing it the document to encode costs more than encoding here). The doc
+ * store fills in a missing hash (or body) before writing.
  */
 export function prepareDocs(docs: DocInput[], options: { hash?: boolean } = {}): PreparedDoc[] {
   if (!Array.isArray(docs)) throw new StoreInputError('docs must be an array');

@@ -221,7 +221,8 @@ export class SqliteDocStore implements DocStore {
   }
 
   #writeDoc(d: PreparedDoc): WriteResult {
-    const hash = (d.hash ??= hashBody(d.body));
+    const body = d.body;
+    const hash = (d.hash ??= hashBody(body));
     const row = this.#sql.selectRow.get(d.id) as DocRow | undefined;
     let rev: string;
     if (!row) {
@@ -233,7 +234,7 @@ export class SqliteDocStore implements DocStore {
         };
       }
       rev = nextRev(undefined, hash);
-      this.#sql.insertDoc.run(d.sessionId, d.id, rev, hash, this.#nextSeq(), d.type, d.body);
+      this.#sql.insertDoc.run(d.sessionId, d.id, rev, hash, this.#nextSeq(), d.type, body);
       this.#sql.countLive(d.sessionId, 1);
     } else if (row.deleted) {
       // A tombstone may be recreated without a revision, as in CouchDB.
@@ -241,7 +242,7 @@ export class SqliteDocStore implements DocStore {
         return { id: d.id, status: 'conflict', rev: row.rev, reason: `document was deleted at ${row.rev}` };
       }
       rev = nextRev(row.rev, hash);
-      this.#sql.updateDoc.run(d.sessionId, rev, hash, this.#nextSeq(), 0, d.type, d.body, row.rowid);
+      this.#sql.updateDoc.run(d.sessionId, rev, hash, this.#nextSeq(), 0, d.type, body, row.rowid);
       this.#sql.countLive(d.sessionId, 1);
     } else if (row.hash === hash) {
       return { id: d.id, status: 'unchanged', rev: row.rev };
@@ -254,7 +255,7 @@ export class SqliteDocStore implements DocStore {
     } else {
       this.#observer?.removing(previousDoc(this.#sql, row, d.id));
       rev = nextRev(row.rev, hash);
-      this.#sql.updateDoc.run(d.sessionId, rev, hash, this.#nextSeq(), 0, d.type, d.body, row.rowid);
+      this.#sql.updateDoc.run(d.sessionId, rev, hash, this.#nextSeq(), 0, d.type, body, row.rowid);
       if (row.session_id !== d.sessionId) {
         this.#sql.countLive(row.session_id, -1);
         this.#sql.countLive(d.sessionId, 1);

@@ -76,8 +76,8 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     changes: (since, limit) => reads.changes(since, limit),
     getLocal: (id) => reads.getLocal(id),
     getSchemaMarker: () => reads.getSchemaMarker(),
-    // Validation and canonical encoding run here, hashing on the writer thread, so the two
-    // threads share the work of a write; a bad input is refused without reaching the writer.
+    // Validation and encoding run here (a bad input never reaches the writer); hashing runs on
+    // the writer thread, so the two threads share the work of a write.
     bulkUpsert: async (docs: DocInput[]) =>
       writer.write<WriteResult[]>('writePrepared', prepareDocs(docs, { hash: false }), []),
     commit: async (docs, locals) =>
