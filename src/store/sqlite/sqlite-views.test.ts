@@ -156,3 +156,19 @@ describe('sqlite views: search over a word that matches a large share of the his
     expect(new Set(deep.hits.map((h) => `${h.sessionId}:${h.index}`)).size).toBe(10);
   });
 });
+
+describe('sqlite views: search snippets', () => {
+  it("gives every hit its own entry's snippet", async () => {
+    await materializeAll(store);
+    await putDocs(store, [summaryDoc('s')]);
+    const entries = Array.from({ length: 30 }, (_, i) =>
+      entry(i, 'assistant', `marker${i} shares the word beta`),
+    );
+    await putDocs(store, [chunkDoc('s', entries)]);
+    const page = await store.views.search({ q: 'beta', limit: 30, offset: 0 });
+    expect(page.hits).toHaveLength(30);
+    for (const hit of page.hits) {
+      expect(hit.snippet.map((s) => s.text).join('')).toContain(`marker${hit.index} `);
+    }
+  });
+});

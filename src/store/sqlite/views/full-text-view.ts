@@ -210,13 +210,13 @@ export class FullTextView implements SqliteView {
     // rebuilt index (other rowids) orders them too. Then snippets for just the page's rows.
     const candidates = cache
       .get(
-        `SELECT t.rowid, t.score, e.session_id, e.file, e.idx, e.role, e.timestamp
+        `SELECT t.hit AS rowid, t.score, e.session_id, e.file, e.idx, e.role, e.timestamp
         FROM (
-          SELECT rowid, bm25(full_text_index) AS score FROM full_text_index
+          SELECT rowid AS hit, bm25(full_text_index) AS score FROM full_text_index
           WHERE full_text_index MATCH @match AND rowid >= @floor
           ORDER BY score LIMIT @take
         ) t
-        JOIN full_text_entries e ON e.rowid = t.rowid
+        JOIN full_text_entries e ON e.rowid = t.hit
         ORDER BY t.score, e.session_id, e.file, e.idx`,
       )
       .all({ match, floor, take: query.offset + query.limit + TIE_SPARE }) as Array<
@@ -224,11 +224,12 @@ export class FullTextView implements SqliteView {
     >;
     const snippet = cache.get(
       `SELECT snippet(full_text_index, 0, ${SQL_MARK_OPEN}, ${SQL_MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) AS snippet
-      FROM full_text_index WHERE full_text_index MATCH ? AND rowid = ?`,
+      FROM full_text_index WHERE full_text_index MATCH ? AND rowid BETWEEN ? AND ?`,
     );
     const rows: SearchRow[] = candidates.slice(query.offset, query.offset + query.limit).map((r) => ({
       ...r,
-      snippet: (snippet.get(match, r.rowid) as { snippet: string } | undefined)?.snippet ?? '',
+      // BETWEEN, not `=`: with MATCH, this SQLite's FTS5 plans `rowid = ?` but does not apply it.
+      snippet: (snippet.get(match, r.rowid, r.rowid) as { snippet: string } | undefined)?.snippet ?? '',
     }));
     return { total, hits: rows.map(toHit) };
   }
