@@ -10,7 +10,8 @@ import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
-import { MARK_CLOSE, MARK_OPEN, splitSnippet } from '../../views-common/search-terms.js';
+import { MARK_CLOSE, MARK_OPEN, searchTerms, splitSnippet } from '../../views-common/search-terms.js';
+import { textSnippet } from '../../views-common/text-snippet.js';
 import { ftsQuery } from './fts-query.js';
 import type { FilterSql } from './session-filter-sql.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
@@ -207,10 +208,12 @@ export class FullTextView implements SqliteView {
           ).rowid;
     // The best matches straight from the index (FTS5 keeps only the top rows while it scores),
     // with some spare so that ties at the page's edge are ordered by session, file and index, as a
-    // rebuilt index (other rowids) orders them too. Then snippets for just the page's rows.
+    // rebuilt index (other rowids) orders them too. Snippets are then cut in JS from the page's
+    // texts (as the PostgreSQL engine does): FTS5's snippet() for one row would walk the whole
+    // posting list of a common word again, once per hit.
     const candidates = cache
       .get(
-        `SELECT t.hit AS rowid, t.score, e.session_id, e.file, e.idx, e.role, e.timestamp
+        `SELECT t.score, e.session_id, e.file, e.idx, e.role, e.timestamp, e.text
         FROM (
           SELECT rowid AS hit, bm25(full_text_index) AS score FROM full_text_index
           WHERE full_text_index MATCH @match AND rowid >= @floor
@@ -220,17 +223,12 @@ export class FullTextView implements SqliteView {
         ORDER BY t.score, e.session_id, e.file, e.idx`,
       )
       .all({ match, floor, take: query.offset + query.limit + TIE_SPARE }) as Array<
-      Omit<SearchRow, 'snippet'> & { rowid: number }
+      Omit<SearchRow, 'snippet'> & { text: string }
     >;
-    const snippet = cache.get(
-      `SELECT snippet(full_text_index, 0, ${SQL_MARK_OPEN}, ${SQL_MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) AS snippet
-      FROM full_text_index WHERE full_text_index MATCH ? AND rowid BETWEEN ? AND ?`,
-    );
-    const rows: SearchRow[] = candidates.slice(query.offset, query.offset + query.limit).map((r) => ({
-      ...r,
-      // BETWEEN, not `=`: with MATCH, this SQLite's FTS5 plans `rowid = ?` but does not apply it.
-      snippet: (snippet.get(match, r.rowid, r.rowid) as { snippet: string } | undefined)?.snippet ?? '',
-    }));
+    const terms = searchTerms(query.q);
+    const rows: SearchRow[] = candidates
+      .slice(query.offset, query.offset + query.limit)
+      .map(({ text, ...r }) => ({ ...r, snippet: textSnippet(text, terms, SNIPPET_TOKENS) }));
     return { total, hits: rows.map(toHit) };
   }
 }
