@@ -30,7 +30,7 @@ import type { IngestSink } from './sink.js';
 export const CHUNK_MAX_ENTRIES = 200;
 export const CHUNK_MAX_BYTES = 2 * 1024 * 1024;
 /** Closed chunks per commit: bounds memory on huge files and the work lost to a crash. */
-const FLUSH_EVERY_CHUNKS = 16;
+const FLUSH_EVERY_CHUNKS = 8;
 
 export interface SessionFile {
   path: string;
