@@ -1,6 +1,6 @@
 /** Wire schemas of the session routes: the session, its transcript, turns and events. */
 import { z } from '@hono/zod-openapi';
-import { projectedEntrySchema, tokenUsageSchema } from '../../core/documents.js';
+import { projectedEntrySchema, summaryDocSchema, tokenUsageSchema } from '../../core/documents.js';
 
 export const sessionStatusSchema = z.enum(['running', 'abandoned', 'ended']);
 
@@ -29,25 +29,13 @@ export const sessionSchema = z
     runtimeMs: z.number().nullable(),
     /** Runtime minus gaps longer than system.sessions.idleThresholdMs; null when not derivable. */
     activeTimeMs: z.number().nullable(),
-    counts: z.object({
-      entries: z.number(),
-      prompts: z.number(),
-      assistantMessages: z.number(),
-      toolCalls: z.number(),
-      toolErrors: z.number(),
-      malformed: z.number(),
-      sidechainEntries: z.number(),
-      compactions: z.number(),
-      images: z.number(),
-      events: z.number(),
-    }),
+    /** The summary's counts plus the number of event documents. */
+    counts: summaryDocSchema.shape.counts.extend({ events: z.number() }),
     toolCallsByName: z.record(z.string(), z.number()),
     tokens: tokenUsageSchema,
     transcriptBytes: z.number(),
     subagents: z.number(),
-    files: z.array(
-      z.object({ name: z.string(), bytes: z.number(), entries: z.number(), agentId: z.string().optional() }),
-    ),
+    files: summaryDocSchema.shape.files,
   })
   .openapi('Session');
 export type Session = z.infer<typeof sessionSchema>;
