@@ -10,13 +10,13 @@
  * s3rver on loopback). With both, the same tables are printed for each, then side by side.
  */
 import { execFile } from 'node:child_process';
-import { appendFile, mkdtemp, readFile, rm, truncate } from 'node:fs/promises';
+import { appendFile, mkdtemp, readdir, readFile, rm, stat, truncate } from 'node:fs/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startTestServer, binPath, cleanEnv } from '../test/support/api-server.js';
+import { startTestServer, binPath, cleanEnv, type TestServer } from '../test/support/api-server.js';
 import { measureApi, type LatencyRow } from './api-latency.js';
 import { benchEngines, type BenchEngine, type EngineName } from './engines.js';
 import { generateCorpus } from './generate-corpus.js';
@@ -101,6 +101,9 @@ interface EngineResult {
   appendMs: number;
   backfillMBs?: number;
   latency?: LatencyRow[];
+  /** Export throughput ÷ tar's, import's ÷ backfill's. */
+  exportRatio?: number;
+  importRatio?: number;
 }
 
 async function main() {
@@ -207,10 +210,97 @@ async function benchEngine(
       latency.map((r) => [r.name, fmt(r.p50, 2), fmt(r.p99, 2), `≤ ${r.target} ms`]),
     );
     console.log('\ntargets: backfill through the API ≥ 0.67 of in-process ingest');
-    return { ...result, backfillMBs, latency };
+    const bundles = await measureBundles(engine, server, tmp, corpus.bytes, backfillMs);
+    return { ...result, backfillMBs, latency, ...bundles };
   } finally {
     await server.stop();
   }
+}
+
+/** Bytes under a directory (files only). */
+async function treeBytes(dir: string): Promise<number> {
+  let total = 0;
+  for (const e of await readdir(dir, { withFileTypes: true, recursive: true }))
+    if (e.isFile()) total += (await stat(path.join(e.parentPath, e.name))).size;
+  return total;
+}
+
+/**
+ * `transcripts export` of the instance just filled, next to `tar` of its data directory (into a
+ * file on the same disk: tar skips reading when it writes to /dev/null); then `transcripts import`
+ * of that bundle into a fresh instance, next to the backfill that filled the first one.
+ */
+async function measureBundles(
+  engine: BenchEngine,
+  server: TestServer,
+  tmp: string,
+  historyBytes: number,
+  backfillMs: number,
+): Promise<{ exportRatio: number; importRatio: number }> {
+  const bundle = path.join(tmp, `bundle-${engine.name}`);
+  const t0 = performance.now();
+  await run(process.execPath, [binPath, 'export', bundle, '--webapi', server.url], {
+    env: server.env,
+    maxBuffer: 16 << 20,
+  });
+  const exportMs = performance.now() - t0;
+  const bundleBytes = await treeBytes(bundle);
+
+  const dataDir = path.join(server.root, 'ct', 'data');
+  const dataBytes = await treeBytes(dataDir);
+  const tarFile = path.join(tmp, `data-${engine.name}.tar`);
+  const t1 = performance.now();
+  await run('tar', ['-cf', tarFile, '-C', dataDir, '.']);
+  const tarMs = performance.now() - t1;
+  await rm(tarFile, { force: true });
+
+  const target = await startTestServer({
+    args: ['--no-import'],
+    timeoutMs: 120_000,
+    env: await engine.env(),
+  });
+  let importMs: number;
+  try {
+    const t2 = performance.now();
+    await run(process.execPath, [binPath, 'import', bundle, '--webapi', target.url], {
+      env: target.env,
+      maxBuffer: 16 << 20,
+    });
+    importMs = performance.now() - t2;
+  } finally {
+    await target.stop();
+    await rm(bundle, { recursive: true, force: true });
+  }
+
+  const tarMBs = mb(dataBytes) / (tarMs / 1000);
+  const exportMBs = mb(bundleBytes) / (exportMs / 1000);
+  // Import and backfill bring in the same history: compare them on its size.
+  const backfillMBs = mb(historyBytes) / (backfillMs / 1000);
+  const importMBs = mb(historyBytes) / (importMs / 1000);
+  console.log('\nbundles (export reads and import writes through the API)\n');
+  printTable(
+    ['measure', 'MB', 'ms', 'MB/s', 'ratio'],
+    [
+      ['tar of the data directory', fmt(mb(dataBytes)), fmt(tarMs, 0), fmt(tarMBs), '1.00'],
+      [
+        'transcripts export (bundle)',
+        fmt(mb(bundleBytes)),
+        fmt(exportMs, 0),
+        fmt(exportMBs),
+        fmt(exportMBs / tarMBs, 2),
+      ],
+      ['backfill (history)', fmt(mb(historyBytes)), fmt(backfillMs, 0), fmt(backfillMBs), '1.00'],
+      [
+        'transcripts import (history)',
+        fmt(mb(historyBytes)),
+        fmt(importMs, 0),
+        fmt(importMBs),
+        fmt(importMBs / backfillMBs, 2),
+      ],
+    ],
+  );
+  console.log("\ntargets: export ≥ 0.5 of tar's throughput; import ≥ 0.5 of backfill's");
+  return { exportRatio: exportMBs / tarMBs, importRatio: importMBs / backfillMBs };
 }
 
 /** The engines' figures next to each other, as ratios to the first (the embedded engine). */
@@ -228,6 +318,8 @@ function printSideBySide(results: EngineResult[]): void {
     row('re-run, unchanged tree ms', (r) => r.rerunMs, 0),
     row('append one line ms', (r) => r.appendMs, 0),
     row('backfill through the API MB/s', (r) => r.backfillMBs),
+    row('export, ratio to tar', (r) => r.exportRatio, 2),
+    row('import, ratio to backfill', (r) => r.importRatio, 2),
   ];
   for (const [i, l] of (base.latency ?? []).entries()) {
     rows.push(row(`p50 ms: ${l.name}`, (r) => r.latency?.[i]?.p50, 2));

@@ -17,12 +17,13 @@ export function isBundledId(id: string): boolean {
   return !id.startsWith('_');
 }
 
-/** The bundle form of a stored document (no `_rev`), or null when it does not belong in a bundle. */
-export function toBundleDoc(doc: Record<string, unknown>): BundleDoc | null {
-  const { _rev: _omit, ...rest } = doc;
-  if (typeof rest._id !== 'string' || !isBundledId(rest._id)) return null;
-  if (typeof rest.sessionId !== 'string' || typeof rest.type !== 'string') return null;
-  return rest as BundleDoc;
+/**
+ * The `docs.ndjson` line of a stored document, built from its stored body (the canonical JSON of
+ * its content, without `_id` and `_rev`) without parsing it: `_id` first, then the content.
+ */
+export function bundleLine(id: string, body: string): string {
+  const head = `{"_id":${JSON.stringify(id)}`;
+  return body === '{}' ? `${head}}\n` : `${head},${body.slice(1)}\n`;
 }
 
 export type CheckedDoc = { ok: true; doc: BundleDoc } | { ok: false; reason: string };

@@ -52,6 +52,19 @@ export interface AllDocsResult {
   rows: Array<{ id: string; key: string; value: { rev: string }; doc?: StoredDoc }>;
 }
 
+export interface BodiesOptions {
+  /** First id (inclusive); ignored when `after` is given. */
+  startkey?: string;
+  /** Continue after this id (exclusive): the last id of the previous page. */
+  after?: string;
+  /** Last id (inclusive). */
+  endkey?: string;
+  /** Rows per page at most. */
+  limit: number;
+  /** Stop once this many characters of bodies were read (a page holds at least one row). */
+  maxChars?: number;
+}
+
 export interface Change {
   seq: number;
   id: string;
@@ -79,6 +92,12 @@ export interface DocStore {
   /** Deletes when `rev` is current (a tombstone stays in the change sequence). */
   delete(id: string, rev: string): Promise<WriteResult>;
   allDocs(options?: AllDocsOptions): Promise<AllDocsResult>;
+  /**
+   * Live documents' stored content in id order, as text: the canonical JSON of every field but
+   * `_id` and `_rev`. Export sends it on without parsing it, which is what makes a bundle cheap to
+   * write; everything else reads documents through `get`/`allDocs`.
+   */
+  bodies(options: BodiesOptions): Promise<Array<{ id: string; body: string }>>;
   /** Changes after `since` in sequence order; one entry per document (its latest change). */
   changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }>;
   /** Instance-local state (ingest cursors, …): never listed, never exported, no revisions. */

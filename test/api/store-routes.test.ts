@@ -98,6 +98,47 @@ describeEngines('store routes', (engine) => {
     });
   });
 
+  describe('GET /api/store/docs.ndjson', () => {
+    it('streams every session document in bundle form: id order, no _rev, no design documents', async () => {
+      const res = await fetch(`${server.url}/api/store/docs.ndjson`);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+      const text = await res.text();
+      expect(text.endsWith('\n')).toBe(true);
+      const lines = text.slice(0, -1).split('\n');
+      const docs = lines.map((l) => JSON.parse(l) as Record<string, unknown> & { _id: string });
+      const ids = docs.map((d) => d._id);
+      expect([...ids].sort()).toEqual(ids);
+      expect(ids.some((id) => id.startsWith('_'))).toBe(false);
+      expect(docs.some((d) => '_rev' in d)).toBe(false);
+      // The same documents _all_docs holds, minus design documents, and each line is the stored
+      // content as the single-document route returns it.
+      const all = await getJson(server, '/api/store/docs?limit=10000');
+      expect(ids).toEqual(
+        all.body.rows.map((r: { id: string }) => r.id).filter((id: string) => !id.startsWith('_')),
+      );
+      for (const d of [docs[0]!, docs[Math.floor(docs.length / 2)]!, docs[docs.length - 1]!]) {
+        const { body } = await getJson(server, `/api/store/docs/${encodeURIComponent(d._id)}`);
+        const { _rev, ...content } = body;
+        expect(d).toEqual(content);
+        expect(Object.keys(d)[0]).toBe('_id');
+      }
+    });
+
+    it('selects a range with startkey and endkey, and refuses unknown parameters', async () => {
+      const q = new URLSearchParams({ startkey: JSON.stringify(`summary:${BIG}`), endkey: `summary:${BIG}` });
+      const text = await (await fetch(`${server.url}/api/store/docs.ndjson?${q}`)).text();
+      const lines = text.trim().split('\n');
+      expect(lines).toHaveLength(1);
+      expect(JSON.parse(lines[0]!)).toMatchObject({ _id: `summary:${BIG}`, type: 'summary', sessionId: BIG });
+      const none = await fetch(`${server.url}/api/store/docs.ndjson?startkey=zzz`);
+      expect(await none.text()).toBe('');
+      const bad = await getJson(server, '/api/store/docs.ndjson?limit=5');
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/query parameter limit: unknown/);
+    });
+  });
+
   describe('GET /api/store/docs/{id}', () => {
     it('reads documents whose ids contain ":" and "/", encoded or not', async () => {
       const summary = await getJson(server, `/api/store/docs/summary:${BIG}`);

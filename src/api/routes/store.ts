@@ -9,7 +9,9 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { Readable } from 'node:stream';
+import { bundleLine, isBundledId } from '../../bundle/bundle-doc.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
+import type { DocStore } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
@@ -102,6 +104,22 @@ function checkSessionId(id: string): void {
   if (problem) throw badRequest(`path parameter sessionId: ${problem}`);
 }
 
+/** Rows and characters per page of `/docs.ndjson`: a few MB in memory, whatever the documents' size. */
+const BUNDLE_PAGE = { limit: 512, maxChars: 4 * 1024 * 1024 };
+
+/** The bundle lines of a range of documents, one buffer per page. */
+async function* bundleLinePages(docs: DocStore, startkey?: string, endkey?: string): AsyncGenerator<Buffer> {
+  let after: string | undefined;
+  for (;;) {
+    const rows = await docs.bodies({ startkey, after, endkey, ...BUNDLE_PAGE });
+    if (rows.length === 0) return;
+    let text = '';
+    for (const r of rows) if (isBundledId(r.id)) text += bundleLine(r.id, r.body);
+    if (text) yield Buffer.from(text, 'utf8');
+    after = rows[rows.length - 1]!.id;
+  }
+}
+
 export function storeRoutes(deps: ApiDeps) {
   const app = createRouter();
   const { store } = deps;
@@ -126,6 +144,40 @@ export function storeRoutes(deps: ApiDeps) {
     const { ids } = c.req.valid('json');
     const revs = await store.docs.getRevs(ids);
     return c.json({ revs: Object.fromEntries(revs) }, 200);
+  });
+
+  // --- bundle form ---------------------------------------------------------------------------
+  app.openAPIRegistry.registerPath({
+    method: 'get',
+    path: '/docs.ndjson',
+    summary: 'Session documents in bundle form, streamed as NDJSON (what export writes to docs.ndjson)',
+    description:
+      'Every live session document in id order, one per line: `_id` first, then the stored content, ' +
+      'revision marker removed; design and `_local/` documents left out. `startkey`/`endkey` (inclusive, ' +
+      'JSON-encoded or bare) select a range. The body is streamed in pages, so memory stays flat; a ' +
+      'failure part-way ends the chunked response without its terminator, which clients see as an error.',
+    tags: ['store'],
+    request: {
+      query: z.object({
+        startkey: keyParam('startkey', 'first id (inclusive)'),
+        endkey: keyParam('endkey', 'last id (inclusive)'),
+      }),
+    },
+    responses: {
+      200: { description: 'NDJSON lines', content: { 'application/x-ndjson': { schema: z.string() } } },
+      ...errorResponses(400),
+    },
+  });
+  app.get('/docs.ndjson', (c) => {
+    for (const name of Object.keys(c.req.queries()))
+      if (name !== 'startkey' && name !== 'endkey')
+        throw badRequest(`query parameter ${name}: unknown (this route takes startkey and endkey)`);
+    const startkey = parseKey(c.req.query('startkey'), 'startkey');
+    const endkey = parseKey(c.req.query('endkey'), 'endkey');
+    const body = Readable.from(bundleLinePages(store.docs, startkey, endkey), { objectMode: false });
+    return new Response(Readable.toWeb(body) as ReadableStream, {
+      headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
+    });
   });
 
   // --- one document -------------------------------------------------------------------------

@@ -193,6 +193,56 @@ export function describeDocStoreContract(options: ContractOptions): void {
       }
       expect(seen).toEqual(ids);
     });
+
+    it('hands out stored bodies as canonical JSON text, paged by after, endkey, limit and maxChars', async () => {
+      const revs = await seed();
+      const docs = store().docs;
+      await docs.delete('doc-0005', revs.get('doc-0005')!);
+      await docs.bulkUpsert([
+        { _id: 'doc-0007', _rev: revs.get('doc-0007'), sessionId: 's0', z: [1], a: 'é\n' },
+      ]);
+      const first = await docs.bodies({ limit: 8 });
+      expect(first.map((r) => r.id)).toEqual([
+        'doc-0000',
+        'doc-0001',
+        'doc-0002',
+        'doc-0003',
+        'doc-0004',
+        'doc-0006',
+        'doc-0007',
+        'doc-0008',
+      ]);
+      expect(first[0]!.body).toBe('{"i":0,"sessionId":"s0"}');
+      // Keys sorted, nothing but the content: the body is what the revision hashes.
+      expect(first[6]!.body).toBe('{"a":"é\\n","sessionId":"s0","z":[1]}');
+      const { _id, _rev, ...content } = (await docs.get('doc-0007'))!;
+      expect(JSON.parse(first[6]!.body)).toEqual(content);
+
+      expect(
+        (await docs.bodies({ after: 'doc-0008', endkey: 'doc-0010', limit: 100 })).map((r) => r.id),
+      ).toEqual(['doc-0009', 'doc-0010']);
+      expect((await docs.bodies({ startkey: 'doc-0299', limit: 100 })).map((r) => r.id)).toEqual([
+        'doc-0299',
+      ]);
+      expect(
+        (await docs.bodies({ startkey: 'doc-0100', after: 'doc-0200', limit: 1 })).map((r) => r.id),
+      ).toEqual(['doc-0201']);
+      // maxChars ends a page early, after the row that crossed it; a page always holds a row.
+      const small = await docs.bodies({ limit: 100, maxChars: 30 });
+      expect(small.map((r) => r.id)).toEqual(['doc-0000', 'doc-0001']);
+      expect((await docs.bodies({ limit: 100, maxChars: 0 })).length).toBe(1);
+
+      const seen: string[] = [];
+      let after: string | undefined;
+      for (;;) {
+        const page = await docs.bodies({ after, limit: 64, maxChars: 500 });
+        if (page.length === 0) break;
+        seen.push(...page.map((r) => r.id));
+        after = page[page.length - 1]!.id;
+      }
+      expect(seen).toEqual(ids.filter((id) => id !== 'doc-0005'));
+      await expect(docs.bodies({ limit: -1 })).rejects.toBeInstanceOf(StoreInputError);
+    });
   });
 
   describeWithStore(options, 'changes', (store) => {

@@ -3,7 +3,7 @@
  * input rejects the whole call (naming the offending document) and nothing is written. Each body
  * is encoded here, once.
  */
-import { StoreInputError, type DocInput } from '../contract.js';
+import { StoreInputError, type BodiesOptions, type DocInput } from '../contract.js';
 import { encodeBody, hashBody } from './encode-content.js';
 
 export interface PreparedDoc {
@@ -75,4 +75,22 @@ export function nonNegativeInt(value: number | undefined, name: string): number 
   if (!Number.isInteger(value) || value < 0)
     throw new StoreInputError(`${name} must be a non-negative integer`);
   return value;
+}
+
+/** `bodies` options checked once for every engine: where the page starts, and its bounds. */
+export function checkBodiesOptions(options: BodiesOptions): {
+  from: 'none' | 'start' | 'after';
+  fromKey?: string;
+  endkey?: string;
+  limit: number;
+  maxChars: number;
+} {
+  for (const name of ['startkey', 'after', 'endkey'] as const) {
+    const key = options[name];
+    if (key !== undefined && typeof key !== 'string') throw new StoreInputError(`${name} must be a string`);
+  }
+  const limit = nonNegativeInt(options.limit, 'limit') ?? 0;
+  const maxChars = nonNegativeInt(options.maxChars, 'maxChars') ?? Number.POSITIVE_INFINITY;
+  const from = options.after !== undefined ? 'after' : options.startkey !== undefined ? 'start' : 'none';
+  return { from, fromKey: options.after ?? options.startkey, endkey: options.endkey, limit, maxChars };
 }

@@ -15,6 +15,7 @@ import {
   StoreInputError,
   type AllDocsOptions,
   type AllDocsResult,
+  type BodiesOptions,
   type Change,
   type DocInput,
   type DocStore,
@@ -24,6 +25,7 @@ import {
 } from '../contract.js';
 import { encodeContent } from '../docs-common/encode-content.js';
 import {
+  checkBodiesOptions,
   nonNegativeInt,
   prepareDocs,
   prepareLocal,
@@ -160,6 +162,28 @@ export class PostgresDocStore implements DocStore {
         ...(r.body !== undefined ? { doc: toStoredDoc(r.id, r.rev, r.body) } : {}),
       })),
     };
+  }
+
+  async bodies(options: BodiesOptions): Promise<Array<{ id: string; body: string }>> {
+    const { from, fromKey, endkey, limit, maxChars } = checkBodiesOptions(options);
+    const where = ['NOT deleted'];
+    const params: unknown[] = [limit];
+    // NUL never occurs in a stored id, and dropping it keeps the order.
+    if (from !== 'none') {
+      params.push(fromKey!.replaceAll('\u0000', ''));
+      where.push(`id ${from === 'after' ? '>' : '>='} $${params.length}`);
+    }
+    if (endkey !== undefined) {
+      params.push(endkey.replaceAll('\u0000', ''));
+      where.push(`id <= $${params.length}`);
+    }
+    const { rows } = await this.#db.query<{ id: string; body: string }>(
+      `SELECT id, body FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT $1`,
+      params,
+    );
+    let chars = 0;
+    const end = rows.findIndex((r) => (chars += r.body.length) >= maxChars);
+    return end === -1 ? rows : rows.slice(0, end + 1);
   }
 
   async changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }> {

@@ -28,7 +28,7 @@ export class SqliteDocStatements {
   readonly setMarker: Statement;
   readonly #maxSeq: Statement;
   readonly #db: SqliteDatabase;
-  /** `_all_docs` statements per shape (bodies?, startkey?, endkey?), prepared on first use. */
+  /** `_all_docs` and `bodies` statements per shape, prepared on first use. */
   readonly #allDocs = new Map<string, Statement>();
   readonly #chunkRange: Statement;
   readonly #countLive: Statement;
@@ -89,6 +89,24 @@ export class SqliteDocStatements {
       stmt = this.#db.prepare(
         `SELECT id, rev${withBodies ? ', body' : ''} FROM docs WHERE ${where.join(' AND ')}
          ORDER BY id LIMIT :limit OFFSET :skip`,
+      );
+      this.#allDocs.set(shape, stmt);
+    }
+    return stmt;
+  }
+
+  /** Stored bodies in id order, per shape (from: none | start (>=) | after (>); endkey?). */
+  bodies(from: 'none' | 'start' | 'after', end: boolean): Statement {
+    const shape = `bodies/${from}/${end}`;
+    let stmt = this.#allDocs.get(shape);
+    if (!stmt) {
+      const where = [
+        'deleted = 0',
+        ...(from === 'start' ? ['id >= :from'] : from === 'after' ? ['id > :from'] : []),
+        ...(end ? ['id <= :end'] : []),
+      ];
+      stmt = this.#db.prepare(
+        `SELECT id, body FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT :limit`,
       );
       this.#allDocs.set(shape, stmt);
     }

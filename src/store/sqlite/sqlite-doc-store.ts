@@ -9,6 +9,7 @@ import {
   StoreInputError,
   type AllDocsOptions,
   type AllDocsResult,
+  type BodiesOptions,
   type Change,
   type DocInput,
   type DocStore,
@@ -19,6 +20,7 @@ import {
 import type { DocWriteObserver, PreviousDoc } from './doc-write-observer.js';
 import { encodeContent, hashBody } from '../docs-common/encode-content.js';
 import {
+  checkBodiesOptions,
   nonNegativeInt,
   prepareDocs,
   prepareLocal,
@@ -142,6 +144,24 @@ export class SqliteDocStore implements DocStore {
         ...(r.body !== undefined ? { doc: toStoredDoc(r.id, r.rev, r.body) } : {}),
       })),
     };
+  }
+
+  async bodies(options: BodiesOptions): Promise<Array<{ id: string; body: string }>> {
+    const { from, fromKey, endkey, limit, maxChars } = checkBodiesOptions(options);
+    const stmt = this.#sql.bodies(from, endkey !== undefined);
+    const out: Array<{ id: string; body: string }> = [];
+    let chars = 0;
+    // iterate(), not all(): a page of multi-megabyte chunks stops at maxChars, not at limit.
+    for (const row of stmt.iterate({
+      limit,
+      ...(fromKey !== undefined ? { from: fromKey } : {}),
+      ...(endkey !== undefined ? { end: endkey } : {}),
+    }) as IterableIterator<{ id: string; body: string }>) {
+      out.push(row);
+      chars += row.body.length;
+      if (chars >= maxChars) break;
+    }
+    return out;
   }
 
   async changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }> {

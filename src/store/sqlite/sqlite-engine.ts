@@ -73,6 +73,7 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     get: (id) => reads.get(id),
     getRevs: (ids) => reads.getRevs(ids),
     allDocs: (options) => reads.allDocs(options),
+    bodies: (options) => reads.bodies(options),
     changes: (since, limit) => reads.changes(since, limit),
     getLocal: (id) => reads.getLocal(id),
     getSchemaMarker: () => reads.getSchemaMarker(),

@@ -20,9 +20,9 @@ export class HashingWriter {
     return this.#stream.bytesWritten + this.#stream.writableLength;
   }
 
-  async write(text: string): Promise<void> {
+  async write(data: string | Uint8Array): Promise<void> {
     if (this.#failure) throw this.#failure;
-    const buf = Buffer.from(text, 'utf8');
+    const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     this.#counter.update(buf);
     if (!this.#stream.write(buf)) await once(this.#stream, 'drain');
   }

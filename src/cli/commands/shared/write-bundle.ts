@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createWriteStream } from 'node:fs';
-import { isBundledId, objectNamesOf, toBundleDoc } from '../../../bundle/bundle-doc.js';
+import { DocLineScanner, type ScannedDoc } from '../../../bundle/doc-line-scanner.js';
 import { createSha256Counter } from '../../../bundle/checksum.js';
 import {
   blobPath,
@@ -21,7 +21,7 @@ import {
   MANIFEST_FILE,
 } from '../../../bundle/format.js';
 import { type Manifest, type ManifestFile, serializeManifest } from '../../../bundle/manifest.js';
-import { ndjsonLine } from '../../../bundle/ndjson.js';
+import { NdjsonError } from '../../../bundle/ndjson.js';
 import { SessionActivity, sessionDocRanges } from '../../../bundle/selection.js';
 import { type ApiClient, encodePathSegments } from '../../../client/api-client.js';
 import { docRows, sessionObjects } from '../../../client/bundle-client.js';
@@ -29,6 +29,7 @@ import { packageVersion } from '../../../config/paths.js';
 import { objectKeyProblem } from '../../../core/object-key.js';
 import type { Io } from '../../io.js';
 import { BundleError } from './bundle-error.js';
+import { mapConcurrent } from './concurrent.js';
 import { HashingWriter } from './hashing-writer.js';
 import { resolveStoredSessionId } from './session-ref.js';
 
@@ -64,6 +65,8 @@ export async function checkExportTarget(dir: string): Promise<void> {
 
 /** Object downloads in flight at once. */
 const DOWNLOADS = 4;
+/** Object listings in flight at once. */
+const LISTINGS = 8;
 
 export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   const { client, io, signal } = o;
@@ -82,36 +85,54 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   const docTotal = selected ? undefined : (health.counts?.documents ?? undefined);
   const progress = io.progress('export documents');
   try {
-    const ranges = selected ? selected.flatMap(sessionDocRanges) : [{}];
-    for (const range of ranges) {
-      for await (const row of docRows(client, { ...range, includeDocs: true, signal })) {
-        if (!row.doc || !isBundledId(row.id)) continue;
-        const doc = toBundleDoc(row.doc);
-        if (!doc) continue;
-        await docs.write(ndjsonLine(doc));
-        documents++;
-        byType[doc.type] = (byType[doc.type] ?? 0) + 1;
-        sessions.add(doc.sessionId);
-        const names = objectNamesOf(doc);
-        if (names.length) {
-          let set = expected.get(doc.sessionId);
-          if (!set) expected.set(doc.sessionId, (set = new Set()));
-          for (const n of names) set.add(n);
-        }
-        if (documents % 200 === 0) {
-          const total = Math.max(docTotal ?? documents, documents);
-          progress.update({
-            filesDone: documents,
-            filesTotal: total,
-            bytesDone: docs.bytes,
-            bytesTotal: Math.round((docs.bytes * total) / documents),
-          });
-        }
+    const ranges: Array<{ startkey?: string; endkey?: string }> = selected
+      ? selected.flatMap(sessionDocRanges)
+      : [{}];
+    const scanner = new DocLineScanner();
+    const noteDoc = (doc: ScannedDoc) => {
+      documents++;
+      byType[doc.type] = (byType[doc.type] ?? 0) + 1;
+      sessions.add(doc.sessionId);
+      if (doc.objectNames.length) {
+        let set = expected.get(doc.sessionId);
+        if (!set) expected.set(doc.sessionId, (set = new Set()));
+        for (const n of doc.objectNames) set.add(n);
       }
+    };
+    for (const range of ranges) {
+      // The server sends each document already in bundle form; its bytes go to the file as they
+      // are, and only ids (and small summaries) are read on the way.
+      const res = await client.fetchRaw('GET', '/api/store/docs.ndjson', {
+        query: {
+          startkey: range.startkey === undefined ? undefined : JSON.stringify(range.startkey),
+          endkey: range.endkey === undefined ? undefined : JSON.stringify(range.endkey),
+        },
+        headers: { accept: 'application/x-ndjson' },
+        signal,
+      });
+      if (!res.body) continue;
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        scanner.push(chunk, noteDoc);
+        await docs.write(chunk);
+        const total = Math.max(docTotal ?? documents, documents);
+        progress.update({
+          filesDone: documents,
+          filesTotal: total,
+          bytesDone: docs.bytes,
+          bytesTotal: documents ? Math.round((docs.bytes * total) / documents) : docs.bytes,
+        });
+      }
+      scanner.end();
     }
   } catch (err) {
     docs.destroy();
     progress.stop();
+    if (err instanceof NdjsonError) throw new BundleError(`the source's documents, ${err.message}`);
+    // A chunked body that breaks off (the server failed part-way) surfaces as a fetch error.
+    if (!signal.aborted && err instanceof TypeError && !(err instanceof BundleError))
+      throw new BundleError(
+        `the source stopped sending documents part-way (${err.message}); nothing was completed`,
+      );
     throw err;
   }
   const files: Record<string, ManifestFile> = { [DOCS_FILE]: await docs.close() };
@@ -129,10 +150,14 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   let objects = 0;
   let objectBytes = 0;
   if (o.blobs) {
-    const plan: Array<{ key: string; size: number }> = [];
-    for (const sessionId of sessionList) {
+    // Listings a few at a time: one request per session, each mostly waiting on the server.
+    const listings = await mapConcurrent(sessionList, LISTINGS, async (sessionId) => {
       signal.throwIfAborted();
-      const listed = (await sessionObjects(client, sessionId)) ?? [];
+      return (await sessionObjects(client, sessionId)) ?? [];
+    });
+    const plan: Array<{ key: string; size: number }> = [];
+    for (const [i, sessionId] of sessionList.entries()) {
+      const listed = listings[i]!;
       for (const obj of listed) {
         const problem = objectKeyProblem(obj.key);
         // A key that could escape the bundle directory is never written, whatever the source says.
@@ -146,45 +171,25 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
     }
     const bytesTotal = plan.reduce((n, p) => n + p.size, 0);
     const bar = io.progress('export objects');
-    try {
-      // A few downloads at once keep both the server and this process busy; each file is whole
-      // and hashed on its own, so their order does not matter (the manifest sorts its entries).
-      let next = 0;
-      let failed = false;
-      const worker = async () => {
-        while (!failed && next < plan.length) {
-          const { key } = plan[next++]!;
-          try {
-            files[blobPath(key)] = await downloadObject(
-              client,
-              key,
-              join(o.dir, blobPath(key)),
-              signal,
-              (n) => {
-                objectBytes += n;
-                bar.update({
-                  filesDone: objects,
-                  filesTotal: plan.length,
-                  bytesDone: objectBytes,
-                  bytesTotal: Math.max(bytesTotal, objectBytes),
-                  currentFile: key,
-                });
-              },
-            );
-          } catch (err) {
-            failed = true;
-            throw err;
-          }
-          objects++;
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(DOWNLOADS, plan.length) }, worker));
+    const report = (currentFile?: string) =>
       bar.update({
         filesDone: objects,
         filesTotal: plan.length,
         bytesDone: objectBytes,
         bytesTotal: Math.max(bytesTotal, objectBytes),
+        currentFile,
       });
+    try {
+      // A few downloads at once keep both the server and this process busy; each file is whole
+      // and hashed on its own, so their order does not matter (the manifest sorts its entries).
+      await mapConcurrent(plan, DOWNLOADS, async ({ key }) => {
+        files[blobPath(key)] = await downloadObject(client, key, join(o.dir, blobPath(key)), signal, (n) => {
+          objectBytes += n;
+          report(key);
+        });
+        objects++;
+      });
+      report();
     } finally {
       bar.stop();
     }
