@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { canonicalJson, contentHash } from '../core/revision.js';
-import { bundleLine, checkBundleDoc, isBundledId, objectNamesOf, planDoc } from './bundle-doc.js';
+import { bundleLinePieces, checkBundleDoc, isBundledId, objectNamesOf, planDoc } from './bundle-doc.js';
 import { ndjsonLine } from './ndjson.js';
 import { parseEventId, SessionActivity, sessionDocRanges } from './selection.js';
 
@@ -114,7 +114,10 @@ describe('session selection', () => {
   });
 });
 
-describe('bundleLine', () => {
+describe('bundleLinePieces', () => {
+  const bundleLine = (id: string, body: string) =>
+    Buffer.concat(bundleLinePieces(id, Buffer.from(body))).toString();
+
   it('builds from the stored body the very line that serialising the document gives', () => {
     const content = { entries: [{ text: 'é "q"\n' }], sessionId: 's', type: 'chunk', z: null };
     const body = canonicalJson(content);

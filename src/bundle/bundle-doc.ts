@@ -17,13 +17,17 @@ export function isBundledId(id: string): boolean {
   return !id.startsWith('_');
 }
 
+const NEWLINE = Buffer.from('\n');
+
 /**
- * The `docs.ndjson` line of a stored document, built from its stored body (the canonical JSON of
- * its content, without `_id` and `_rev`) without parsing it: `_id` first, then the content.
+ * The pieces of the `docs.ndjson` line of a stored document, built from its stored body (the
+ * canonical JSON of its content, without `_id` and `_rev`, as UTF-8) without decoding or parsing
+ * it: `_id` first, then the content. Pieces, so a page of lines is copied once, by its concat.
  */
-export function bundleLine(id: string, body: string): string {
-  const head = `{"_id":${JSON.stringify(id)}`;
-  return body === '{}' ? `${head}}\n` : `${head},${body.slice(1)}\n`;
+export function bundleLinePieces(id: string, body: Uint8Array): Uint8Array[] {
+  const empty = body.length <= 2; // "{}"
+  const head = Buffer.from(`{"_id":${JSON.stringify(id)}${empty ? '}' : ','}`);
+  return empty ? [head, NEWLINE] : [head, body.subarray(1), NEWLINE];
 }
 
 export type CheckedDoc = { ok: true; doc: BundleDoc } | { ok: false; reason: string };

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { bundleLine } from './bundle-doc.js';
+import { bundleLinePieces } from './bundle-doc.js';
 import { DocLineScanner, type ScannedDoc } from './doc-line-scanner.js';
 import { NdjsonError } from './ndjson.js';
+
+const bundleLine = (id: string, body: string) =>
+  Buffer.concat(bundleLinePieces(id, Buffer.from(body))).toString();
 
 const summary = bundleLine(
   'summary:s1',

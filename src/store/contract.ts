@@ -61,8 +61,8 @@ export interface BodiesOptions {
   endkey?: string;
   /** Rows per page at most. */
   limit: number;
-  /** Stop once this many characters of bodies were read (a page holds at least one row). */
-  maxChars?: number;
+  /** Stop once this many bytes of bodies were read (a page holds at least one row). */
+  maxBytes?: number;
 }
 
 export interface Change {
@@ -93,11 +93,11 @@ export interface DocStore {
   delete(id: string, rev: string): Promise<WriteResult>;
   allDocs(options?: AllDocsOptions): Promise<AllDocsResult>;
   /**
-   * Live documents' stored content in id order, as text: the canonical JSON of every field but
-   * `_id` and `_rev`. Export sends it on without parsing it, which is what makes a bundle cheap to
-   * write; everything else reads documents through `get`/`allDocs`.
+   * Live documents' stored content in id order, as UTF-8 bytes: the canonical JSON of every field
+   * but `_id` and `_rev`. Export sends it on without decoding or parsing it, which is what makes a
+   * bundle cheap to write; everything else reads documents through `get`/`allDocs`.
    */
-  bodies(options: BodiesOptions): Promise<Array<{ id: string; body: string }>>;
+  bodies(options: BodiesOptions): Promise<Array<{ id: string; body: Buffer }>>;
   /** Changes after `since` in sequence order; one entry per document (its latest change). */
   changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }>;
   /** Instance-local state (ingest cursors, …): never listed, never exported, no revisions. */

@@ -9,7 +9,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { Readable } from 'node:stream';
-import { bundleLine, isBundledId } from '../../bundle/bundle-doc.js';
+import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocStore } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
@@ -104,8 +104,8 @@ function checkSessionId(id: string): void {
   if (problem) throw badRequest(`path parameter sessionId: ${problem}`);
 }
 
-/** Rows and characters per page of `/docs.ndjson`: a few MB in memory, whatever the documents' size. */
-const BUNDLE_PAGE = { limit: 512, maxChars: 4 * 1024 * 1024 };
+/** Rows and bytes per page of `/docs.ndjson`: a few MB in memory, whatever the documents' size. */
+const BUNDLE_PAGE = { limit: 512, maxBytes: 4 * 1024 * 1024 };
 
 /** The bundle lines of a range of documents, one buffer per page. */
 async function* bundleLinePages(docs: DocStore, startkey?: string, endkey?: string): AsyncGenerator<Buffer> {
@@ -113,9 +113,9 @@ async function* bundleLinePages(docs: DocStore, startkey?: string, endkey?: stri
   for (;;) {
     const rows = await docs.bodies({ startkey, after, endkey, ...BUNDLE_PAGE });
     if (rows.length === 0) return;
-    let text = '';
-    for (const r of rows) if (isBundledId(r.id)) text += bundleLine(r.id, r.body);
-    if (text) yield Buffer.from(text, 'utf8');
+    const pieces: Uint8Array[] = [];
+    for (const r of rows) if (isBundledId(r.id)) pieces.push(...bundleLinePieces(r.id, r.body));
+    if (pieces.length) yield Buffer.concat(pieces);
     after = rows[rows.length - 1]!.id;
   }
 }

@@ -194,7 +194,7 @@ export function describeDocStoreContract(options: ContractOptions): void {
       expect(seen).toEqual(ids);
     });
 
-    it('hands out stored bodies as canonical JSON text, paged by after, endkey, limit and maxChars', async () => {
+    it('hands out stored bodies as the UTF-8 bytes of their canonical JSON, paged by after, endkey, limit and maxBytes', async () => {
       const revs = await seed();
       const docs = store().docs;
       await docs.delete('doc-0005', revs.get('doc-0005')!);
@@ -212,11 +212,11 @@ export function describeDocStoreContract(options: ContractOptions): void {
         'doc-0007',
         'doc-0008',
       ]);
-      expect(first[0]!.body).toBe('{"i":0,"sessionId":"s0"}');
+      expect(first[0]!.body.toString()).toBe('{"i":0,"sessionId":"s0"}');
       // Keys sorted, nothing but the content: the body is what the revision hashes.
-      expect(first[6]!.body).toBe('{"a":"é\\n","sessionId":"s0","z":[1]}');
+      expect(first[6]!.body.toString()).toBe('{"a":"é\\n","sessionId":"s0","z":[1]}');
       const { _id, _rev, ...content } = (await docs.get('doc-0007'))!;
-      expect(JSON.parse(first[6]!.body)).toEqual(content);
+      expect(JSON.parse(first[6]!.body.toString())).toEqual(content);
 
       expect(
         (await docs.bodies({ after: 'doc-0008', endkey: 'doc-0010', limit: 100 })).map((r) => r.id),
@@ -227,15 +227,15 @@ export function describeDocStoreContract(options: ContractOptions): void {
       expect(
         (await docs.bodies({ startkey: 'doc-0100', after: 'doc-0200', limit: 1 })).map((r) => r.id),
       ).toEqual(['doc-0201']);
-      // maxChars ends a page early, after the row that crossed it; a page always holds a row.
-      const small = await docs.bodies({ limit: 100, maxChars: 30 });
+      // maxBytes ends a page early, after the row that crossed it; a page always holds a row.
+      const small = await docs.bodies({ limit: 100, maxBytes: 30 });
       expect(small.map((r) => r.id)).toEqual(['doc-0000', 'doc-0001']);
-      expect((await docs.bodies({ limit: 100, maxChars: 0 })).length).toBe(1);
+      expect((await docs.bodies({ limit: 100, maxBytes: 0 })).length).toBe(1);
 
       const seen: string[] = [];
       let after: string | undefined;
       for (;;) {
-        const page = await docs.bodies({ after, limit: 64, maxChars: 500 });
+        const page = await docs.bodies({ after, limit: 64, maxBytes: 500 });
         if (page.length === 0) break;
         seen.push(...page.map((r) => r.id));
         after = page[page.length - 1]!.id;

@@ -83,14 +83,14 @@ export function checkBodiesOptions(options: BodiesOptions): {
   fromKey?: string;
   endkey?: string;
   limit: number;
-  maxChars: number;
+  maxBytes: number;
 } {
   for (const name of ['startkey', 'after', 'endkey'] as const) {
     const key = options[name];
     if (key !== undefined && typeof key !== 'string') throw new StoreInputError(`${name} must be a string`);
   }
   const limit = nonNegativeInt(options.limit, 'limit') ?? 0;
-  const maxChars = nonNegativeInt(options.maxChars, 'maxChars') ?? Number.POSITIVE_INFINITY;
+  const maxBytes = nonNegativeInt(options.maxBytes, 'maxBytes') ?? Number.POSITIVE_INFINITY;
   const from = options.after !== undefined ? 'after' : options.startkey !== undefined ? 'start' : 'none';
-  return { from, fromKey: options.after ?? options.startkey, endkey: options.endkey, limit, maxChars };
+  return { from, fromKey: options.after ?? options.startkey, endkey: options.endkey, limit, maxBytes };
 }

@@ -164,8 +164,8 @@ export class PostgresDocStore implements DocStore {
     };
   }
 
-  async bodies(options: BodiesOptions): Promise<Array<{ id: string; body: string }>> {
-    const { from, fromKey, endkey, limit, maxChars } = checkBodiesOptions(options);
+  async bodies(options: BodiesOptions): Promise<Array<{ id: string; body: Buffer }>> {
+    const { from, fromKey, endkey, limit, maxBytes } = checkBodiesOptions(options);
     const where = ['NOT deleted'];
     const params: unknown[] = [limit];
     // NUL never occurs in a stored id, and dropping it keeps the order.
@@ -181,9 +181,14 @@ export class PostgresDocStore implements DocStore {
       `SELECT id, body FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT $1`,
       params,
     );
-    let chars = 0;
-    const end = rows.findIndex((r) => (chars += r.body.length) >= maxChars);
-    return end === -1 ? rows : rows.slice(0, end + 1);
+    const out: Array<{ id: string; body: Buffer }> = [];
+    let bytes = 0;
+    for (const r of rows) {
+      const body = Buffer.from(r.body, 'utf8');
+      out.push({ id: r.id, body });
+      if ((bytes += body.length) >= maxBytes) break;
+    }
+    return out;
   }
 
   async changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }> {

@@ -95,7 +95,7 @@ export class SqliteDocStatements {
     return stmt;
   }
 
-  /** Stored bodies in id order, per shape (from: none | start (>=) | after (>); endkey?). */
+  /** Stored bodies in id order as bytes (a BLOB is never decoded to a string), per shape. */
   bodies(from: 'none' | 'start' | 'after', end: boolean): Statement {
     const shape = `bodies/${from}/${end}`;
     let stmt = this.#allDocs.get(shape);
@@ -106,7 +106,7 @@ export class SqliteDocStatements {
         ...(end ? ['id <= :end'] : []),
       ];
       stmt = this.#db.prepare(
-        `SELECT id, body FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT :limit`,
+        `SELECT id, CAST(body AS BLOB) AS body FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT :limit`,
       );
       this.#allDocs.set(shape, stmt);
     }

@@ -146,20 +146,20 @@ export class SqliteDocStore implements DocStore {
     };
   }
 
-  async bodies(options: BodiesOptions): Promise<Array<{ id: string; body: string }>> {
-    const { from, fromKey, endkey, limit, maxChars } = checkBodiesOptions(options);
+  async bodies(options: BodiesOptions): Promise<Array<{ id: string; body: Buffer }>> {
+    const { from, fromKey, endkey, limit, maxBytes } = checkBodiesOptions(options);
     const stmt = this.#sql.bodies(from, endkey !== undefined);
-    const out: Array<{ id: string; body: string }> = [];
-    let chars = 0;
-    // iterate(), not all(): a page of multi-megabyte chunks stops at maxChars, not at limit.
+    const out: Array<{ id: string; body: Buffer }> = [];
+    let bytes = 0;
+    // iterate(), not all(): a page of multi-megabyte chunks stops at maxBytes, not at limit.
     for (const row of stmt.iterate({
       limit,
       ...(fromKey !== undefined ? { from: fromKey } : {}),
       ...(endkey !== undefined ? { end: endkey } : {}),
-    }) as IterableIterator<{ id: string; body: string }>) {
+    }) as IterableIterator<{ id: string; body: Buffer }>) {
       out.push(row);
-      chars += row.body.length;
-      if (chars >= maxChars) break;
+      bytes += row.body.length;
+      if (bytes >= maxBytes) break;
     }
     return out;
   }
