@@ -121,7 +121,10 @@ export class FullTextView implements PostgresView {
       WHERE e.tsv @@ ${match} ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
     const params = [...filter.params, terms.terms, terms.prefixes];
     // One statement: the total rides along each row of the page. Snippets are cut in JS
-    // (views-common/text-snippet.ts) from the page's texts.
+    // (views-common/text-snippet.ts) from the page's texts. The rank is computed below an
+    // optimisation fence (OFFSET 0), so the window that counts sees narrow rows rather than
+    // every match's tsvector, which spilled to disk past work_mem (a rare word: 10 ms → 6 ms).
+    const matches = `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${match}) AS rank ${from} OFFSET 0`;
     const { rows } = await readQuery<{
       session_id: string;
       file: string;
@@ -134,8 +137,8 @@ export class FullTextView implements PostgresView {
     }>(
       q,
       `WITH ${cte}, hits AS (
-        SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${match}) AS rank, count(*) OVER () AS total ${from}
-        ORDER BY rank DESC, e.session_id, e.file, e.idx
+        SELECT m.session_id, m.file, m.idx, m.rank, count(*) OVER () AS total FROM (${matches}) m
+        ORDER BY m.rank DESC, m.session_id, m.file, m.idx
         LIMIT $${n + 3} OFFSET $${n + 4}
       )
       SELECT h.session_id, h.file, h.idx, h.rank, h.total, e.role, e.timestamp, e.text
