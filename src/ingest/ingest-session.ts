@@ -29,8 +29,14 @@ import type { IngestSink } from './sink.js';
 /** A chunk closes at this many entries or raw bytes, whichever comes first. */
 export const CHUNK_MAX_ENTRIES = 200;
 export const CHUNK_MAX_BYTES = 2 * 1024 * 1024;
-/** Closed chunks per commit: bounds memory on huge files and the work lost to a crash. */
+/**
+ * A commit goes out after this many closed chunks or this many of their raw bytes, whichever
+ * comes first: bounds memory on huge files (a batch is held as parsed entries, encoded bodies and
+ * the writer's copy at once) and the work lost to a crash. The byte bound matters for
+ * transcripts of megabyte lines, whose chunks close on bytes (2 MB) rather than on entries.
+ */
 const FLUSH_EVERY_CHUNKS = 8;
+const FLUSH_EVERY_BYTES = 6 * 1024 * 1024;
 
 export interface SessionFile {
   path: string;
@@ -126,6 +132,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
   };
   const pendingDocs: DocInput[] = [];
   let closedSinceFlush = 0;
+  let bytesSinceFlush = 0;
 
   const objectWrites: Array<Promise<unknown>> = [];
   const flush = async () => {
@@ -135,6 +142,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     await commitWithRevs(sink, [...pendingDocs, summary as DocInput], cursor, result);
     pendingDocs.length = 0;
     closedSinceFlush = 0;
+    bytesSinceFlush = 0;
   };
 
   // Main transcript first, then subagents by name: a fixed order keeps re-runs deterministic.
@@ -218,9 +226,10 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
 
         if (chunk.entries.length >= CHUNK_MAX_ENTRIES || chunk.bytes >= CHUNK_MAX_BYTES) {
           pendingDocs.push(chunkDoc(sessionId, file.objectName, chunk));
-          chunk = null;
           closedSinceFlush++;
-          if (closedSinceFlush >= FLUSH_EVERY_CHUNKS) {
+          bytesSinceFlush += chunk.bytes;
+          chunk = null;
+          if (closedSinceFlush >= FLUSH_EVERY_CHUNKS || bytesSinceFlush >= FLUSH_EVERY_BYTES) {
             fc.offset = consumed;
             fc.openChunk = null;
             // Size and mtime stay at their old values until the file is fully read, so a crash
