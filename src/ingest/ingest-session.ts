@@ -72,6 +72,8 @@ export interface IngestSessionOptions {
   provenance: 'live' | 'backfilled';
   /** Called with bytes consumed as the session's files are read. */
   onBytes?: (bytes: number) => void;
+  /** Called once every file is read, before the last commit: the parsing is over. */
+  onParsed?: () => void;
   signal?: AbortSignal;
 }
 
@@ -257,6 +259,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
   }
 
   // Nothing new anywhere (a hook called between two appends): the stored state is already this.
+  options.onParsed?.();
   if (unchanged === files.length && stored === cursor) return result;
   await flush();
   return result;

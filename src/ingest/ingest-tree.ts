@@ -9,6 +9,7 @@ import path from 'node:path';
 import { readParentSessionId, scanTree, type ScannedFile } from './scan-tree.js';
 import { ingestSession, type SessionFile } from './ingest-session.js';
 import type { IngestSink } from './sink.js';
+import { once, Slots } from './slots.js';
 
 export interface IngestProgress {
   filesTotal: number;
@@ -28,7 +29,7 @@ export interface IngestTreeOptions {
   dryRun?: boolean;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
-  /** Sessions ingested at once (default 2). */
+  /** Sessions parsed at once (default 2); as many more may be waiting on their last commit. */
   concurrency?: number;
   /**
    * Runs one session's ingest; live recording passes one that holds the session's lock, so a
@@ -118,7 +119,8 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
   options.onProgress?.({ ...progress });
 
   let sinceIndexWrite = 0;
-  const ingestOne = async (sessionId: string, files: ScannedFile[]) => {
+  const ingestOne = async (sessionId: string, files: ScannedFile[], onParsed: () => void) => {
+    const parsed = once(onParsed);
     progress.currentFile = files[0]!.path;
     const sessionFiles: SessionFile[] = files.map((f) => ({ path: f.path, objectName: f.objectName }));
     try {
@@ -132,6 +134,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
           source: options.source,
           provenance: options.provenance,
           signal: options.signal,
+          onParsed: parsed,
           onBytes: (n) => {
             progress.bytesDone += n;
           },
@@ -146,6 +149,8 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     } catch (err) {
       if (options.signal?.aborted) throw err;
       for (const f of files) result.failed.push({ file: f.path, error: message(err) });
+    } finally {
+      parsed();
     }
     progress.filesDone += files.length;
     options.onProgress?.({ ...progress });
@@ -159,12 +164,17 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
   // Sessions are independent, so a few run at once: while one waits on the sink (a commit in the
   // server process, an object fsync), another parses. Within a session everything stays ordered.
   const queue = [...bySession];
-  const lanes = Math.max(1, options.concurrency ?? 2);
+  const parsers = Math.max(1, options.concurrency ?? 2);
+  const parsing = new Slots(parsers);
+  // Twice as many sessions in flight as parse at once: a session waiting on its last commit has
+  // given its parsing slot to the next one, so the main thread keeps parsing while the store
+  // writes.
   await Promise.all(
-    Array.from({ length: lanes }, async () => {
+    Array.from({ length: parsers * 2 }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         options.signal?.throwIfAborted();
-        await ingestOne(next[0], next[1]);
+        await parsing.take();
+        await ingestOne(next[0], next[1], () => parsing.give());
       }
     }),
   );
