@@ -128,8 +128,9 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
     docs.destroy();
     progress.stop();
     if (err instanceof NdjsonError) throw new BundleError(`the source's documents, ${err.message}`);
-    // A chunked body that breaks off (the server failed part-way) surfaces as a fetch error.
-    if (!signal.aborted && err instanceof TypeError && !(err instanceof BundleError))
+    // A chunked body that breaks off (the server failed part-way) surfaces as fetch's
+    // TypeError('terminated').
+    if (!signal.aborted && err instanceof TypeError && err.message === 'terminated')
       throw new BundleError(
         `the source stopped sending documents part-way (${err.message}); nothing was completed`,
       );
