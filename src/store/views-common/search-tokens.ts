@@ -43,6 +43,7 @@ export function tokenText(text: string): string {
 
 // eslint-disable-next-line no-control-regex -- the ASCII characters that are not letters or digits
 const ASCII_SEPARATORS = /[\u0000-\u002f\u003a-\u0040\u005b-\u0060\u007b-\u007f]+/g;
+// eslint-disable-next-line no-control-regex -- everything outside ASCII
 const NON_ASCII = /[^\u0000-\u007f]+/g;
 
 function foldStretch(stretch: string): string {
