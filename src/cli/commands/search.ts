@@ -1,5 +1,5 @@
 /** `transcripts search <query>`: full-text hits across sessions, with the matched words marked on a terminal. */
-import type { SearchResult } from '../../client/api-client.js';
+import type { SearchResult, SessionFilters } from '../../client/api-client.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import {
@@ -15,7 +15,6 @@ import {
   jsonOption,
   parseCount,
   parseFilters,
-  type SessionFilterOptions,
   webapiOf,
   webapiOption,
 } from './shared/options.js';
@@ -23,7 +22,7 @@ import { truncate } from './shared/table.js';
 
 export interface SearchOptions {
   q: string;
-  filters: SessionFilterOptions;
+  filters: SessionFilters;
   limit?: number;
   offset?: number;
   json: boolean;

@@ -1,5 +1,5 @@
 /** `transcripts sessions`: the session list with the UI's filters, newest first. */
-import type { Session } from '../../client/api-client.js';
+import type { Session, SessionFilters } from '../../client/api-client.js';
 import { defineCommand } from '../command.js';
 import {
   formatDuration,
@@ -14,14 +14,13 @@ import {
   jsonOption,
   parseCount,
   parseFilters,
-  type SessionFilterOptions,
   webapiOf,
   webapiOption,
 } from './shared/options.js';
 import { formatTable } from './shared/table.js';
 
 export interface SessionsOptions {
-  filters: SessionFilterOptions;
+  filters: SessionFilters;
   limit?: number;
   offset?: number;
   json: boolean;

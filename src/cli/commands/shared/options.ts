@@ -1,5 +1,6 @@
 /** Option specs and value parsers the data-management and browsing commands share. */
 import type { OptionSpec } from '../../command.js';
+import type { SessionFilters } from '../../../client/api-client.js';
 import { UsageError } from '../../errors.js';
 
 export const webapiOption: OptionSpec = {
@@ -69,18 +70,9 @@ export const filterOptions: OptionSpec[] = [
   },
 ];
 
-export interface SessionFilterOptions {
-  cwd?: string;
-  model?: string;
-  hostname?: string;
-  source?: string;
-  from?: string;
-  to?: string;
-}
-
 /** The filter flags → the API's query names (`--host` is `hostname`, as in the UI). */
-export function parseFilters(raw: Record<string, unknown>): SessionFilterOptions {
-  const f: SessionFilterOptions = {
+export function parseFilters(raw: Record<string, unknown>): SessionFilters {
+  const f: SessionFilters = {
     cwd: parseText(raw.cwd, '--cwd'),
     model: parseText(raw.model, '--model'),
     hostname: parseText(raw.host, '--host'),
@@ -88,5 +80,5 @@ export function parseFilters(raw: Record<string, unknown>): SessionFilterOptions
     from: checkIsoOption(raw.from, '--from'),
     to: checkIsoOption(raw.to, '--to'),
   };
-  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as SessionFilterOptions;
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as SessionFilters;
 }
