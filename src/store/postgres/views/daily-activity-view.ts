@@ -11,7 +11,7 @@ import { dayBound, splitByDay, utcDay } from '../../views-common/split-by-day.js
 import { readQuery, type Queryable } from '../postgres-database.js';
 import {
   forEachDoc,
-  runsOf,
+  applyRuns,
   type PostgresView,
   type PreviousDoc,
   type ViewBatch,
@@ -52,7 +52,6 @@ const SQL = {
 type Op =
   | { kind: 'remove'; sessionId: string; id: string }
   | { kind: 'upsert'; sessionId: string; id: string; day: string; entries: number };
-type Upsert = Extract<Op, { kind: 'upsert' }>;
 
 export interface DailyBatch extends ViewBatch {
   /** Rewrites these sessions' days from their rollup activity (null: the session left the rollup). */
@@ -166,21 +165,16 @@ class Batch implements DailyBatch {
   }
 
   async flush(): Promise<void> {
-    for (const run of runsOf(this.#ops)) {
-      if (run[0]!.kind === 'remove') {
-        await this.#q.query(SQL.removeChunks, [run.map((o) => o.sessionId), run.map((o) => o.id)]);
-        continue;
-      }
-      const last = new Map<string, Upsert>();
-      for (const o of run as Upsert[]) last.set(`${o.sessionId}\u0000${o.id}\u0000${o.day}`, o);
-      const ops = [...last.values()];
-      await this.#q.query(SQL.upsertEntries, [
-        ops.map((o) => o.sessionId),
-        ops.map((o) => o.id),
-        ops.map((o) => o.day),
-        ops.map((o) => o.entries),
-      ]);
-    }
-    this.#ops.length = 0;
+    await applyRuns(this.#ops, {
+      remove: (ops) => this.#q.query(SQL.removeChunks, [ops.map((o) => o.sessionId), ops.map((o) => o.id)]),
+      upsert: (ops) =>
+        this.#q.query(SQL.upsertEntries, [
+          ops.map((o) => o.sessionId),
+          ops.map((o) => o.id),
+          ops.map((o) => o.day),
+          ops.map((o) => o.entries),
+        ]),
+      key: (o) => `${o.sessionId}\u0000${o.id}\u0000${o.day}`,
+    });
   }
 }

@@ -83,13 +83,40 @@ export async function forEachDoc(
   }
 }
 
-/** Runs of consecutive operations of one kind, in order: each run becomes one statement. */
-export function runsOf<T extends { kind: string }>(ops: T[]): T[][] {
-  const runs: T[][] = [];
-  for (const op of ops) {
-    const last = runs[runs.length - 1];
-    if (last && last[0]!.kind === op.kind) last.push(op);
-    else runs.push([op]);
+/** The key of a row per transcript entry: (session, file, index). */
+export function entryKey(op: { sessionId: string; file: string; idx: number }): string {
+  return `${op.sessionId}\u0000${op.file}\u0000${op.idx}`;
+}
+
+/**
+ * Applies a view batch's operations in order and empties the list: each run of consecutive
+ * removes is one statement, each run of upserts another. One statement may not upsert a row
+ * twice, so within a run the later write of a key wins, as it would one statement at a time.
+ */
+export async function applyRuns<O extends { kind: 'remove' | 'upsert' }>(
+  ops: O[],
+  apply: {
+    remove(run: Array<Extract<O, { kind: 'remove' }>>): Promise<unknown>;
+    upsert(run: Array<Extract<O, { kind: 'upsert' }>>): Promise<unknown>;
+    /** The row an upsert writes. */
+    key(op: Extract<O, { kind: 'upsert' }>): string;
+  },
+): Promise<void> {
+  type R = Extract<O, { kind: 'remove' }>;
+  type U = Extract<O, { kind: 'upsert' }>;
+  let start = 0;
+  while (start < ops.length) {
+    const kind = ops[start]!.kind;
+    let end = start + 1;
+    while (end < ops.length && ops[end]!.kind === kind) end++;
+    const run = ops.slice(start, end);
+    if (kind === 'remove') await apply.remove(run as R[]);
+    else {
+      const last = new Map<string, U>();
+      for (const op of run as U[]) last.set(apply.key(op), op);
+      await apply.upsert([...last.values()]);
+    }
+    start = end;
   }
-  return runs;
+  ops.length = 0;
 }

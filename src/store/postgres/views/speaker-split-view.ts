@@ -10,7 +10,8 @@ import { readQuery, writeValues, type Queryable } from '../postgres-database.js'
 import {
   forEachDoc,
   pgText,
-  runsOf,
+  applyRuns,
+  entryKey,
   type PostgresView,
   type PreviousDoc,
   type ViewBatch,
@@ -66,7 +67,6 @@ type Op =
       text: string;
       model: string | null;
     };
-type Upsert = Extract<Op, { kind: 'upsert' }>;
 
 export class SpeakerSplitView implements PostgresView {
   readonly name = 'speaker_split' as const;
@@ -165,28 +165,22 @@ class Batch implements ViewBatch {
   }
 
   async flush(): Promise<void> {
-    for (const run of runsOf(this.#ops)) {
-      if (run[0]!.kind === 'remove') {
-        const ops = run as Array<Extract<Op, { kind: 'remove' }>>;
-        await this.#q.query(SQL.removeRanges, [
+    await applyRuns(this.#ops, {
+      remove: (ops) =>
+        this.#q.query(SQL.removeRanges, [
           ops.map((o) => o.sessionId),
           ops.map((o) => o.file),
           ops.map((o) => o.lo),
           ops.map((o) => o.hi),
-        ]);
-        continue;
-      }
-      // The later write of a key wins, as it would one statement at a time.
-      const last = new Map<string, Upsert>();
-      for (const o of run as Upsert[]) last.set(`${o.sessionId}\u0000${o.file}\u0000${o.idx}`, o);
-      const ops = [...last.values()];
-      await writeValues(
-        this.#q,
-        ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, o.model]),
-        ['text', 'text', 'int', 'text', 'text', 'text', 'text'],
-        SQL.upsert,
-      );
-    }
-    this.#ops.length = 0;
+        ]),
+      upsert: (ops) =>
+        writeValues(
+          this.#q,
+          ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, o.model]),
+          ['text', 'text', 'int', 'text', 'text', 'text', 'text'],
+          SQL.upsert,
+        ),
+      key: entryKey,
+    });
   }
 }

@@ -9,7 +9,7 @@ import { readQuery, type Queryable } from '../postgres-database.js';
 import {
   forEachDoc,
   pgText,
-  runsOf,
+  applyRuns,
   type PostgresView,
   type PreviousDoc,
   type ViewBatch,
@@ -130,24 +130,17 @@ class Batch implements ViewBatch {
   }
 
   async flush(): Promise<void> {
-    for (const run of runsOf(this.#ops)) {
-      if (run[0]!.kind === 'remove') {
-        await this.#q.query(SQL.remove, [run.map((o) => o.sessionId), run.map((o) => o.id)]);
-        continue;
-      }
-      // One statement may not upsert a row twice: the later write of a key wins, as it would in turn.
-      const last = new Map<string, Extract<Op, { kind: 'upsert' }>>();
-      for (const o of run as Array<Extract<Op, { kind: 'upsert' }>>)
-        last.set(`${o.sessionId}\u0000${o.file}\u0000${o.firstIndex}`, o);
-      const ops = [...last.values()];
-      await this.#q.query(SQL.upsert, [
-        ops.map((o) => o.sessionId),
-        ops.map((o) => o.file),
-        ops.map((o) => o.firstIndex),
-        ops.map((o) => o.entryCount),
-        ops.map((o) => o.id),
-      ]);
-    }
-    this.#ops.length = 0;
+    await applyRuns(this.#ops, {
+      remove: (ops) => this.#q.query(SQL.remove, [ops.map((o) => o.sessionId), ops.map((o) => o.id)]),
+      upsert: (ops) =>
+        this.#q.query(SQL.upsert, [
+          ops.map((o) => o.sessionId),
+          ops.map((o) => o.file),
+          ops.map((o) => o.firstIndex),
+          ops.map((o) => o.entryCount),
+          ops.map((o) => o.id),
+        ]),
+      key: (o) => `${o.sessionId}\u0000${o.file}\u0000${o.firstIndex}`,
+    });
   }
 }
