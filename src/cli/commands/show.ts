@@ -12,7 +12,7 @@ import {
   statusLabel,
 } from './shared/format.js';
 import { jsonOption, webapiOf, webapiOption } from './shared/options.js';
-import { resolveSessionId, SessionRefError } from './shared/session-ref.js';
+import { resolveSessionId } from './shared/session-ref.js';
 import { oneLine, truncate } from './shared/table.js';
 
 export interface ShowOptions {
@@ -83,16 +83,8 @@ export const showCommand = defineCommand<ShowOptions>({
   async run(options, ctx) {
     guardClosedPipe(ctx.io); // `| head` ends the output quietly
     const { client } = ctx.client(options.webapi);
-    let id: string;
-    try {
-      id = await resolveSessionId(client, options.ref);
-    } catch (err) {
-      if (err instanceof SessionRefError) {
-        ctx.io.err(`error: ${err.message}`);
-        return 1;
-      }
-      throw err;
-    }
+    // An unknown or ambiguous id is a SessionRefError, reported by main as `error: …`, exit 1.
+    const id = await resolveSessionId(client, options.ref);
     const s = await client.session(id);
     if (options.json) {
       ctx.io.out(JSON.stringify(s, null, 2));

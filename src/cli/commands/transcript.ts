@@ -10,7 +10,7 @@ import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatTime, guardClosedPipe, ReaderGoneError, writeOut } from './shared/format.js';
 import { webapiOf, webapiOption } from './shared/options.js';
-import { resolveSessionId, SessionRefError } from './shared/session-ref.js';
+import { resolveSessionId } from './shared/session-ref.js';
 import { truncate } from './shared/table.js';
 
 export interface TranscriptOptions {
@@ -94,16 +94,8 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
   },
   async run(options, ctx) {
     const { client } = ctx.client(options.webapi);
-    let id: string;
-    try {
-      id = await resolveSessionId(client, options.ref);
-    } catch (err) {
-      if (err instanceof SessionRefError) {
-        ctx.io.err(`error: ${err.message}`);
-        return 1;
-      }
-      throw err;
-    }
+    // An unknown or ambiguous id is a SessionRefError, reported by main as `error: …`, exit 1.
+    const id = await resolveSessionId(client, options.ref);
     const out = (text: string) => writeOut(ctx.io, text);
     const unguard = guardClosedPipe(ctx.io);
     try {
