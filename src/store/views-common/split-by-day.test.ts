@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitByDay, utcDay } from './split-by-day.js';
+import { entriesPerDay, splitByDay, utcDay } from './split-by-day.js';
 
 const ms = (iso: string) => Date.parse(iso);
 const MIN = 60_000;
@@ -48,5 +48,24 @@ describe('splitByDay', () => {
       ]),
     ).toEqual(new Map());
     expect(utcDay(ms('2025-12-31T23:59:59.999Z'))).toBe('2025-12-31');
+  });
+});
+
+describe('entriesPerDay', () => {
+  it('counts entries per UTC day of their timestamps, leaving out the unparseable', () => {
+    expect(
+      entriesPerDay([
+        { timestamp: '2025-07-01T23:59:59.000Z' },
+        { timestamp: '2025-07-02T00:00:00.000Z' },
+        { timestamp: '2025-07-02T10:00:00+02:00' },
+        { timestamp: 'yesterday' },
+        {},
+      ]),
+    ).toEqual(
+      new Map([
+        ['2025-07-01', 1],
+        ['2025-07-02', 2],
+      ]),
+    );
   });
 });

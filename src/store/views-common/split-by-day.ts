@@ -3,7 +3,7 @@
  * session that runs across midnight counts on both days. A zero-length segment (one timestamp)
  * still marks its day as active, with 0 ms.
  */
-import type { Segment } from '../../core/active-time.js';
+import { parseTimestamp, type Segment } from '../../core/active-time.js';
 import { StoreInputError } from '../contract.js';
 
 const DAY_MS = 86_400_000;
@@ -40,4 +40,16 @@ export function dayBound(value: string, name: string): string {
   if (!Number.isFinite(ms))
     throw new StoreInputError(`${name} must be a day (YYYY-MM-DD) or an ISO timestamp`);
   return utcDay(ms);
+}
+
+/** Entries per UTC day of their timestamps (entries without a parseable one are left out). */
+export function entriesPerDay(entries: ReadonlyArray<{ timestamp?: unknown }>): Map<string, number> {
+  const days = new Map<string, number>();
+  for (const entry of entries) {
+    const ms = parseTimestamp(entry.timestamp);
+    if (ms === null) continue;
+    const day = utcDay(ms);
+    days.set(day, (days.get(day) ?? 0) + 1);
+  }
+  return days;
 }

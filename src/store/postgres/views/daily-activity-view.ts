@@ -4,10 +4,10 @@
  * entries per day counted from the chunks' entry timestamps. Entry counts are kept per chunk so a
  * replaced chunk is subtracted by id, without reading its old body.
  */
-import { parseTimestamp, type Segment } from '../../../core/active-time.js';
+import type { Segment } from '../../../core/active-time.js';
 import type { DayActivity, ViewName } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
-import { dayBound, splitByDay, utcDay } from '../../views-common/split-by-day.js';
+import { dayBound, entriesPerDay, splitByDay } from '../../views-common/split-by-day.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
 import {
   forEachDoc,
@@ -154,14 +154,8 @@ class Batch implements DailyBatch {
   add(sessionId: string, id: string, doc: Record<string, unknown>): void {
     const chunk = chunkFields(doc);
     if (!chunk) return;
-    const perDay = new Map<string, number>();
-    for (const entry of chunk.entries) {
-      const ms = parseTimestamp(entry.timestamp);
-      if (ms === null) continue;
-      const day = utcDay(ms);
-      perDay.set(day, (perDay.get(day) ?? 0) + 1);
-    }
-    for (const [day, entries] of perDay) this.#ops.push({ kind: 'upsert', sessionId, id, day, entries });
+    for (const [day, entries] of entriesPerDay(chunk.entries))
+      this.#ops.push({ kind: 'upsert', sessionId, id, day, entries });
   }
 
   async flush(): Promise<void> {

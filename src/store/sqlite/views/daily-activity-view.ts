@@ -4,13 +4,13 @@
  * entries per day counted from the chunks' entry timestamps. Entry counts are kept per chunk so a
  * replaced chunk is subtracted by id, without reading its old body.
  */
-import { parseTimestamp, type Segment } from '../../../core/active-time.js';
+import type { Segment } from '../../../core/active-time.js';
 import type { DayActivity, ViewName } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import type { FilterSql } from './session-filter-sql.js';
-import { dayBound, splitByDay, utcDay } from '../../views-common/split-by-day.js';
+import { dayBound, entriesPerDay, splitByDay } from '../../views-common/split-by-day.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
 
 const DDL = `
@@ -87,14 +87,7 @@ export class DailyActivityView implements SqliteView {
   #add(sessionId: string, id: string, doc: Record<string, unknown>): void {
     const chunk = chunkFields(doc);
     if (!chunk) return;
-    const perDay = new Map<string, number>();
-    for (const entry of chunk.entries) {
-      const ms = parseTimestamp(entry.timestamp);
-      if (ms === null) continue;
-      const day = utcDay(ms);
-      perDay.set(day, (perDay.get(day) ?? 0) + 1);
-    }
-    for (const [day, n] of perDay) this.#sql.s.insertEntries.run(sessionId, id, day, n);
+    for (const [day, n] of entriesPerDay(chunk.entries)) this.#sql.s.insertEntries.run(sessionId, id, day, n);
   }
 
   /** Session-days in `[from, to]` (days or ISO timestamps, inclusive), day by day. */
