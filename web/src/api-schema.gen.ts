@@ -814,6 +814,59 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/store/docs.ndjson': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Session documents in bundle form, streamed as NDJSON (what export writes to docs.ndjson)
+     * @description Every live session document in id order, one per line: `_id` first, then the stored content, revision marker removed; design and `_local/` documents left out. `startkey`/`endkey` (inclusive, JSON-encoded or bare) select a range. The body is streamed in pages, so memory stays flat; a failure part-way ends the chunked response without its terminator, which clients see as an error.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description first id (inclusive) */
+          startkey?: string;
+          /** @description last id (inclusive) */
+          endkey?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description NDJSON lines */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/x-ndjson': string;
+          };
+        };
+        /** @description A parameter or body field is invalid; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/store/docs/{id}': {
     parameters: {
       query?: never;
@@ -1374,7 +1427,6 @@ export interface components {
       titleSource: 'custom' | 'ai' | 'summary' | 'prompt' | null;
       cwd: string | null;
       project: string | null;
-      model: string | null;
       models: string[];
       hostname: string | null;
       gitBranch: string | null;
@@ -1382,6 +1434,7 @@ export interface components {
       /** @enum {string} */
       provenance: 'live' | 'backfilled';
       version: string | null;
+      model: string | null;
       /** @enum {string} */
       status: 'running' | 'abandoned' | 'ended';
       hookRecorded: boolean;
