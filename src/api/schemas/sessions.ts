@@ -7,19 +7,21 @@ export const sessionStatusSchema = z.enum(['running', 'abandoned', 'ended']);
 export const sessionSchema = z
   .object({
     id: z.string(),
-    title: z.string().nullable(),
-    titleSource: z.enum(['custom', 'ai', 'summary', 'prompt']).nullable(),
-    cwd: z.string().nullable(),
-    project: z.string().nullable(),
+    // As the summary document has them (version: of Claude Code that wrote the transcript).
+    ...summaryDocSchema.pick({
+      title: true,
+      titleSource: true,
+      cwd: true,
+      project: true,
+      models: true,
+      hostname: true,
+      gitBranch: true,
+      source: true,
+      provenance: true,
+      version: true,
+    }).shape,
     /** The main model (the first non-synthetic one the session used). */
     model: z.string().nullable(),
-    models: z.array(z.string()),
-    hostname: z.string().nullable(),
-    gitBranch: z.string().nullable(),
-    source: z.string(),
-    provenance: z.enum(['live', 'backfilled']),
-    /** Claude Code version that wrote the transcript. */
-    version: z.string().nullable(),
     status: sessionStatusSchema,
     hookRecorded: z.boolean(),
     startedAt: z.string().nullable(),
