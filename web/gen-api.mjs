@@ -4,9 +4,10 @@
  * API's machine-readable description. The description is taken from the built API in-process
  * (`createApp()` over a throwaway store, then `app.request('/api/openapi.json')`), so no server
  * has to run; `--url http://127.0.0.1:7650` reads it from a running instance instead.
- * Needs `npm run build` first (it imports dist/).
+ * Needs `npm run build` first (it imports dist/). `--check` writes nothing and exits 1 when the
+ * file is out of date (a test runs it, so a route added without regenerating fails the suite).
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -47,5 +48,13 @@ const banner =
   ' * (The blueprint is not in the description; web/src/queries/blueprint.ts reads it by hand.)\n */\n\n';
 const text = banner + astToString(ast);
 const formatted = await prettier.format(text, { ...(await prettier.resolveConfig(out)), filepath: out });
-writeFileSync(out, formatted);
-console.log(`wrote ${out}`);
+if (process.argv.includes('--check')) {
+  if (readFileSync(out, 'utf8') !== formatted) {
+    console.error(`${out} is out of date with the API: run \`npm run gen:api\``);
+    process.exit(1);
+  }
+  console.log(`${out} is up to date`);
+} else {
+  writeFileSync(out, formatted);
+  console.log(`wrote ${out}`);
+}
