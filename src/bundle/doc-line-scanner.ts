@@ -21,9 +21,13 @@ const NEWLINE = 0x0a;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const ID_PREFIX = Buffer.from('{"_id":"');
+/** Bytes of a line's start joined to find its id (ids are a few hundred bytes at most). */
+const ID_HEAD_BYTES = 4096;
 
 export class DocLineScanner {
+  /** The start of a line that has no newline yet: pieces of the caller's chunks, not copies. */
   #pending: Buffer[] = [];
+  #pendingBytes = 0;
   #line = 0;
 
   /** Scans the complete lines in `chunk` (a partial last line waits for the next chunk). */
@@ -33,20 +37,19 @@ export class DocLineScanner {
     for (;;) {
       const nl = buf.indexOf(NEWLINE, start);
       if (nl === -1) break;
-      let line = buf.subarray(start, nl);
+      const piece = buf.subarray(start, nl);
       if (this.#pending.length) {
-        line = Buffer.concat([...this.#pending, line]);
+        this.#pending.push(piece);
+        onDoc(this.#scan(this.#pending, this.#pendingBytes + piece.length));
         this.#pending = [];
-      }
-      onDoc(this.#scan(line));
+        this.#pendingBytes = 0;
+      } else onDoc(this.#scan([piece], piece.length));
       start = nl + 1;
     }
-    if (start < buf.length) this.#pending.push(Buffer.from(buf.subarray(start)));
-  }
-
-  /** Lines scanned so far. */
-  get lines(): number {
-    return this.#line;
+    if (start < buf.length) {
+      this.#pending.push(buf.subarray(start));
+      this.#pendingBytes += buf.length - start;
+    }
   }
 
   /** The stream ended: a line left without its newline means it was cut short. */
@@ -55,11 +58,17 @@ export class DocLineScanner {
       throw new NdjsonError(this.#line + 1, 'arrived without its newline: the transfer was cut short');
   }
 
-  #scan(line: Buffer): ScannedDoc {
+  /**
+   * One line, in pieces. Only its head is joined to read the id; the whole line is joined (and
+   * parsed) only for a summary or an id of another shape: chunk lines run to megabytes.
+   */
+  #scan(pieces: Buffer[], bytes: number): ScannedDoc {
     this.#line++;
-    const id = idOf(line);
+    const head = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, Math.min(bytes, ID_HEAD_BYTES));
+    const id = idOf(head);
     const fast = id === null ? null : fromId(id);
     if (fast && fast.type !== 'summary') return fast;
+    const line = pieces.length === 1 ? pieces[0]! : Buffer.concat(pieces, bytes);
     let doc: Record<string, unknown>;
     try {
       doc = JSON.parse(line.toString('utf8')) as Record<string, unknown>;
