@@ -105,7 +105,12 @@ export class ApiClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(options.json);
     }
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal: options.signal };
+    // fetch leaves an abort listener on the signal it is given until the request is garbage
+    // collected: on a long-lived signal (the CLI's, shared by thousands of downloads in one
+    // export) they pile up past Node's warning limit. A derived signal per request takes them
+    // instead; it still aborts with the caller's.
+    const signal = options.signal && AbortSignal.any([options.signal]);
+    const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal };
     if (body && typeof (body as ReadableStream).getReader === 'function') init.duplex = 'half';
     let res: Response;
     try {

@@ -1,0 +1,44 @@
+import { getEventListeners } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiClient } from './api-client.js';
+
+describe('ApiClient and the caller’s abort signal', () => {
+  let server: Server;
+  let client: ApiClient;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      if (req.url === '/slow') {
+        res.write('first piece');
+        setTimeout(() => res.end('never read'), 5000).unref();
+        return;
+      }
+      res.setHeader('content-type', 'application/json');
+      res.end(JSON.stringify({ ok: true }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    client = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}` });
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('leaves no listener behind on the signal, however many requests share it', async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 50; i++) {
+      const res = await client.fetchRaw('GET', '/x', { signal: controller.signal });
+      expect(await res.json()).toEqual({ ok: true });
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('still aborts a body being read when the caller aborts', async () => {
+    const controller = new AbortController();
+    const res = await client.fetchRaw('GET', '/slow', { signal: controller.signal });
+    const reading = res.text();
+    controller.abort(new Error('interrupted by the user'));
+    await expect(reading).rejects.toThrow('interrupted by the user');
+  });
+});
