@@ -177,18 +177,19 @@ export class PostgresDocStore implements DocStore {
       params.push(endkey.replaceAll('\u0000', ''));
       where.push(`id <= $${params.length}`);
     }
+    // The byte bound is applied in the statement: \`octet_length\` of a stored (compressed or
+    // toasted) body reads its size from the header, so bodies past the bound are never
+    // decompressed or sent. Fetching \`limit\` rows and cutting here pulled some 60 MB per 4 MB page
+    // of large chunks, and made a document export eight times slower than the embedded engine's.
+    params.push(Number.isFinite(maxBytes) ? Math.max(maxBytes, 1) : null);
     const { rows } = await this.#db.query<{ id: string; body: string }>(
-      `SELECT id, body FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT $1`,
+      `SELECT id, body FROM (
+        SELECT id, body, sum(octet_length(body)) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) - octet_length(body) AS before
+        FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT $1
+      ) page WHERE $${params.length}::bigint IS NULL OR before < $${params.length}::bigint ORDER BY id`,
       params,
     );
-    const out: Array<{ id: string; body: Buffer }> = [];
-    let bytes = 0;
-    for (const r of rows) {
-      const body = Buffer.from(r.body, 'utf8');
-      out.push({ id: r.id, body });
-      if ((bytes += body.length) >= maxBytes) break;
-    }
-    return out;
+    return rows.map((r) => ({ id: r.id, body: Buffer.from(r.body, 'utf8') }));
   }
 
   async changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }> {
