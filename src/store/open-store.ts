@@ -8,6 +8,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { DocStore, ObjectStore, Store, StoreCapabilities, Views } from './contract.js';
 import { DirObjectStore } from './dir-objects/dir-object-store.js';
+import { CachedObjectTotals, invalidatingWrites } from './object-totals.js';
 import { PostgresEngine } from './postgres/postgres-engine.js';
 import { postgresSettings } from './postgres/postgres-settings.js';
 import { S3ObjectStore } from './s3-objects/s3-object-store.js';
@@ -22,6 +23,9 @@ export interface OpenStoreOptions {
   /** Explicit engine settings (tests, tools): used instead of reading `env`. */
   settings?: StoreSettings;
 }
+
+/** How long a shared bucket's object count and bytes are reused (see object-totals.ts). */
+const SHARED_TOTALS_MAX_AGE_MS = 30_000;
 
 interface DocEngine {
   docs: DocStore;
@@ -59,9 +63,13 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     throw err;
   }
   let closing: Promise<void> | undefined;
+  const totals = new CachedObjectTotals(() => objects.totals(), {
+    // A shared bucket is written by other processes too: their objects count within this long.
+    maxAgeMs: objects.shared ? SHARED_TOTALS_MAX_AGE_MS : Number.POSITIVE_INFINITY,
+  });
   return {
     docs: engine.docs,
-    objects: objects.objects,
+    objects: invalidatingWrites(objects.objects, totals),
     views: engine.views,
     capabilities: Object.freeze({
       engine: engine.capabilities.engine,
@@ -69,7 +77,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       multiProcess: engine.capabilities.multiProcess && objects.shared,
     }),
     withMigrationLock: (fn) => engine.withMigrationLock(fn),
-    stats: async () => ({ ...(await engine.counts()), ...(await objects.totals()) }),
+    stats: async () => ({ ...(await engine.counts()), ...(await totals.get()) }),
     close: () => (closing ??= Promise.all([engine.close(), objects.close()]).then(() => undefined)),
   };
 }
