@@ -246,7 +246,8 @@ function reportConflicts(ctx: CommandContext, conflicts: Map<string, string>): n
   ctx.io.err(
     `${plural(conflicts.size, 'session')} ${one ? 'differs' : 'differ'} from what the target holds and ${one ? 'was' : 'were'} left as the target has ${one ? 'it' : 'them'}:`,
   );
-  for (const [sessionId, why] of [...conflicts].slice(0, 20)) ctx.io.err(`  ${sessionId}: ${why}`);
+  const bySession = [...conflicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  for (const [sessionId, why] of bySession.slice(0, 20)) ctx.io.err(`  ${sessionId}: ${why}`);
   if (conflicts.size > 20) ctx.io.err(`  … and ${conflicts.size - 20} more`);
   return 1;
 }

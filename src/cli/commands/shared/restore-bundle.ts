@@ -20,6 +20,7 @@ import { type ApiClient, encodePathSegments } from '../../../client/api-client.j
 import { sessionObjects } from '../../../client/bundle-client.js';
 import type { ProgressReporter } from '../../io.js';
 import { BundleError } from './bundle-error.js';
+import { mapConcurrent } from './concurrent.js';
 
 export type Status = 'new' | 'unchanged' | 'conflict';
 
@@ -48,6 +49,8 @@ export interface PlanOptions {
 }
 
 const REVS_BATCH = 1000;
+/** Sessions whose objects are compared with the target's at once. */
+const OBJECT_CHECKS = 4;
 
 /** Streams docs.ndjson: every line checked, in batches of up to `batch` documents. */
 async function* docBatches(
@@ -134,7 +137,10 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
       objects.push(plan);
       bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), plan]);
     }
-    for (const [sessionId, plans] of bySession) {
+    // Sessions a few at a time: each is a listing and, for objects the target already holds at
+    // the same size, a download to hash them (a re-run of an import that stopped part-way, or a
+    // second import of the same bundle, compares every object this way).
+    await mapConcurrent([...bySession], OBJECT_CHECKS, async ([sessionId, plans]) => {
       o.signal.throwIfAborted();
       const listed = (await sessionObjects(client, sessionId)) ?? [];
       const theirs = new Map(listed.map((x) => [x.key, x as typeof x & { sha256?: string }]));
@@ -148,7 +154,7 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
         if (!same && !conflicts.has(sessionId))
           conflicts.set(sessionId, `object ${p.key} differs from the target's`);
       }
-    }
+    });
   }
   return { docs, objects, conflicts };
 }
