@@ -18,7 +18,7 @@ import {
   type PutObjectResult,
 } from '../contract.js';
 import { checkSha256, type Body } from '../objects-common/object-body.js';
-import { asInputError, direntDir, openIfFile, statIfFile, syncDir, writeStream } from './object-files.js';
+import { asInputError, filesUnder, openIfFile, statIfFile, syncDir, writeStream } from './object-files.js';
 
 /** Temp files older than this at open belong to a process that died mid-put. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -93,24 +93,14 @@ export class DirObjectStore implements ObjectStore {
     const problem = sessionIdProblem(sessionId);
     if (problem) throw new StoreInputError(problem);
     const dir = join(this.#root, sessionId);
-    const entries = await readdir(dir, { recursive: true, withFileTypes: true }).catch(
-      (err: NodeJS.ErrnoException) => {
-        if (err.code === 'ENOENT') return [];
-        throw err;
-      },
-    );
-    const out: ObjectInfo[] = [];
-    for (const entry of entries) {
-      if (!entry.isFile()) continue;
-      const file = join(direntDir(entry), entry.name);
-      const info = await statIfFile(file);
-      if (!info) continue; // deleted meanwhile
-      const key = `${sessionId}/${file
+    const out = (await filesUnder(dir)).map(({ path, info }) => ({
+      key: `${sessionId}/${path
         .slice(dir.length + 1)
         .split(sep)
-        .join('/')}`;
-      out.push({ key, size: info.size, mtime: info.mtime.toISOString() });
-    }
+        .join('/')}`,
+      size: info.size,
+      mtime: info.mtime.toISOString(),
+    }));
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
@@ -129,16 +119,8 @@ export class DirObjectStore implements ObjectStore {
 
   /** Object count and bytes, for `Store.stats()`. */
   async totals(): Promise<{ objects: number; objectBytes: number }> {
-    let objects = 0;
-    let objectBytes = 0;
-    for (const entry of await readdir(this.#root, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
-      const info = await statIfFile(join(direntDir(entry), entry.name));
-      if (!info) continue;
-      objects += 1;
-      objectBytes += info.size;
-    }
-    return { objects, objectBytes };
+    const files = await filesUnder(this.#root);
+    return { objects: files.length, objectBytes: files.reduce((n, f) => n + f.info.size, 0) };
   }
 
   #path(key: string): string {

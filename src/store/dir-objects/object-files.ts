@@ -4,13 +4,55 @@
  */
 import { createHash } from 'node:crypto';
 import type { Dirent, Stats } from 'node:fs';
-import { open, stat, type FileHandle } from 'node:fs/promises';
+import { open, readdir, stat, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Body } from '../objects-common/object-body.js';
 import { StoreInputError } from '../contract.js';
 
-/** `parentPath` arrived in Node 20.12; earlier 20.x releases call it `path`. */
-export function direntDir(entry: Dirent): string {
-  return entry.parentPath ?? (entry as Dirent & { path: string }).path;
+/** Directories read, and files stat-ed, at once by `filesUnder`. */
+const WALK_CONCURRENCY = 64;
+
+/**
+ * Every file under `dir` (absent: none) with its stat, unordered. Directories and files are read
+ * a batch at a time: Node's recursive readdir reads one directory after another, and the object
+ * tree has one per session (1,662 objects: 350 ms walked that way, 70 ms this way).
+ */
+export async function filesUnder(dir: string): Promise<Array<{ path: string; info: Stats }>> {
+  const paths: string[] = [];
+  let dirs = [dir];
+  while (dirs.length > 0) {
+    const next: string[] = [];
+    for (let i = 0; i < dirs.length; i += WALK_CONCURRENCY) {
+      const listed = await Promise.all(dirs.slice(i, i + WALK_CONCURRENCY).map(entriesIfDir));
+      listed.forEach((entries, j) => {
+        const parent = dirs[i + j]!;
+        for (const e of entries) {
+          if (e.isDirectory()) next.push(join(parent, e.name));
+          else if (e.isFile()) paths.push(join(parent, e.name));
+        }
+      });
+    }
+    dirs = next;
+  }
+  const out: Array<{ path: string; info: Stats }> = [];
+  for (let i = 0; i < paths.length; i += WALK_CONCURRENCY) {
+    const infos = await Promise.all(paths.slice(i, i + WALK_CONCURRENCY).map(statIfFile));
+    infos.forEach((info, j) => {
+      if (info) out.push({ path: paths[i + j]!, info }); // null: deleted meanwhile
+    });
+  }
+  return out;
+}
+
+/** A directory's entries; none when it is gone (deleted meanwhile, or never created). */
+async function entriesIfDir(dir: string): Promise<Dirent[]> {
+  try {
+    return await readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return [];
+    throw err;
+  }
 }
 
 export async function writeStream(
