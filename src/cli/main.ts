@@ -75,6 +75,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
         baseUrl: resolution.url,
         token: envValue(env, 'CT_API_TOKEN'),
         origin: describeApiUrl(resolution),
+        // Loaded only by the commands that wait on a reindex or migrations.
+        patientDispatcher: () => import('../client/patient-dispatcher.js').then((m) => m.patientDispatcher),
       });
       return { client, resolution };
     },

@@ -1,8 +1,11 @@
 import { getEventListeners } from 'node:events';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './api-client.js';
+import { ApiConnectionError } from './api-error.js';
+import { patientDispatcher } from './patient-dispatcher.js';
 
 describe('ApiClient and the caller’s abort signal', () => {
   let server: Server;
@@ -40,5 +43,41 @@ describe('ApiClient and the caller’s abort signal', () => {
     const reading = res.text();
     controller.abort(new Error('interrupted by the user'));
     await expect(reading).rejects.toThrow('interrupted by the user');
+  });
+});
+
+describe('ApiClient and requests that answer only when the work is done', () => {
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = createServer((_req, res) => {
+      setTimeout(() => {
+        res.setHeader('content-type', 'application/json');
+        res.end(JSON.stringify({ entries: 3, sessions: 1 }));
+      }, 1500).unref();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  // Node's own pool waits 300 s for response headers; a pool that waits 0.5 s stands in for it.
+  const impatient = new Agent({ headersTimeout: 500 });
+
+  it('an ordinary request gives up when the headers take too long', async () => {
+    const client = new ApiClient({ baseUrl, dispatcher: impatient });
+    await expect(client.health()).rejects.toBeInstanceOf(ApiConnectionError);
+  });
+
+  it('reindex waits as long as the server works, on the patient pool', async () => {
+    const client = new ApiClient({
+      baseUrl,
+      dispatcher: impatient,
+      patientDispatcher: async () => patientDispatcher,
+    });
+    expect(await client.reindex()).toEqual({ entries: 3, sessions: 1 });
   });
 });

@@ -14,6 +14,7 @@ import type { MigrateResultBody, MigrateStatusBody } from '../api/schemas/migrat
 import type { Activity, Facets, SearchResult } from '../api/schemas/search.js';
 import type { Session, SessionEvents, SessionList, TranscriptPage, Turns } from '../api/schemas/sessions.js';
 import type { AllDocs, LocalDoc, ObjectList, RevsResult } from '../api/schemas/store.js';
+import type { Dispatcher } from 'undici';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
 export type {
@@ -51,6 +52,13 @@ export interface ApiClientOptions {
   /** How the base URL was chosen, for connection errors (`from --webapi`, …). */
   origin?: string;
   fetch?: typeof fetch;
+  /** Connection pool of ordinary requests (default: Node's). */
+  dispatcher?: Dispatcher;
+  /**
+   * Loads the connection pool of patient requests (default: the ordinary one). Node's own gives
+   * up when response headers take more than 300 s; see patient-dispatcher.ts.
+   */
+  patientDispatcher?: () => Promise<Dispatcher>;
 }
 
 export interface RequestOptions {
@@ -59,6 +67,8 @@ export interface RequestOptions {
   body?: RequestInit['body'];
   headers?: Record<string, string>;
   signal?: AbortSignal;
+  /** The answer comes only when the work is done (a reindex, migrations): wait however long. */
+  patient?: boolean;
 }
 
 export interface SessionFilters {
@@ -80,12 +90,16 @@ export class ApiClient {
   readonly #token?: string;
   readonly #origin?: string;
   readonly #fetch: typeof fetch;
+  readonly #dispatcher?: Dispatcher;
+  readonly #patient?: () => Promise<Dispatcher>;
 
   constructor(options: ApiClientOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#token = options.token;
     this.#origin = options.origin;
     this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
+    this.#dispatcher = options.dispatcher;
+    this.#patient = options.patientDispatcher;
   }
 
   url(path: string, query?: Query): string {
@@ -110,7 +124,14 @@ export class ApiClient {
     // export) they pile up past Node's warning limit. A derived signal per request takes them
     // instead; it still aborts with the caller's.
     const signal = options.signal && AbortSignal.any([options.signal]);
-    const init: RequestInit & { duplex?: 'half' } = { method, headers, body, signal };
+    const init: RequestInit & { duplex?: 'half'; dispatcher?: Dispatcher } = {
+      method,
+      headers,
+      body,
+      signal,
+    };
+    const dispatcher = options.patient && this.#patient ? await this.#patient() : this.#dispatcher;
+    if (dispatcher) init.dispatcher = dispatcher;
     if (body && typeof (body as ReadableStream).getReader === 'function') init.duplex = 'half';
     let res: Response;
     try {
@@ -145,8 +166,8 @@ export class ApiClient {
     return this.request<T>('GET', path, { query });
   }
 
-  post<T>(path: string, json?: unknown): Promise<T> {
-    return this.request<T>('POST', path, { json: json ?? {} });
+  post<T>(path: string, json?: unknown, options: { patient?: boolean } = {}): Promise<T> {
+    return this.request<T>('POST', path, { json: json ?? {}, ...options });
   }
 
   // --- reading ------------------------------------------------------------------------------
@@ -169,10 +190,11 @@ export class ApiClient {
 
   // --- migrations ---------------------------------------------------------------------------
   migrateStatus = () => this.get<MigrateStatusBody>('/api/migrate/status');
+  // Migrations build or drop views over the whole history: patient.
   migrateUp = (body: { to?: number; dryRun?: boolean } = {}) =>
-    this.post<MigrateResultBody>('/api/migrate/up', body);
+    this.post<MigrateResultBody>('/api/migrate/up', body, { patient: true });
   migrateDown = (body: { steps?: number; dryRun?: boolean } = {}) =>
-    this.post<MigrateResultBody>('/api/migrate/down', body);
+    this.post<MigrateResultBody>('/api/migrate/down', body, { patient: true });
 
   // --- store reads (export) -----------------------------------------------------------------
   allDocs = (
@@ -229,7 +251,7 @@ export class ApiClient {
         ...(options.sha256 ? { 'x-content-sha256': options.sha256 } : {}),
       },
     });
-  reindex = () => this.post<ReindexResult>('/api/ingest/reindex');
+  reindex = () => this.post<ReindexResult>('/api/ingest/reindex', {}, { patient: true });
 }
 
 async function nullOn404<T>(p: Promise<T>): Promise<T | null> {

@@ -166,6 +166,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   });
 
   const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+  // Node answers 408 to a request still arriving after 300 s: an upload of a transcript of a few
+  // hundred MB from a machine on a slow link takes longer, and failed that way at every attempt.
+  // A stalled client is left to the balancer's (or the client's) own timeouts.
+  server.requestTimeout = 0;
   let address: AddressInfo;
   try {
     address = await listen(server, host, port);
