@@ -242,6 +242,26 @@ describeEngines('store routes', (engine) => {
       expect(head.headers.get('content-length')).toBe(String(expected.length));
     });
 
+    it('answers HEAD with the sha-256 of the whole object when asked (Want-Repr-Digest)', async () => {
+      const expected = readFileSync(BIG_FILE);
+      const url = `${server.url}/api/store/objects/${BIG}/transcript.jsonl`;
+      const sha256 = createHash('sha256').update(expected).digest('base64');
+      const asked = await fetch(url, { method: 'HEAD', headers: { 'want-repr-digest': 'sha-256=10' } });
+      expect(asked.status).toBe(200);
+      expect(asked.headers.get('repr-digest')).toBe(`sha-256=:${sha256}:`);
+      expect(asked.headers.get('content-length')).toBe(String(expected.length));
+      // Of the whole object, also for a range; never computed unasked.
+      const ranged = await fetch(url, {
+        method: 'HEAD',
+        headers: { 'want-repr-digest': 'sha-256=1', range: 'bytes=0-9' },
+      });
+      expect(ranged.status).toBe(206);
+      expect(ranged.headers.get('repr-digest')).toBe(`sha-256=:${sha256}:`);
+      expect((await fetch(url, { method: 'HEAD' })).headers.get('repr-digest')).toBeNull();
+      const refused = await fetch(url, { method: 'HEAD', headers: { 'want-repr-digest': 'sha-256=0' } });
+      expect(refused.headers.get('repr-digest')).toBeNull();
+    });
+
     it('refuses path traversal and 404s missing objects', async () => {
       for (const p of [
         `/api/store/objects/${BIG}/..%2F..%2F..%2Fetc%2Fpasswd`,

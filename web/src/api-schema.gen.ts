@@ -982,7 +982,7 @@ export interface paths {
     };
     /**
      * One object, streamed (Range supported)
-     * @description `name` may contain slashes (`subagents/agent-1.jsonl`). Honours a single `Range: bytes=…` (206 with Content-Range; 416 when unsatisfiable). Sends Content-Length and Accept-Ranges.
+     * @description `name` may contain slashes (`subagents/agent-1.jsonl`). Honours a single `Range: bytes=…` (206 with Content-Range; 416 when unsatisfiable). Sends Content-Length and Accept-Ranges. A HEAD request with `Want-Repr-Digest: sha-256=10` is answered with `Repr-Digest: sha-256=:<base64>:` (RFC 9530), the whole object hashed by the server.
      */
     get: {
       parameters: {

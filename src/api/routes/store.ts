@@ -8,6 +8,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
@@ -16,6 +17,7 @@ import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
 import { parseRange } from '../range.js';
+import { reprDigest, wantsSha256 } from '../repr-digest.js';
 import { createRouter } from '../router.js';
 import { errorResponses, errorSchema, intParam } from '../schemas/common.js';
 import {
@@ -246,7 +248,9 @@ export function storeRoutes(deps: ApiDeps) {
     summary: 'One object, streamed (Range supported)',
     description:
       '`name` may contain slashes (`subagents/agent-1.jsonl`). Honours a single `Range: bytes=…` ' +
-      '(206 with Content-Range; 416 when unsatisfiable). Sends Content-Length and Accept-Ranges.',
+      '(206 with Content-Range; 416 when unsatisfiable). Sends Content-Length and Accept-Ranges. ' +
+      'A HEAD request with `Want-Repr-Digest: sha-256=10` is answered with `Repr-Digest: ' +
+      'sha-256=:<base64>:` (RFC 9530), the whole object hashed by the server.',
     tags: ['store'],
     request: {
       params: z.object({
@@ -294,6 +298,14 @@ export function storeRoutes(deps: ApiDeps) {
     const status = range.kind === 'partial' ? 206 : 200;
     headers['content-length'] = String(end - start);
     if (range.kind === 'partial') headers['content-range'] = `bytes ${start}-${end - 1}/${info.size}`;
+    if (c.req.method === 'HEAD' && wantsSha256(c.req.header('want-repr-digest'))) {
+      // Hashed here, next to the bytes: the client learns the digest without downloading them.
+      const whole = await store.objects.get(key);
+      if (!whole) throw notFound(`object "${key}" not found`);
+      const hash = createHash('sha256');
+      for await (const chunk of whole as AsyncIterable<Buffer>) hash.update(chunk);
+      headers['repr-digest'] = reprDigest(hash.digest('hex'));
+    }
     if (c.req.method === 'HEAD' || end === start) return new Response(null, { status, headers });
     const stream = await store.objects.get(key, range.kind === 'partial' ? { start, end } : undefined);
     if (!stream) throw notFound(`object "${key}" not found`);

@@ -11,6 +11,7 @@
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
+import { sha256OfReprDigest } from '../../../api/repr-digest.js';
 import { checkBundleDoc, planDoc, type BundleDoc } from '../../../bundle/bundle-doc.js';
 import { createSha256Counter, hashStream } from '../../../bundle/checksum.js';
 import { DOCS_FILE, objectKeyOfBlobPath } from '../../../bundle/format.js';
@@ -159,11 +160,19 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
   return { docs, objects, conflicts };
 }
 
+/**
+ * The sha256 of an object the target holds: its digest when the API gives one (HEAD with
+ * Want-Repr-Digest, hashed next to the bytes), else its bytes downloaded and hashed here.
+ */
 async function remoteSha256(client: ApiClient, key: string, signal: AbortSignal): Promise<string> {
-  const res = await client.fetchRaw('GET', `/api/store/objects/${encodePathSegments(key)}`, {
+  const path = `/api/store/objects/${encodePathSegments(key)}`;
+  const head = await client.fetchRaw('HEAD', path, {
     signal,
-    headers: { accept: '*/*' },
+    headers: { accept: '*/*', 'want-repr-digest': 'sha-256=10' },
   });
+  const digest = sha256OfReprDigest(head.headers.get('repr-digest'));
+  if (digest) return digest;
+  const res = await client.fetchRaw('GET', path, { signal, headers: { accept: '*/*' } });
   if (!res.body) return createSha256Counter().digest().sha256;
   return (await hashStream(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream))).sha256;
 }
