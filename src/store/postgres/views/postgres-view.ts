@@ -58,6 +58,9 @@ export function pgText(value: string | null): string | null {
   return value !== null && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
+/** Bodies per page of `forEachDoc`, at most (a page always holds one document). */
+const PAGE_BYTES = 16 * 1024 * 1024;
+
 /**
  * Visits every live document of one type in key order, a page at a time (bodies can be large;
  * paging keeps memory flat while the visitor writes through the same connection).
@@ -67,17 +70,23 @@ export async function forEachDoc(
   type: string,
   visit: (rows: Array<{ session_id: string; id: string; body: string }>) => Promise<void>,
   pageSize = 200,
+  maxBytes = PAGE_BYTES,
 ): Promise<void> {
   let after: [string, string] = ['', ''];
   for (;;) {
+    // Pages end at pageSize rows or once maxBytes of bodies are in (octet_length reads a stored
+    // body's size from its header): 200 chunks of a transcript with megabyte lines are 400 MB.
     const { rows } = await q.query<{ session_id: string; id: string; body: string }>(
-      `SELECT session_id, id, body FROM docs
-       WHERE type = $1 AND NOT deleted AND (session_id, id) > ($2, $3)
-       ORDER BY session_id, id LIMIT $4`,
-      [type, after[0], after[1], pageSize],
+      `SELECT session_id, id, body FROM (
+         SELECT session_id, id, body,
+           sum(octet_length(body)) OVER (ORDER BY session_id, id ROWS UNBOUNDED PRECEDING) - octet_length(body) AS before
+         FROM docs WHERE type = $1 AND NOT deleted AND (session_id, id) > ($2, $3)
+         ORDER BY session_id, id LIMIT $4
+       ) page WHERE before < $5 ORDER BY session_id, id`,
+      [type, after[0], after[1], pageSize, Math.max(maxBytes, 1)],
     );
-    if (rows.length > 0) await visit(rows);
-    if (rows.length < pageSize) return;
+    if (rows.length === 0) return;
+    await visit(rows);
     const last = rows[rows.length - 1]!;
     after = [last.session_id, last.id];
   }
