@@ -42,7 +42,7 @@ describePg(`postgres: forEachDoc${engine.skip ? ` (skipped: ${engine.skip})` : '
     const visit = async (pageSize: number, maxBytes?: number) => {
       const pages: string[][] = [];
       await forEachDoc(
-        db!,
+        db!.pool,
         'chunk',
         async (rows) => void pages.push(rows.map((r) => r.id)),
         pageSize,
