@@ -11,6 +11,7 @@ import type { Context } from 'hono';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
+import { allDocsJson } from '../all-docs-stream.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocStore } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
@@ -132,14 +133,30 @@ export function storeRoutes(deps: ApiDeps) {
       throw badRequest('query parameter start_key: give startkey or start_key, not both');
     if (q.endkey !== undefined && q.end_key !== undefined)
       throw badRequest('query parameter end_key: give endkey or end_key, not both');
-    const result = await store.docs.allDocs({
+    const page = {
       startkey: parseKey(q.startkey ?? q.start_key, q.startkey !== undefined ? 'startkey' : 'start_key'),
       endkey: parseKey(q.endkey ?? q.end_key, q.endkey !== undefined ? 'endkey' : 'end_key'),
       limit: clampLimit(q.limit, DEFAULT_LIMIT.allDocs, MAX_LIMIT.allDocs),
       skip: q.skip ?? 0,
-      includeDocs: q.include_docs === 'true',
+    };
+    if (q.include_docs !== 'true') return c.json(await store.docs.allDocs(page), 200);
+    // With documents, streamed a few MB at a time (see all-docs-stream.ts). The first step is read
+    // before answering, so that a refusal is still an HTTP error rather than a cut response.
+    const json = allDocsJson(store.docs, page);
+    const head = await json.next();
+    const body = Readable.from(
+      (async function* () {
+        if (!head.done) yield head.value;
+        yield* json;
+      })(),
+      { objectMode: false },
+    );
+    // The same JSON as the typed branch, so the route's declared response still holds.
+    const streamed = new Response(Readable.toWeb(body) as ReadableStream, {
+      status: 200,
+      headers: { 'content-type': 'application/json' },
     });
-    return c.json(result, 200);
+    return streamed as never;
   });
 
   app.openapi(revsRoute, async (c) => {
