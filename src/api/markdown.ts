@@ -24,7 +24,8 @@ function preview(value: unknown): string {
   return flat.length > PREVIEW ? `${flat.slice(0, PREVIEW)}…` : flat;
 }
 
-function renderEntry(e: ProjectedEntry): string[] {
+/** The Markdown lines of one transcript entry (none for sidechain lines and tool results). */
+export function renderEntry(e: ProjectedEntry): string[] {
   if (e.isSidechain) return [];
   const when = e.timestamp ? ` · ${e.timestamp}` : '';
   const out: string[] = [];
@@ -40,8 +41,9 @@ function renderEntry(e: ProjectedEntry): string[] {
   return out;
 }
 
-export async function renderMarkdown(store: Store, session: Session): Promise<string> {
-  const lines: string[] = [
+/** The lines above the conversation: the session's facts. */
+export function markdownHeader(session: Session): string[] {
+  return [
     `# ${session.title ?? session.id}`,
     '',
     `- **Session:** \`${session.id}\``,
@@ -55,10 +57,34 @@ export async function renderMarkdown(store: Store, session: Session): Promise<st
     '---',
     '',
   ];
+}
+
+/**
+ * The Markdown of a session, a page of the transcript at a time: a session of hundreds of MB is
+ * never held whole. Joined, the pieces are the document's lines separated by newlines, with
+ * trailing whitespace trimmed to a single final newline.
+ */
+export async function* markdownPieces(store: Store, session: Session): AsyncGenerator<string> {
+  const header = markdownHeader(session);
+  // Whitespace at the end of what has been produced so far is held back: it is written only if
+  // more text follows, so the document ends trimmed, as a whole-string trimEnd would leave it.
+  let held = '';
+  const emit = (lines: string[], first: boolean): string | null => {
+    const text = held + (first ? '' : '\n') + lines.join('\n');
+    const body = text.trimEnd();
+    held = text.slice(body.length);
+    return body.length > 0 ? body : null;
+  };
+  let piece = emit(header, true);
+  if (piece) yield piece;
   for (let offset = 0; ; offset += PAGE) {
     const page = await store.views.transcriptPage(session.id, MAIN_TRANSCRIPT, { offset, limit: PAGE });
-    for (const e of page.entries) lines.push(...renderEntry(e));
+    const lines = page.entries.flatMap(renderEntry);
+    if (lines.length > 0) {
+      piece = emit(lines, false);
+      if (piece) yield piece;
+    }
     if (page.entries.length < PAGE || offset + PAGE >= page.total) break;
   }
-  return `${lines.join('\n').trimEnd()}\n`;
+  yield '\n';
 }

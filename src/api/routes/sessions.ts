@@ -27,7 +27,8 @@ import {
 } from '../schemas/sessions.js';
 import { sessionReconciliation, sourceDeletion } from '../session-live.js';
 import { toSession } from '../session-view.js';
-import { renderMarkdown } from '../markdown.js';
+import { markdownPieces } from '../markdown.js';
+import { streamedResponse } from '../streamed-response.js';
 import { readRawLine } from '../raw-line.js';
 
 const listRoute = createRoute({
@@ -285,11 +286,16 @@ export function sessionRoutes(deps: ApiDeps) {
   app.openapi(markdownRoute, async (c) => {
     const { id } = c.req.valid('param');
     const row = await requireSession(id);
-    const markdown = await renderMarkdown(store, toSession(row, settings, deps.now()));
-    return c.body(markdown, 200, {
-      'content-type': 'text/markdown; charset=utf-8',
-      'content-disposition': `inline; filename="${id}.md"`,
+    // Streamed a page of the transcript at a time; the header and the first page come before the
+    // status, so a transcript view that is not built is still an HTTP error.
+    const streamed = await streamedResponse(markdownPieces(store, toSession(row, settings, deps.now())), {
+      headers: {
+        'content-type': 'text/markdown; charset=utf-8',
+        'content-disposition': `inline; filename="${id}.md"`,
+      },
+      prefetch: 2,
     });
+    return streamed as never;
   });
 
   return app;

@@ -18,6 +18,7 @@ import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
 import { parseRange } from '../range.js';
+import { streamedResponse } from '../streamed-response.js';
 import { reprDigest, wantsSha256 } from '../repr-digest.js';
 import { createRouter } from '../router.js';
 import { errorResponses, errorSchema, intParam } from '../schemas/common.js';
@@ -140,20 +141,9 @@ export function storeRoutes(deps: ApiDeps) {
       skip: q.skip ?? 0,
     };
     if (q.include_docs !== 'true') return c.json(await store.docs.allDocs(page), 200);
-    // With documents, streamed a few MB at a time (see all-docs-stream.ts). The first step is read
-    // before answering, so that a refusal is still an HTTP error rather than a cut response.
-    const json = allDocsJson(store.docs, page);
-    const head = await json.next();
-    const body = Readable.from(
-      (async function* () {
-        if (!head.done) yield head.value;
-        yield* json;
-      })(),
-      { objectMode: false },
-    );
-    // The same JSON as the typed branch, so the route's declared response still holds.
-    const streamed = new Response(Readable.toWeb(body) as ReadableStream, {
-      status: 200,
+    // With documents, streamed a few MB at a time (see all-docs-stream.ts); the same JSON as the
+    // typed branch, so the route's declared response still holds.
+    const streamed = await streamedResponse(allDocsJson(store.docs, page), {
       headers: { 'content-type': 'application/json' },
     });
     return streamed as never;
@@ -187,14 +177,13 @@ export function storeRoutes(deps: ApiDeps) {
       ...errorResponses(400),
     },
   });
-  app.get('/docs.ndjson', (c) => {
+  app.get('/docs.ndjson', async (c) => {
     for (const name of Object.keys(c.req.queries()))
       if (name !== 'startkey' && name !== 'endkey')
         throw badRequest(`query parameter ${name}: unknown (this route takes startkey and endkey)`);
     const startkey = parseKey(c.req.query('startkey'), 'startkey');
     const endkey = parseKey(c.req.query('endkey'), 'endkey');
-    const body = Readable.from(bundleLinePages(store.docs, startkey, endkey), { objectMode: false });
-    return new Response(Readable.toWeb(body) as ReadableStream, {
+    return streamedResponse(bundleLinePages(store.docs, startkey, endkey), {
       headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
     });
   });
