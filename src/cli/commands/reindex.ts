@@ -1,10 +1,11 @@
 /**
  * `transcripts reindex`: rebuild the full-text search index from the stored chunks, through the API
  * (POST /api/ingest/reindex). The server does the work in one request, so the progress shown is
- * the elapsed time on a terminal and a start line otherwise.
+ * the elapsed time on a terminal (shared/elapsed.ts) and a start line otherwise.
  */
 import { describeApiUrl } from '../../config/api-url.js';
 import { defineCommand } from '../command.js';
+import { withElapsed } from './shared/elapsed.js';
 import { plural } from './shared/format.js';
 import { jsonOption, webapiOf, webapiOption } from './shared/options.js';
 
@@ -26,23 +27,8 @@ export const reindexCommand = defineCommand<ReindexOptions>({
     const { client, resolution } = ctx.client(options.webapi);
     await client.health(); // say which address failed before a long wait
     const started = Date.now();
-    const tty = ctx.io.isTTY && !options.json;
     if (!options.json) ctx.io.err(`reindexing search at ${describeApiUrl(resolution)}…`);
-    const spinner = tty
-      ? setInterval(
-          () => ctx.io.stderr.write(`\rreindexing… ${((Date.now() - started) / 1000).toFixed(0)}s`),
-          500,
-        )
-      : undefined;
-    let result;
-    try {
-      result = await client.reindex();
-    } finally {
-      if (spinner) {
-        clearInterval(spinner);
-        ctx.io.stderr.write('\r\x1b[K');
-      }
-    }
+    const result = await withElapsed(ctx.io, 'reindexing', client.reindex(), options.json);
     const seconds = (Date.now() - started) / 1000;
     if (options.json) ctx.io.out(JSON.stringify({ ...result, seconds }));
     else

@@ -1,5 +1,6 @@
 /** `transcripts migrate down [--steps N] [--dry-run]`: revert migrations (POST /api/migrate/down). */
 import { defineCommand } from '../../command.js';
+import { withElapsed } from '../shared/elapsed.js';
 import { jsonOption, parseCount, webapiOf, webapiOption } from '../shared/options.js';
 import { printMigrateResult } from './run-result.js';
 
@@ -34,6 +35,7 @@ export const migrateDownCommand = defineCommand<MigrateDownOptions>({
     const { client } = ctx.client(options.webapi);
     const body: { steps?: number; dryRun?: boolean } = { dryRun: options.dryRun };
     if (options.steps !== undefined) body.steps = options.steps;
-    return printMigrateResult(ctx, 'down', await client.migrateDown(body), options.json);
+    const result = await withElapsed(ctx.io, 'migrating down', client.migrateDown(body), options.json);
+    return printMigrateResult(ctx, 'down', result, options.json);
   },
 });

@@ -1,5 +1,6 @@
 /** `transcripts migrate up [--to N] [--dry-run]`: apply pending migrations (POST /api/migrate/up). */
 import { defineCommand } from '../../command.js';
+import { withElapsed } from '../shared/elapsed.js';
 import { jsonOption, parseCount, webapiOf, webapiOption } from '../shared/options.js';
 import { printMigrateResult } from './run-result.js';
 
@@ -33,6 +34,7 @@ export const migrateUpCommand = defineCommand<MigrateUpOptions>({
     const { client } = ctx.client(options.webapi);
     const body: { to?: number; dryRun?: boolean } = { dryRun: options.dryRun };
     if (options.to !== undefined) body.to = options.to;
-    return printMigrateResult(ctx, 'up', await client.migrateUp(body), options.json);
+    const result = await withElapsed(ctx.io, 'migrating up', client.migrateUp(body), options.json);
+    return printMigrateResult(ctx, 'up', result, options.json);
   },
 });
