@@ -8,9 +8,9 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
+import { hashStream } from '../../bundle/checksum.js';
 import { allDocsJson } from '../all-docs-stream.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocStore } from '../../store/contract.js';
@@ -308,9 +308,7 @@ export function storeRoutes(deps: ApiDeps) {
       // Hashed here, next to the bytes: the client learns the digest without downloading them.
       const whole = await store.objects.get(key);
       if (!whole) throw notFound(`object "${key}" not found`);
-      const hash = createHash('sha256');
-      for await (const chunk of whole as AsyncIterable<Buffer>) hash.update(chunk);
-      headers['repr-digest'] = reprDigest(hash.digest('hex'));
+      headers['repr-digest'] = reprDigest((await hashStream(whole)).sha256);
     }
     if (c.req.method === 'HEAD' || end === start) return new Response(null, { status, headers });
     const stream = await store.objects.get(key, range.kind === 'partial' ? { start, end } : undefined);
