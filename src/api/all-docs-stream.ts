@@ -4,7 +4,8 @@
  * some 1.3 GB of JSON in the server's memory. The page is read from the store a few MB at a time
  * (continuing after the last id, as a client pages) and written out as it goes; the response is
  * the same JSON, rows in the same order. A failure part-way ends the response before its closing
- * brackets, so a client never mistakes a cut page for a whole one.
+ * brackets, so a client never mistakes a cut page for a whole one. Between steps the store may
+ * change (it is not one snapshot, as a client's own paging is not); no live document is skipped.
  */
 import type { AllDocsResult, DocStore } from '../store/contract.js';
 
@@ -51,13 +52,17 @@ export async function* allDocsJson(
         Math.floor(stepBytes / Math.max(1, json.length / result.rows.length)),
       ),
     );
-    result = await docs.allDocs({
-      startkey: result.rows[result.rows.length - 1]!.id,
+    // From the last id written, inclusive, dropping it when it is still there: `skip: 1` would
+    // instead drop the next document if that one was deleted in between.
+    const last = result.rows[result.rows.length - 1]!.id;
+    const next = await docs.allDocs({
+      startkey: last,
       endkey: page.endkey,
-      skip: 1,
-      limit: step,
+      limit: step + 1,
       includeDocs: true,
     });
+    const rows = next.rows[0]?.id === last ? next.rows.slice(1) : next.rows.slice(0, step);
+    result = { ...next, rows };
   }
   yield ']}';
 }
