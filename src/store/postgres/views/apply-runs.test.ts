@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyRuns } from './postgres-view.js';
+import { applyRuns, columns } from './postgres-view.js';
 
 type Op = { kind: 'remove'; id: string } | { kind: 'upsert'; id: string; v: number };
 
@@ -31,5 +31,19 @@ describe('applyRuns', () => {
       key: (o) => o.id,
     });
     expect(calls).toEqual([]);
+  });
+});
+
+describe('columns', () => {
+  it('turns rows into one array per field, in the order asked', () => {
+    const rows = [
+      { sessionId: 's1', idx: 1, text: 'a' },
+      { sessionId: 's2', idx: 2, text: 'b' },
+    ];
+    expect(columns(rows, 'idx', 'sessionId')).toEqual([
+      [1, 2],
+      ['s1', 's2'],
+    ]);
+    expect(columns([] as typeof rows, 'text')).toEqual([[]]);
   });
 });

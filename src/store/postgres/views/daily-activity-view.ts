@@ -10,6 +10,7 @@ import { chunkFields } from '../../views-common/chunk-fields.js';
 import { dayBound, entriesPerDay, splitByDay } from '../../views-common/split-by-day.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
 import {
+  columns,
   forEachDoc,
   applyRuns,
   type PostgresView,
@@ -160,14 +161,8 @@ class Batch implements DailyBatch {
 
   async flush(): Promise<void> {
     await applyRuns(this.#ops, {
-      remove: (ops) => this.#q.query(SQL.removeChunks, [ops.map((o) => o.sessionId), ops.map((o) => o.id)]),
-      upsert: (ops) =>
-        this.#q.query(SQL.upsertEntries, [
-          ops.map((o) => o.sessionId),
-          ops.map((o) => o.id),
-          ops.map((o) => o.day),
-          ops.map((o) => o.entries),
-        ]),
+      remove: (ops) => this.#q.query(SQL.removeChunks, columns(ops, 'sessionId', 'id')),
+      upsert: (ops) => this.#q.query(SQL.upsertEntries, columns(ops, 'sessionId', 'id', 'day', 'entries')),
       key: (o) => `${o.sessionId}\u0000${o.id}\u0000${o.day}`,
     });
   }

@@ -17,6 +17,7 @@ import { tokenText } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
 import { readQuery, writeValues, type Queryable } from '../postgres-database.js';
 import {
+  columns,
   forEachDoc,
   pgText,
   applyRuns,
@@ -211,13 +212,7 @@ class Batch implements ViewBatch {
   async flush(): Promise<void> {
     // Overlapping chunks index an entry twice: the later write wins, as in the embedded engine.
     await applyRuns(this.#ops, {
-      remove: (ops) =>
-        this.#q.query(SQL.removeRanges, [
-          ops.map((o) => o.sessionId),
-          ops.map((o) => o.file),
-          ops.map((o) => o.lo),
-          ops.map((o) => o.hi),
-        ]),
+      remove: (ops) => this.#q.query(SQL.removeRanges, columns(ops, 'sessionId', 'file', 'lo', 'hi')),
       upsert: (ops) =>
         writeValues(
           this.#q,

@@ -92,6 +92,11 @@ export async function forEachDoc(
   }
 }
 
+/** Fields of `rows` as one array each: the parameters of an `unnest($1::…[], $2::…[], …)` statement. */
+export function columns<T, K extends keyof T>(rows: T[], ...keys: K[]): Array<Array<T[K]>> {
+  return keys.map((k) => rows.map((r) => r[k]));
+}
+
 /** The key of a row per transcript entry: (session, file, index). */
 export function entryKey(op: { sessionId: string; file: string; idx: number }): string {
   return `${op.sessionId}\u0000${op.file}\u0000${op.idx}`;

@@ -8,6 +8,7 @@ import type { TurnRow } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { readQuery, writeValues, type Queryable } from '../postgres-database.js';
 import {
+  columns,
   forEachDoc,
   pgText,
   applyRuns,
@@ -166,13 +167,7 @@ class Batch implements ViewBatch {
 
   async flush(): Promise<void> {
     await applyRuns(this.#ops, {
-      remove: (ops) =>
-        this.#q.query(SQL.removeRanges, [
-          ops.map((o) => o.sessionId),
-          ops.map((o) => o.file),
-          ops.map((o) => o.lo),
-          ops.map((o) => o.hi),
-        ]),
+      remove: (ops) => this.#q.query(SQL.removeRanges, columns(ops, 'sessionId', 'file', 'lo', 'hi')),
       upsert: (ops) =>
         writeValues(
           this.#q,

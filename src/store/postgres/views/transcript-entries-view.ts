@@ -7,6 +7,7 @@ import type { ProjectedEntry } from '../../../core/documents.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
 import {
+  columns,
   forEachDoc,
   pgText,
   applyRuns,
@@ -131,15 +132,9 @@ class Batch implements ViewBatch {
 
   async flush(): Promise<void> {
     await applyRuns(this.#ops, {
-      remove: (ops) => this.#q.query(SQL.remove, [ops.map((o) => o.sessionId), ops.map((o) => o.id)]),
+      remove: (ops) => this.#q.query(SQL.remove, columns(ops, 'sessionId', 'id')),
       upsert: (ops) =>
-        this.#q.query(SQL.upsert, [
-          ops.map((o) => o.sessionId),
-          ops.map((o) => o.file),
-          ops.map((o) => o.firstIndex),
-          ops.map((o) => o.entryCount),
-          ops.map((o) => o.id),
-        ]),
+        this.#q.query(SQL.upsert, columns(ops, 'sessionId', 'file', 'firstIndex', 'entryCount', 'id')),
       key: (o) => `${o.sessionId}\u0000${o.file}\u0000${o.firstIndex}`,
     });
   }
