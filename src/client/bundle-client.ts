@@ -23,21 +23,21 @@ const MIN_PAGE = 10;
 const MAX_PAGE = 2000;
 
 /**
- * Every row of `GET /api/store/docs` in id order, paged CouchDB style (`startkey` = last id,
- * `skip=1`). With documents, the page size adapts to their size so memory stays flat whether a
+ * Every row of `GET /api/store/docs` in id order. Each page starts at the previous page's last
+ * id, inclusively, and drops that row when it comes back: with `skip=1` instead, a document deleted
+ * between two pages would make the next one vanish from the listing. With documents, the page size adapts to their size so memory stays flat whether a
  * store holds small events or multi-megabyte chunks. The next page is requested while the caller
  * consumes this one, so the server and the client work at the same time (at most two pages held).
  */
 export async function* docRows(client: ApiClient, options: DocRowsOptions = {}): AsyncGenerator<DocRow> {
   const target = options.targetPageBytes ?? 4 * 1024 * 1024;
-  const fetchPage = async (startkey: string | undefined, skip: number, limit: number) => {
+  const fetchPage = async (startkey: string | undefined, limit: number) => {
     options.signal?.throwIfAborted();
     const res = await client.fetchRaw('GET', '/api/store/docs', {
       query: {
         startkey: startkey === undefined ? undefined : JSON.stringify(startkey),
         endkey: options.endkey === undefined ? undefined : JSON.stringify(options.endkey),
         limit,
-        skip: skip || undefined,
         include_docs: options.includeDocs ? 'true' : undefined,
       },
       signal: options.signal,
@@ -45,20 +45,26 @@ export async function* docRows(client: ApiClient, options: DocRowsOptions = {}):
     const text = await res.text();
     return { page: JSON.parse(text) as AllDocs, bytes: text.length, limit };
   };
-  let pending = fetchPage(options.startkey, 0, options.includeDocs ? 100 : MAX_PAGE);
+  let pending = fetchPage(options.startkey, options.includeDocs ? 100 : MAX_PAGE);
+  let lastId: string | undefined;
   for (;;) {
     const { page, bytes, limit } = await pending;
+    let rows = page.rows;
+    // The previous page's last row, if it still exists, comes back first: already yielded.
+    if (lastId !== undefined && rows[0]?.id === lastId) rows = rows.slice(1);
     let next: typeof pending | null = null;
     if (page.rows.length >= limit) {
       const perRow = bytes / page.rows.length;
       const nextLimit = options.includeDocs
         ? Math.max(MIN_PAGE, Math.min(MAX_PAGE, Math.floor(target / Math.max(perRow, 1))))
         : limit;
-      next = fetchPage(page.rows[page.rows.length - 1]!.id, 1, nextLimit);
+      // +1: the row this page repeats from the last one.
+      next = fetchPage(page.rows[page.rows.length - 1]!.id, nextLimit + 1);
       // A caller that stops early never awaits it: keep its failure from going unhandled.
       next.catch(() => undefined);
     }
-    for (const row of page.rows) yield row;
+    lastId = page.rows[page.rows.length - 1]?.id ?? lastId;
+    for (const row of rows) yield row;
     if (!next) return;
     pending = next;
   }

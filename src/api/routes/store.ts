@@ -43,7 +43,9 @@ const allDocsRoute = createRoute({
   summary: 'Documents in id order, CouchDB `_all_docs` shape',
   description:
     '`startkey`/`endkey` are JSON-encoded strings as in CouchDB (a bare string is accepted too). ' +
-    '`limit` defaults to 1000 and is clamped to 10000; page with `startkey` = last id + `skip=1`. ' +
+    '`limit` defaults to 1000 and is clamped to 10000. Page with `startkey` = the last id and drop that ' +
+    'row when it comes back (CouchDB’s `skip=1` works too, but skips a row when the last one was deleted ' +
+    'in between). ' +
     '`_local/` documents are never listed.',
   tags: ['store'],
   request: {
