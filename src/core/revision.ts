@@ -16,7 +16,16 @@ function sortKeys(value: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
     const v = (value as Record<string, unknown>)[key];
-    if (v !== undefined) out[key] = sortKeys(v);
+    if (v === undefined) continue;
+    // A member like any other (JSON.parse makes it one), not the prototype an assignment sets.
+    if (key === '__proto__')
+      Object.defineProperty(out, key, {
+        value: sortKeys(v),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    else out[key] = sortKeys(v);
   }
   return out;
 }
