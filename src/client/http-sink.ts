@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import { Readable, Transform } from 'node:stream';
 import type { IngestSink } from '../ingest/sink.js';
+import { checkFileRange, fileRangeBytes } from '../store/objects-common/file-range.js';
 import type { DocInput, StoredDoc, WriteResult } from '../store/contract.js';
 import type { ApiClient } from './api-client.js';
 
@@ -29,12 +30,9 @@ export function httpSink(client: ApiClient): IngestSink {
 
     getLocal: (id) => client.getLocal(id),
 
-    async putObject(key, body, options = {}) {
-      if (Buffer.isBuffer(body)) {
-        const sha256 = options.sha256 ?? createHash('sha256').update(body).digest('hex');
-        return client.putObject(key, new Uint8Array(body), { offset: options.offset, sha256 });
-      }
-      // Stream it; hash on the way so a corrupted transfer is caught even without a given sha256.
+    async putFile(key, source, options = {}) {
+      checkFileRange(source);
+      // Hashed on the way, so a corrupted transfer is caught.
       const hash = createHash('sha256');
       const tap = new Transform({
         transform(chunk: Buffer, _enc, done) {
@@ -42,6 +40,7 @@ export function httpSink(client: ApiClient): IngestSink {
           done(null, chunk);
         },
       });
+      const body = Readable.from(fileRangeBytes(source));
       body.on('error', (err) => tap.destroy(err));
       body.pipe(tap);
       const result = await client.putObject(key, Readable.toWeb(tap) as unknown as ReadableStream, options);

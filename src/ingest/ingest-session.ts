@@ -174,21 +174,14 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
       ? { ...prev, path: file.path }
       : { path: file.path, size: 0, mtimeMs: 0, offset: 0, entries: 0, openChunk: null };
 
-    // Raw bytes (everything up to the size we saw, partial last line included), written while the
-    // lines are parsed; every commit waits for it, so no cursor ever points past stored bytes.
+    // Raw bytes (everything up to the size we saw, partial last line included; an empty
+    // transcript is still kept), written while the lines are parsed; every commit waits for it,
+    // so no cursor ever points past stored bytes.
     const key = `${sessionId}/${file.objectName}`;
-    if (size > fc.offset) {
+    if (size > fc.offset || !prev) {
       objectWrites.push(
-        sink.putObject(
-          key,
-          createReadStream(file.path, { start: fc.offset, end: size - 1, highWaterMark: 1 << 20 }),
-          {
-            offset: fc.offset,
-          },
-        ),
+        sink.putFile(key, { path: file.path, start: fc.offset, end: size }, { offset: fc.offset }),
       );
-    } else if (!prev) {
-      objectWrites.push(sink.putObject(key, Buffer.alloc(0))); // an empty transcript is still kept
     }
     // Keep a failed write from going unobserved while parsing; flush() awaits and rethrows it.
     objectWrites.at(-1)?.catch(() => undefined);

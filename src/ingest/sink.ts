@@ -3,15 +3,7 @@
  * network it is the HTTP API's `/api/ingest/*` routes (`src/client/http-sink.ts`). The pipeline
  * never knows which, so `backfill` against a remote instance runs the very same code.
  */
-import type { Readable } from 'node:stream';
-import type {
-  DocInput,
-  PutObjectOptions,
-  PutObjectResult,
-  Store,
-  StoredDoc,
-  WriteResult,
-} from '../store/contract.js';
+import type { DocInput, FileRange, Store, StoredDoc, WriteResult } from '../store/contract.js';
 
 export interface IngestSink {
   /** Current revisions of documents the pipeline is about to replace. */
@@ -20,7 +12,12 @@ export interface IngestSink {
   getDoc(id: string): Promise<StoredDoc | null>;
   /** Instance-local state (the ingest cursor of a file). */
   getLocal<T>(id: string): Promise<T | null>;
-  putObject(key: string, body: Readable | Buffer, options?: PutObjectOptions): Promise<PutObjectResult>;
+  /** Bytes `[start, end)` of a transcript file into an object (`offset`: appended there). */
+  putFile(
+    key: string,
+    source: FileRange,
+    options?: { offset?: number },
+  ): Promise<{ key: string; size: number }>;
   /** Documents and local state in one transaction. */
   commit(docs: DocInput[], locals: Array<{ id: string; value: unknown }>): Promise<WriteResult[]>;
 }
@@ -30,7 +27,7 @@ export function storeSink(store: Store): IngestSink {
     getRevs: (ids) => store.docs.getRevs(ids),
     getDoc: (id) => store.docs.get(id),
     getLocal: (id) => store.docs.getLocal(id),
-    putObject: (key, body, options) => store.objects.put(key, Buffer.isBuffer(body) ? [body] : body, options),
+    putFile: (key, source, options) => store.objects.putFile(key, source, options),
     commit: (docs, locals) => store.docs.commit(docs, locals),
   };
 }

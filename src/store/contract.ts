@@ -141,12 +141,29 @@ export interface PutObjectResult {
   sha256: string;
 }
 
+/** Bytes `[start, end)` of a file on this machine. */
+export interface FileRange {
+  path: string;
+  start: number;
+  end: number;
+}
+
 export interface ObjectStore {
   put(
     key: string,
     body: Readable | AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
     options?: PutObjectOptions,
   ): Promise<PutObjectResult>;
+  /**
+   * `put` of a local file's bytes (same `offset` rule), without hashing them: the ingest of a
+   * transcript on this machine. An engine that keeps objects as files copies them in the kernel.
+   * A file that holds fewer bytes than `end` fails the call and changes nothing.
+   */
+  putFile(
+    key: string,
+    source: FileRange,
+    options?: { offset?: number },
+  ): Promise<{ key: string; size: number }>;
   /** Streams the object or a byte range of it (`end` exclusive); null when absent. */
   get(key: string, range?: { start?: number; end?: number }): Promise<Readable | null>;
   stat(key: string): Promise<ObjectInfo | null>;

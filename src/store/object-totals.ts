@@ -69,6 +69,13 @@ export function invalidatingWrites(objects: ObjectStore, totals: CachedObjectTot
         totals.invalidate();
       }
     },
+    putFile: async (key, source, options) => {
+      try {
+        return await objects.putFile(key, source, options);
+      } finally {
+        totals.invalidate();
+      }
+    },
     delete: async (key) => {
       try {
         return await objects.delete(key);

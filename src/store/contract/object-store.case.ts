@@ -1,11 +1,15 @@
 /**
  * The object-store contract, run against every engine (STYLE §6): byte-exact round trips, ranges,
- * appends at an offset, checksums, atomic replacement, listing and key validation.
+ * appends at an offset, checksums, atomic replacement, puts from local files, listing and key
+ * validation.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { setImmediate as tick } from 'node:timers/promises';
-import { expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { StoreInputError, type ObjectStore } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 
@@ -151,6 +155,90 @@ export function describeObjectStoreContract(options: ContractOptions): void {
       await writing;
       expect(reads).toBeGreaterThan(0);
       expect((await read(objects, 's/t.jsonl'))!.equals(newBody)).toBe(true);
+    });
+  });
+
+  describeWithStore(options, 'objects from local files', (store) => {
+    let dir: string;
+    beforeEach(async () => {
+      dir = await mkdtemp(join(tmpdir(), 'ct-put-file-'));
+    });
+    afterEach(async () => {
+      await rm(dir, { recursive: true, force: true });
+    });
+
+    it('stores a file byte for byte, or the part of it up to the end given', async () => {
+      const objects = store().objects;
+      const file = join(dir, 'transcript.jsonl');
+      const data = randomBytes(3 * 1024 * 1024 + 17);
+      await writeFile(file, data);
+      expect(await objects.putFile('s/t.jsonl', { path: file, start: 0, end: data.length })).toEqual({
+        key: 's/t.jsonl',
+        size: data.length,
+      });
+      expect((await read(objects, 's/t.jsonl'))!.equals(data)).toBe(true);
+
+      // The file grew after its size was taken: only the bytes up to that size are kept.
+      await objects.putFile('s/grown.jsonl', { path: file, start: 0, end: 1000 });
+      expect((await read(objects, 's/grown.jsonl'))!.equals(data.subarray(0, 1000))).toBe(true);
+
+      await writeFile(join(dir, 'empty.jsonl'), '');
+      await objects.putFile('s/empty.jsonl', { path: join(dir, 'empty.jsonl'), start: 0, end: 0 });
+      expect(await read(objects, 's/empty.jsonl')).toEqual(Buffer.alloc(0));
+    });
+
+    it('appends a file’s new bytes at an offset', async () => {
+      const objects = store().objects;
+      const file = join(dir, 'transcript.jsonl');
+      await writeFile(file, 'line one\n');
+      await objects.putFile('s/t.jsonl', { path: file, start: 0, end: 9 });
+      await writeFile(file, 'line one\nline two\n');
+      expect(await objects.putFile('s/t.jsonl', { path: file, start: 9, end: 18 }, { offset: 9 })).toEqual({
+        key: 's/t.jsonl',
+        size: 18,
+      });
+      expect((await read(objects, 's/t.jsonl'))!.toString()).toBe('line one\nline two\n');
+    });
+
+    it('keeps the stored object when the file holds fewer bytes than asked, and says so', async () => {
+      const objects = store().objects;
+      const file = join(dir, 'transcript.jsonl');
+      await writeFile(file, 'short');
+      await objects.put('s/t.jsonl', [Buffer.from('intact')]);
+      for (const [range, offset] of [
+        [{ start: 0, end: 100 }, 0],
+        [{ start: 2, end: 100 }, 6],
+      ] as const) {
+        const err = await objects
+          .putFile('s/t.jsonl', { path: file, ...range }, { offset })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(StoreInputError);
+        expect((err as Error).message).toMatch(/transcript\.jsonl holds 5 bytes, fewer than the 100/);
+        expect((await read(objects, 's/t.jsonl'))!.toString()).toBe('intact');
+      }
+      await expect(objects.putFile('s/new.jsonl', { path: file, start: 0, end: 100 })).rejects.toBeInstanceOf(
+        StoreInputError,
+      );
+      expect(await objects.stat('s/new.jsonl')).toBeNull();
+      await expect(objects.putFile('s/bad.jsonl', { path: file, start: 3, end: 1 })).rejects.toBeInstanceOf(
+        StoreInputError,
+      );
+      await expect(
+        objects.putFile('s/missing.jsonl', { path: join(dir, 'absent.jsonl'), start: 0, end: 5 }),
+      ).rejects.toThrow(/ENOENT/);
+      expect(await objects.stat('s/missing.jsonl')).toBeNull();
+    });
+
+    it('gives the object an object’s permissions, not those of a read-only source', async () => {
+      const objects = store().objects;
+      const file = join(dir, 'transcript.jsonl');
+      await writeFile(file, 'read only\n', { mode: 0o444 });
+      await objects.putFile('s/t.jsonl', { path: file, start: 0, end: 10 });
+      // Replacing it again works (a copy that kept mode 0444 could not be truncated or synced).
+      await chmod(file, 0o644);
+      await writeFile(file, 'read only\nand more\n');
+      await objects.putFile('s/t.jsonl', { path: file, start: 0, end: 19 });
+      expect((await read(objects, 's/t.jsonl'))!.toString()).toBe('read only\nand more\n');
     });
   });
 

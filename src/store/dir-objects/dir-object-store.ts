@@ -6,17 +6,31 @@
  */
 import { randomBytes } from 'node:crypto';
 import { constants as fsConstants } from 'node:fs';
-import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink, type FileHandle } from 'node:fs/promises';
+import {
+  chmod,
+  copyFile,
+  mkdir,
+  open,
+  readdir,
+  rename,
+  rm,
+  rmdir,
+  stat,
+  unlink,
+  type FileHandle,
+} from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import {
   StoreInputError,
+  type FileRange,
   type ObjectInfo,
   type ObjectStore,
   type PutObjectOptions,
   type PutObjectResult,
 } from '../contract.js';
+import { checkFileRange, fileRangeBytes, shortFileError } from '../objects-common/file-range.js';
 import { checkSha256, type Body } from '../objects-common/object-body.js';
 import { asInputError, filesUnder, openIfFile, statIfFile, syncDir, writeStream } from './object-files.js';
 
@@ -61,6 +75,22 @@ export class DirObjectStore implements ObjectStore {
     return offset === 0
       ? this.#replace(key, path, body, expected)
       : this.#append(key, path, offset, body, expected);
+  }
+
+  async putFile(
+    key: string,
+    source: FileRange,
+    options: { offset?: number } = {},
+  ): Promise<{ key: string; size: number }> {
+    checkFileRange(source);
+    const offset = options.offset ?? 0;
+    // A whole transcript (a first ingest) is copied by the kernel; an append streams its tail.
+    if (offset === 0 && source.start === 0 && source.end > 0) {
+      const path = this.#path(key);
+      return this.#copy(key, path, source);
+    }
+    const { size } = await this.put(key, fileRangeBytes(source), { offset });
+    return { key, size };
   }
 
   async get(key: string, range: { start?: number; end?: number } = {}): Promise<Readable | null> {
@@ -129,8 +159,59 @@ export class DirObjectStore implements ObjectStore {
     return join(this.#root, ...key.split('/'));
   }
 
+  #tempPath(): string {
+    return join(this.#uploads, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+  }
+
+  /** Moves a complete, fsynced temp file over the object, durably. */
+  async #commitTemp(key: string, path: string, temp: string): Promise<void> {
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      await rename(temp, path);
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw asInputError(err, key);
+    }
+    await syncDir(dirname(path));
+  }
+
+  /**
+   * A whole-object put by copy_file_range (a reflink where the filesystem has them): no byte
+   * passes through this process. The file may have grown since its size was taken, so the copy
+   * is cut back to the range's end.
+   */
+  async #copy(key: string, path: string, source: FileRange): Promise<{ key: string; size: number }> {
+    const temp = this.#tempPath();
+    // Created here first: the copy takes its source's mode, and an object gets the usual one.
+    const created = await open(temp, 'wx');
+    let mode: number;
+    try {
+      mode = (await created.stat()).mode & 0o7777;
+    } finally {
+      await created.close();
+    }
+    try {
+      await copyFile(source.path, temp, fsConstants.COPYFILE_FICLONE);
+      await chmod(temp, mode);
+      const fh = await open(temp, 'r+');
+      try {
+        const size = (await fh.stat()).size;
+        if (size < source.end) throw shortFileError(source, size);
+        if (size > source.end) await fh.truncate(source.end);
+        await fh.sync();
+      } finally {
+        await fh.close();
+      }
+    } catch (err) {
+      await rm(temp, { force: true });
+      throw err;
+    }
+    await this.#commitTemp(key, path, temp);
+    return { key, size: source.end };
+  }
+
   async #replace(key: string, path: string, body: Body, expected: string | null): Promise<PutObjectResult> {
-    const temp = join(this.#uploads, `${Date.now()}-${randomBytes(8).toString('hex')}.part`);
+    const temp = this.#tempPath();
     const fh = await open(temp, 'wx');
     let written: { size: number; sha256: string };
     try {
@@ -147,14 +228,7 @@ export class DirObjectStore implements ObjectStore {
       await rm(temp, { force: true });
       throw err;
     }
-    try {
-      await mkdir(dirname(path), { recursive: true });
-      await rename(temp, path);
-    } catch (err) {
-      await rm(temp, { force: true });
-      throw asInputError(err, key);
-    }
-    await syncDir(dirname(path));
+    await this.#commitTemp(key, path, temp);
     return { key, size: written.size, sha256: written.sha256 };
   }
 

@@ -22,11 +22,13 @@ import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import {
   StoreConfigError,
   StoreInputError,
+  type FileRange,
   type ObjectInfo,
   type ObjectStore,
   type PutObjectOptions,
   type PutObjectResult,
 } from '../contract.js';
+import { checkFileRange, fileRangeBytes } from '../objects-common/file-range.js';
 import { checkSha256, type Body } from '../objects-common/object-body.js';
 import { composeWithCopy, COPY_MIN_BYTES, hashedBody, type Received } from './s3-compose.js';
 import { httpStatus, isNotFound } from './s3-errors.js';
@@ -126,6 +128,16 @@ export class S3ObjectStore implements ObjectStore {
     if (!prefix) throw new StoreInputError(`cannot write ${key} at offset ${offset}: the object was deleted`);
     await this.#upload(key, concat(prefix, hashedBody(body, received, expected, key)));
     return { key, size: offset + received.size, sha256: received.sha256 };
+  }
+
+  async putFile(
+    key: string,
+    source: FileRange,
+    options: { offset?: number } = {},
+  ): Promise<{ key: string; size: number }> {
+    checkFileRange(source);
+    const { size } = await this.put(key, fileRangeBytes(source), { offset: options.offset });
+    return { key, size };
   }
 
   async get(key: string, range: { start?: number; end?: number } = {}): Promise<Readable | null> {

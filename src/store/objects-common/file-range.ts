@@ -1,0 +1,40 @@
+/**
+ * A local file's byte range as an object body, for `ObjectStore.putFile`: the engines that cannot
+ * copy in the kernel stream it through their ordinary `put`.
+ */
+import { createReadStream } from 'node:fs';
+import { StoreInputError, type FileRange } from '../contract.js';
+
+export function checkFileRange(source: FileRange): void {
+  const { start, end } = source ?? {};
+  if (typeof source?.path !== 'string' || source.path === '')
+    throw new StoreInputError('source path must be a non-empty string');
+  if (!Number.isInteger(start) || start < 0 || !Number.isInteger(end) || end < start)
+    throw new StoreInputError(`source range [${start}, ${end}) must be non-negative integers, start ≤ end`);
+}
+
+export function shortFileError(source: FileRange, size: number): StoreInputError {
+  return new StoreInputError(
+    `${source.path} holds ${size} bytes, fewer than the ${source.end} to store (it shrank or was replaced)`,
+  );
+}
+
+/**
+ * The range's bytes, read a megabyte at a time. Fails at the end when the file ran out early, so
+ * the `put` it feeds commits nothing.
+ */
+export async function* fileRangeBytes(source: FileRange): AsyncGenerator<Uint8Array> {
+  let got = 0;
+  if (source.end > source.start) {
+    const stream = createReadStream(source.path, {
+      start: source.start,
+      end: source.end - 1,
+      highWaterMark: 1 << 20,
+    });
+    for await (const chunk of stream as AsyncIterable<Buffer>) {
+      got += chunk.length;
+      yield chunk;
+    }
+  }
+  if (got < source.end - source.start) throw shortFileError(source, source.start + got);
+}
