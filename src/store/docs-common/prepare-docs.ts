@@ -14,7 +14,8 @@ export interface PreparedDoc {
   body: string;
   /** Absent when the caller left hashing to the writer. */
   hash?: string;
-  doc: DocInput;
+  /** The caller's document; absent when it is handed to another thread, which parses `body`. */
+  doc?: DocInput;
 }
 
 export interface PreparedLocal {
@@ -24,11 +25,15 @@ export interface PreparedLocal {
 
 /**
  * `hash: false` leaves the content hash to whoever writes: the embedded engine's writer thread
- * hashes while the calling thread parses the next transcript (handing it the encoded body as a
- * string is cheap; handing it the document to encode costs more than encoding here). The doc
- * store fills in a missing hash (or body) before writing.
+ * hashes while the calling thread parses the next transcript. `doc: false` leaves the document
+ * out: a string crosses to another thread cheaply, while copying the document object as well
+ * cost the parsing thread about 1 s per GB ingested and held a second copy of every batch in
+ * memory. The doc store fills in a missing hash, and parses the body where it needs the document.
  */
-export function prepareDocs(docs: DocInput[], options: { hash?: boolean } = {}): PreparedDoc[] {
+export function prepareDocs(
+  docs: DocInput[],
+  options: { hash?: boolean; doc?: boolean } = {},
+): PreparedDoc[] {
   if (!Array.isArray(docs)) throw new StoreInputError('docs must be an array');
   return docs.map((doc, i) => {
     if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
@@ -52,9 +57,14 @@ export function prepareDocs(docs: DocInput[], options: { hash?: boolean } = {}):
       type: typeof doc.type === 'string' ? doc.type : null,
       body,
       hash,
-      doc,
+      doc: options.doc === false ? undefined : doc,
     };
   });
+}
+
+/** A prepared document's content as an object: the caller's, or parsed back from its body. */
+export function documentOf(d: PreparedDoc): Record<string, unknown> {
+  return d.doc ?? (JSON.parse(d.body) as Record<string, unknown>);
 }
 
 export function prepareLocal(id: unknown, value: unknown, what: string): PreparedLocal {

@@ -27,6 +27,7 @@ import { encodeContent } from '../docs-common/encode-content.js';
 import {
   checkBodiesOptions,
   nonNegativeInt,
+  documentOf,
   prepareDocs,
   prepareLocal,
   prepareLocals,
@@ -309,7 +310,7 @@ export class PostgresDocStore implements DocStore {
         const range = w.prev.fromBatch ? rangeOf(w.prev.fromBatch) : (ranges.get(w.doc.id) ?? null);
         views.removing({ sessionId: w.prev.sessionId, id: w.doc.id, type: w.prev.type, chunkRange: range });
       }
-      views.added({ sessionId: w.doc.sessionId, id: w.doc.id, type: w.doc.type, doc: w.doc.doc });
+      views.added({ sessionId: w.doc.sessionId, id: w.doc.id, type: w.doc.type, doc: documentOf(w.doc) });
     }
     await views.flush();
     await assignSeqs(client, plan.seqOrder);

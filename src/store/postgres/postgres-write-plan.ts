@@ -9,7 +9,7 @@
 import { nextRev } from '../../core/revision.js';
 import type { WriteResult } from '../contract.js';
 import { hashBody } from '../docs-common/encode-content.js';
-import type { PreparedDoc } from '../docs-common/prepare-docs.js';
+import { documentOf, type PreparedDoc } from '../docs-common/prepare-docs.js';
 
 /** A `docs` row as read before the write. */
 export interface StoredRow {
@@ -121,7 +121,7 @@ export function planWrites(docs: PreparedDoc[], stored: Map<string, StoredRow>):
       plan.results.push({ id: d.id, status: 'conflict', rev: s.rev, reason });
       continue;
     } else {
-      prev = { sessionId: s.sessionId, type: s.type, ...(s.doc ? { fromBatch: s.doc.doc } : {}) };
+      prev = { sessionId: s.sessionId, type: s.type, ...(s.doc ? { fromBatch: documentOf(s.doc) } : {}) };
       if (!s.doc) plan.replacedStored.push(d.id);
       if (s.sessionId !== d.sessionId) {
         live(s.sessionId, -1);

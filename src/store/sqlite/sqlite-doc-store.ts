@@ -22,6 +22,7 @@ import { encodeContent, hashBody } from '../docs-common/encode-content.js';
 import {
   checkBodiesOptions,
   nonNegativeInt,
+  documentOf,
   prepareDocs,
   prepareLocal,
   prepareLocals,
@@ -281,7 +282,12 @@ export class SqliteDocStore implements DocStore {
         this.#sql.countLive(d.sessionId, 1);
       }
     }
-    this.#observer?.added({ sessionId: d.sessionId, id: d.id, type: d.type, doc: d.doc });
+    this.#observer?.added({
+      sessionId: d.sessionId,
+      id: d.id,
+      type: d.type,
+      doc: documentOf(d),
+    });
     return { id: d.id, status: 'written', rev };
   }
 }

@@ -78,17 +78,19 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     getLocal: (id) => reads.getLocal(id),
     getSchemaMarker: () => reads.getSchemaMarker(),
     // Validation and encoding run here (a bad input never reaches the writer); hashing runs on
-    // the writer thread, so the two threads share the work of a write.
-    bulkUpsert: async (docs: DocInput[]) =>
-      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs, { hash: false }), []),
+    // the writer thread, so the two threads share the work of a write. Only the encoded bodies
+    // cross over.
+    bulkUpsert: async (docs: DocInput[]) => writer.write<WriteResult[]>('writePrepared', forWriter(docs), []),
     commit: async (docs, locals) =>
-      writer.write<WriteResult[]>('writePrepared', prepareDocs(docs, { hash: false }), prepareLocals(locals)),
+      writer.write<WriteResult[]>('writePrepared', forWriter(docs), prepareLocals(locals)),
     delete: (id, rev) => writer.write<WriteResult>('delete', id, rev),
     putLocal: (id, value) => writer.write<void>('putLocal', id, value),
     deleteLocal: (id) => writer.write<void>('deleteLocal', id),
     setSchemaMarker: (marker: SchemaMarker) => writer.write<void>('setSchemaMarker', marker),
   };
 }
+
+const forWriter = (docs: DocInput[]) => prepareDocs(docs, { hash: false, doc: false });
 
 function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): Views {
   return {
