@@ -29,7 +29,7 @@ export interface IngestTreeOptions {
   dryRun?: boolean;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
-  /** Sessions parsed at once (default 2); as many more may be waiting on their last commit. */
+  /** Sessions parsed at once (default 3); as many more may be waiting on their last commit. */
   concurrency?: number;
   /**
    * Runs one session's ingest; live recording passes one that holds the session's lock, so a
@@ -163,8 +163,10 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
 
   // Sessions are independent, so a few run at once: while one waits on the sink (a commit in the
   // server process, an object fsync), another parses. Within a session everything stays ordered.
+  // Three rather than two: with two, both were often waiting on commits at once (1 GB ingest:
+  // 25.5 s → 23.5 s, the same peak RSS once batches crossed to the writer as strings only).
   const queue = [...bySession];
-  const parsers = Math.max(1, options.concurrency ?? 2);
+  const parsers = Math.max(1, options.concurrency ?? 3);
   const parsing = new Slots(parsers);
   // Twice as many sessions in flight as parse at once: a session waiting on its last commit has
   // given its parsing slot to the next one, so the main thread keeps parsing while the store
