@@ -236,7 +236,11 @@ export class ApiClient {
   ingestDocsJson = (docsJson: string[], locals?: Array<{ id: string; value: unknown }>) =>
     this.request<IngestDocsResult>('POST', '/api/ingest/docs', {
       headers: { 'content-type': 'application/json' },
-      body: `{"docs":[${docsJson.join(',')}]${locals ? `,"locals":${JSON.stringify(locals)}` : ''}}`,
+      // Bytes, not a string: fetch would first copy a string body to scan it for lone surrogates,
+      // which JSON.stringify never leaves (0.7 s of a 1 GB backfill).
+      body: utf8.encode(
+        `{"docs":[${docsJson.join(',')}]${locals ? `,"locals":${JSON.stringify(locals)}` : ''}}`,
+      ),
     });
   putObject = (
     key: string,
@@ -253,6 +257,8 @@ export class ApiClient {
     });
   reindex = () => this.post<ReindexResult>('/api/ingest/reindex', {}, { patient: true });
 }
+
+const utf8 = new TextEncoder();
 
 async function nullOn404<T>(p: Promise<T>): Promise<T | null> {
   try {
