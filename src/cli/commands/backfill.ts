@@ -20,6 +20,9 @@ export interface BackfillOptions {
   webapi?: string;
 }
 
+/** Sessions parsed at once by a backfill. */
+const BACKFILL_SESSIONS = 4;
+
 export const backfillCommand = defineCommand<BackfillOptions>({
   name: 'backfill',
   summary: 'Import Claude Code transcripts (~/.claude/projects) through the API',
@@ -61,6 +64,9 @@ export const backfillCommand = defineCommand<BackfillOptions>({
       result = await ingestTree({
         root,
         sink: httpSink(client),
+        // Over HTTP a commit takes longer (serialised, sent, parsed again by the server), so more
+        // sessions in flight keep both processes busy (1 GB: 3 → 36.2 s, 4 → 35.1 s, 2 → 39.9 s).
+        concurrency: BACKFILL_SESSIONS,
         hostname: options.host,
         source: 'backfill',
         provenance: 'backfilled',
