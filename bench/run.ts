@@ -22,6 +22,13 @@ import { benchEngines, type BenchEngine, type EngineName } from './engines.js';
 import { generateCorpus } from './generate-corpus.js';
 
 const run = promisify(execFile);
+
+/**
+ * Flushes dirty pages before a timed step. Without it, each step pays for the writeback of the
+ * one before (the generated corpus, the ingest just done), and by how much depends on the order
+ * of the steps: seen, the same export taking 6 s or 13 s.
+ */
+const settle = () => run('sync', []);
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 
@@ -114,6 +121,7 @@ async function main() {
     console.log(`generating a ${args.sizeMb} MB corpus from ${args.corpus} …`);
     const corpus = await generateCorpus(args.corpus, path.join(tmp, 'projects'), args.sizeMb * 1024 * 1024);
     console.log(`${corpus.sessions} sessions, ${corpus.files.length} files, ${fmt(mb(corpus.bytes))} MB\n`);
+    await settle();
     const baseline = await worker({}, 'baseline', corpus.root);
     const results: EngineResult[] = [];
     const reference = {};
@@ -138,6 +146,7 @@ async function benchEngine(
   console.log(`\n## ${engine.label}\n`);
   const env = await engine.env();
   const dataDir = path.join(tmp, `data-${engine.name}`);
+  await settle();
   const full = await worker(env, 'ingest', dataDir, corpus.root);
   const rerun = await worker(env, 'ingest', dataDir, corpus.root);
   const target = corpus.files[Math.floor(corpus.files.length / 2)]!;
@@ -189,6 +198,7 @@ async function benchEngine(
     env: await engine.env(),
   });
   try {
+    await settle();
     const t0 = performance.now();
     await run(process.execPath, [binPath, 'backfill', '--dir', corpus.root, '--webapi', server.url], {
       env: server.env,
@@ -250,6 +260,7 @@ async function measureBundles(
   reference: { tar?: TarFigure },
 ): Promise<{ exportRatio?: number; importRatio: number }> {
   const bundle = path.join(tmp, `bundle-${engine.name}`);
+  await settle();
   const t0 = performance.now();
   await run(process.execPath, [binPath, 'export', bundle, '--webapi', server.url], {
     env: server.env,
@@ -265,6 +276,7 @@ async function measureBundles(
     const tarRuns: number[] = [];
     for (let i = 0; i < 3; i++) {
       const tarFile = path.join(tmp, `data-${engine.name}-${i}.tar`);
+      await settle();
       const t1 = performance.now();
       await run('tar', ['-cf', tarFile, '-C', dataDir, '.']);
       tarRuns.push(performance.now() - t1);
@@ -281,6 +293,7 @@ async function measureBundles(
   });
   let importMs: number;
   try {
+    await settle();
     const t2 = performance.now();
     await run(process.execPath, [binPath, 'import', bundle, '--webapi', target.url], {
       env: target.env,
