@@ -3,8 +3,14 @@
  * crash-test children execute the compiled `dist/` (as users do), never a stale build. tsc emits
  * even when it finds type errors; those fail the run in CI and only warn on a developer machine.
  * In CI the web UI is type-checked too (the browser tests build it with Vite, which does not).
+ *
+ * Every temporary file of the run goes under one directory, removed at the end: the test
+ * processes (and the CLIs, servers and browsers they start) inherit its TMPDIR, so a test that
+ * fails before its own clean-up, or a child killed on purpose, leaves nothing behind in /tmp.
  */
 import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { repoRoot } from './paths.js';
@@ -23,7 +29,9 @@ function runTsc(args: string[]): void {
   execFileSync(process.execPath, [tsc, ...args], { cwd: repoRoot, stdio: 'inherit' });
 }
 
-export default async function setup(project: TestProject): Promise<void> {
+export default async function setup(project: TestProject): Promise<() => void> {
+  const runTmp = mkdtempSync(path.join(tmpdir(), 'ct-test-run-'));
+  process.env.TMPDIR = runTmp;
   // Probed once per run, so a machine without PostgreSQL gets one line, not one per file.
   const postgresSkip = requestedEngines().includes('postgres') ? await probePostgres() : '';
   if (postgresSkip) console.log(`skipped: ${postgresSkip}`);
@@ -39,4 +47,5 @@ export default async function setup(project: TestProject): Promise<void> {
     if (process.env.CI) throw err;
     console.warn('global-setup: tsc reported errors (ignored outside CI)');
   }
+  return () => rmSync(runTmp, { recursive: true, force: true });
 }
