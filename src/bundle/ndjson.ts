@@ -85,11 +85,14 @@ export async function* readNdjsonLines(
     throw new NdjsonError(line + 1, 'the last line has no newline: the file is truncated');
 }
 
-/** Lines parsed as JSON; a line that is not JSON throws `NdjsonError` naming it. */
+/**
+ * Lines parsed as JSON, each with its text; a line that is not JSON throws `NdjsonError` naming
+ * it.
+ */
 export async function* readNdjson(
   source: AsyncIterable<Uint8Array>,
   options: ReadNdjsonOptions = {},
-): AsyncGenerator<{ line: number; value: unknown; bytes: number }> {
+): AsyncGenerator<{ line: number; value: unknown; text: string; bytes: number }> {
   for await (const l of readNdjsonLines(source, options)) {
     let value: unknown;
     try {
@@ -97,7 +100,7 @@ export async function* readNdjson(
     } catch (err) {
       throw new NdjsonError(l.line, `not valid JSON (${(err as Error).message})`);
     }
-    yield { line: l.line, value, bytes: l.bytes };
+    yield { line: l.line, value, text: l.text, bytes: l.bytes };
   }
 }
 

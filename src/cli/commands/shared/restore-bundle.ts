@@ -53,6 +53,12 @@ const REVS_BATCH = 1000;
 /** Sessions whose objects are compared with the target's at once. */
 const OBJECT_CHECKS = 4;
 
+/** A checked document and its line, which is what gets sent: the same JSON, not stringified again. */
+interface BundleLine {
+  doc: BundleDoc;
+  text: string;
+}
+
 /** Streams docs.ndjson: every line checked, in batches of up to `batch` documents. */
 async function* docBatches(
   dir: string,
@@ -60,9 +66,9 @@ async function* docBatches(
   batch: number,
   maxBytes: number,
   onBytes: (n: number) => void,
-) {
+): AsyncGenerator<BundleLine[]> {
   const sessions = new Set(manifest.sessions);
-  let docs: BundleDoc[] = [];
+  let docs: BundleLine[] = [];
   let bytes = 0;
   let lines = 0;
   try {
@@ -76,7 +82,7 @@ async function* docBatches(
         throw new BundleError(
           `${DOCS_FILE} line ${line.line}: session ${checked.doc.sessionId} is not listed in the manifest`,
         );
-      docs.push(checked.doc);
+      docs.push({ doc: checked.doc, text: line.text });
       bytes += line.bytes;
       onBytes(line.bytes);
       if (docs.length >= batch || bytes >= maxBytes) {
@@ -112,8 +118,8 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
     (n) => (bytesDone += n),
   )) {
     o.signal.throwIfAborted();
-    const { revs } = await client.getRevs(batch.map((d) => d._id));
-    for (const doc of batch) {
+    const { revs } = await client.getRevs(batch.map((l) => l.doc._id));
+    for (const { doc } of batch) {
       const status = planDoc(doc, revs[doc._id]);
       docs[status]++;
       if (status === 'conflict' && !conflicts.has(doc.sessionId))
@@ -197,6 +203,8 @@ export interface WriteOptions extends PlanOptions {
 }
 
 const WRITE_BATCH = 2000;
+/** Objects uploaded at once. */
+const UPLOADS = 4;
 const WRITE_BATCH_BYTES = 16 * 1024 * 1024;
 
 export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
@@ -216,7 +224,8 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
     if (p.status === 'unchanged') out.objects.unchanged++;
     else if (!uploading.has(p)) out.objects.skipped++;
   }
-  for (const p of uploads) {
+  // A few at once, as export downloads them: each upload mostly waits on the server's disk.
+  await mapConcurrent(uploads, UPLOADS, async (p) => {
     o.signal.throwIfAborted();
     const body = Readable.toWeb(
       createReadStream(join(o.dir, ...p.path.split('/')), { highWaterMark: 1024 * 1024 }),
@@ -235,11 +244,36 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
       bytesTotal: uploadBytes,
       currentFile: p.key,
     });
-  }
+  });
   o.objectProgress.stop();
 
   const docBytes = manifest.files[DOCS_FILE]!.bytes;
   let bytesDone = 0;
+  // One batch is written while the next is read, checked and compared: the two never share a
+  // document, so the revisions read for the next are not changed by the write in flight. Which
+  // sessions to leave out is decided only once the write before has answered.
+  let writing: Promise<void> = Promise.resolve();
+  const write = async (send: BundleLine[]) => {
+    const result = await client.ingestDocsJson(send.map((l) => l.text));
+    out.docs.written += result.written;
+    out.docs.unchanged += result.unchanged;
+    out.docs.conflict += result.conflicts;
+    for (const r of result.results)
+      if (r.status === 'conflict') {
+        const sessionId = send.find((l) => l.doc._id === r.id)?.doc.sessionId ?? r.id;
+        if (!out.lateConflicts.has(sessionId))
+          out.lateConflicts.set(sessionId, r.reason ?? `document ${r.id} conflicted`);
+      }
+  };
+  const report = () => {
+    const done = out.docs.written + out.docs.unchanged + out.docs.conflict + out.docs.skipped;
+    o.progress.update({
+      filesDone: done,
+      filesTotal: manifest.counts.documents,
+      bytesDone,
+      bytesTotal: docBytes,
+    });
+  };
   for await (const batch of docBatches(
     o.dir,
     manifest,
@@ -248,15 +282,21 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
     (n) => (bytesDone += n),
   )) {
     o.signal.throwIfAborted();
-    const wanted = batch.filter((d) => !skip(d.sessionId));
-    out.docs.skipped += batch.length - wanted.length;
-    const { revs } = wanted.length
-      ? await client.getRevs(wanted.map((d) => d._id))
+    const candidates = batch.filter((l) => !skip(l.doc.sessionId));
+    const { revs } = candidates.length
+      ? await client.getRevs(candidates.map((l) => l.doc._id))
       : { revs: {} as Record<string, string> };
-    const send: BundleDoc[] = [];
-    for (const doc of wanted) {
+    await writing;
+    report();
+    const send: BundleLine[] = [];
+    for (const line of batch) {
+      const { doc } = line;
+      if (skip(doc.sessionId)) {
+        out.docs.skipped++;
+        continue;
+      }
       const status = planDoc(doc, revs[doc._id]);
-      if (status === 'new') send.push(doc);
+      if (status === 'new') send.push(line);
       else if (status === 'unchanged') out.docs.unchanged++;
       else {
         out.docs.conflict++;
@@ -264,25 +304,11 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
           out.lateConflicts.set(doc.sessionId, `document ${doc._id} changed on the target during the import`);
       }
     }
-    if (send.length) {
-      const result = await client.ingestDocs(send);
-      out.docs.written += result.written;
-      out.docs.unchanged += result.unchanged;
-      out.docs.conflict += result.conflicts;
-      for (const r of result.results)
-        if (r.status === 'conflict') {
-          const sessionId = send.find((d) => d._id === r.id)?.sessionId ?? r.id;
-          if (!out.lateConflicts.has(sessionId))
-            out.lateConflicts.set(sessionId, r.reason ?? `document ${r.id} conflicted`);
-        }
-    }
-    const done = out.docs.written + out.docs.unchanged + out.docs.conflict + out.docs.skipped;
-    o.progress.update({
-      filesDone: done,
-      filesTotal: manifest.counts.documents,
-      bytesDone,
-      bytesTotal: docBytes,
-    });
+    writing = send.length ? write(send) : Promise.resolve();
+    // Its failure surfaces at the next await of it; keep it from going unhandled meanwhile.
+    writing.catch(() => undefined);
   }
+  await writing;
+  report();
   return out;
 }
