@@ -82,6 +82,16 @@ function pathRegex(path: string): RegExp {
   return new RegExp(`^${out}$`);
 }
 
+/**
+ * Scalar's page loads its script from a CDN. A self-hosted instance is often used from a
+ * browser that cannot reach it, and the page was then blank: this note fills the empty mount
+ * point until the script renders into it, and stays, saying why, when it never does.
+ */
+const DOCS_PAGE_NOTE = `#app:empty::before {
+  display: block; padding: 2rem; font: 16px/1.5 system-ui, sans-serif; white-space: pre-line;
+  content: "Loading the API reference viewer from cdn.jsdelivr.net…\\A\\A If this stays, this browser cannot reach that address. The API's description is served here at /api/openapi.json (OpenAPI 3.1), and docs/api.md in the transcripts repository lists every route.";
+}`;
+
 export function createApp(options: CreateAppOptions): OpenAPIHono {
   const deps: ApiDeps = {
     store: options.store,
@@ -123,7 +133,10 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
     },
     security: options.token ? [{ bearer: [] }] : [],
   });
-  app.get('/api/docs', Scalar({ url: '/api/openapi.json', pageTitle: 'transcripts API' }));
+  app.get(
+    '/api/docs',
+    Scalar({ url: '/api/openapi.json', pageTitle: 'transcripts API', customCss: DOCS_PAGE_NOTE }),
+  );
 
   app.get('/', (c) => c.redirect('/app/'));
   const ui = staticApp(options.staticDir ?? defaultStaticDir());

@@ -585,6 +585,21 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     current!.assertNoErrors();
   });
 
+  it('explains the API reference page when its viewer cannot be loaded (no internet)', async () => {
+    current = await openPage(browser);
+    const { page } = current;
+    // As on a machine without internet: the viewer's script never arrives.
+    await page.route('https://cdn.jsdelivr.net/**', (r) => r.abort());
+    await page.goto(`${server.url}/api/docs`);
+    const note = await page.evaluate(() => {
+      const app = document.querySelector('#app');
+      return app ? getComputedStyle(app, '::before').content : null;
+    });
+    expect(note).toContain('cannot reach that address');
+    expect(note).toContain('/api/openapi.json');
+    await screenshot(page, 'api-docs-offline');
+  });
+
   it('tells "nothing recorded yet" apart, shows the search-off hint, and survives the API going away', async () => {
     const empty = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
     try {
