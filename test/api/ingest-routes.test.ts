@@ -321,6 +321,33 @@ describeEngines('ingest routes', (engine) => {
       expect((await readJson(badOffset)).error.message).toContain('offset');
     });
 
+    it('survives a client that goes away mid-upload, keeping the object as it was', async () => {
+      const url = new URL(server.url);
+      for (const offset of [undefined, 18]) {
+        // Headers and a first piece, then the connection drops (a killed backfill or import).
+        await new Promise<void>((resolve) => {
+          const req = request({
+            host: url.hostname,
+            port: url.port,
+            method: 'PUT',
+            path: `/api/ingest/objects/${SID}/transcript.jsonl${offset ? `?offset=${offset}` : ''}`,
+            agent: false,
+            headers: { 'content-type': 'application/octet-stream', 'content-length': '100000' },
+          });
+          req.on('error', () => resolve());
+          // Reset at once, as fetch does when the body it streams fails: the server is still
+          // opening its temp file, not yet reading the body.
+          req.write('partial upl', () => req.socket?.resetAndDestroy());
+          req.on('close', () => resolve());
+        });
+        const health = await getJson(server, '/api/health');
+        expect(health.status).toBe(200);
+        expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
+          'line one\nline two\n',
+        );
+      }
+    });
+
     it('refuses path traversal in object names', async () => {
       for (const p of [
         `${SID}/..%2F..%2F..%2Ftmp%2Fescaped`,

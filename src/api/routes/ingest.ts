@@ -4,7 +4,6 @@
  * streaming object upload with an optional sha256 check, and a full-text reindex.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { Readable, Transform } from 'node:stream';
 import { describeZodError, docIds, sessionDocSchema } from '../../core/documents.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocInput } from '../../store/contract.js';
@@ -92,15 +91,21 @@ function docProblem(doc: Record<string, unknown>, i: number): string | null {
 class ObjectTooLarge extends Error {}
 
 /** Counts bytes through the stream and fails it past `max`. */
-function limitStream(max: number): Transform {
+/**
+ * The request body, cut off with `ObjectTooLarge` past `max` bytes. A generator over the web
+ * stream, not a piped Transform: a client that goes away mid-upload then fails the store's
+ * read of it, where an 'error' event on a stream nobody listened to yet ended the process.
+ */
+async function* limitedBody(
+  body: AsyncIterable<Uint8Array> | Iterable<Uint8Array>,
+  max: number,
+): AsyncGenerator<Uint8Array> {
   let seen = 0;
-  return new Transform({
-    transform(chunk: Buffer, _enc, done) {
-      seen += chunk.length;
-      if (seen > max) done(new ObjectTooLarge(`object body is over the ${max}-byte limit`));
-      else done(null, chunk);
-    },
-  });
+  for await (const chunk of body) {
+    seen += chunk.length;
+    if (seen > max) throw new ObjectTooLarge(`object body is over the ${max}-byte limit`);
+    yield chunk;
+  }
 }
 
 export function ingestRoutes(deps: ApiDeps) {
@@ -190,12 +195,8 @@ export function ingestRoutes(deps: ApiDeps) {
       if (!info || info.size < offset)
         throw conflict(`cannot write ${key} at offset ${offset}: the object holds ${info?.size ?? 0} bytes`);
     }
-    const web = c.req.raw.body;
-    const source = web
-      ? Readable.fromWeb(web as import('node:stream/web').ReadableStream)
-      : Readable.from([]);
-    const limited = source.pipe(limitStream(MAX_OBJECT_BYTES));
-    source.on('error', (err) => limited.destroy(err));
+    const web = c.req.raw.body as AsyncIterable<Uint8Array> | null;
+    const limited = limitedBody(web ?? [], MAX_OBJECT_BYTES);
     try {
       const result = await store.objects.put(key, limited, {
         offset,
