@@ -4,7 +4,7 @@
  * Node only (streams, sha256).
  */
 import { createHash } from 'node:crypto';
-import { Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { IngestSink } from '../ingest/sink.js';
 import { checkFileRange, fileRangeBytes } from '../store/objects-common/file-range.js';
 import type { DocInput, StoredDoc, WriteResult } from '../store/contract.js';
@@ -34,16 +34,27 @@ export function httpSink(client: ApiClient): IngestSink {
       checkFileRange(source);
       // Hashed on the way, so a corrupted transfer is caught.
       const hash = createHash('sha256');
-      const tap = new Transform({
-        transform(chunk: Buffer, _enc, done) {
-          hash.update(chunk);
-          done(null, chunk);
-        },
-      });
-      const body = Readable.from(fileRangeBytes(source));
-      body.on('error', (err) => tap.destroy(err));
-      body.pipe(tap);
-      const result = await client.putObject(key, Readable.toWeb(tap) as unknown as ReadableStream, options);
+      let unreadable: unknown;
+      const body = Readable.from(
+        (async function* () {
+          try {
+            for await (const chunk of fileRangeBytes(source)) {
+              hash.update(chunk);
+              yield chunk;
+            }
+          } catch (err) {
+            unreadable = err;
+            throw err;
+          }
+        })(),
+      );
+      let result;
+      try {
+        result = await client.putObject(key, Readable.toWeb(body) as unknown as ReadableStream, options);
+      } catch (err) {
+        // The file failing (it shrank) breaks the upload: that is the error, not the connection.
+        throw unreadable ?? err;
+      }
       const local = hash.digest('hex');
       if (result.sha256 !== local)
         throw new Error(
