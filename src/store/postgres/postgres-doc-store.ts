@@ -178,9 +178,9 @@ export class PostgresDocStore implements DocStore {
       params.push(endkey.replaceAll('\u0000', ''));
       where.push(`id <= $${params.length}`);
     }
-    // The byte bound is applied in the statement: \`octet_length\` of a stored (compressed or
+    // The byte bound is applied in the statement: `octet_length` of a stored (compressed or
     // toasted) body reads its size from the header, so bodies past the bound are never
-    // decompressed or sent. Fetching \`limit\` rows and cutting here pulled some 60 MB per 4 MB page
+    // decompressed or sent. Fetching `limit` rows and cutting here pulled some 60 MB per 4 MB page
     // of large chunks, and made a document export eight times slower than the embedded engine's.
     params.push(Number.isFinite(maxBytes) ? Math.max(maxBytes, 1) : null);
     const { rows } = await this.#db.query<{ id: string; body: string }>(
