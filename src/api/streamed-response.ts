@@ -1,12 +1,41 @@
 /**
- * A response streamed from a generator of pieces (JSON or NDJSON pages, Markdown), for bodies too
- * large to build whole. The first `prefetch` pieces are produced before the status is sent, so a
- * failure there (a bad key, a view not built) is still an HTTP error; a failure later ends the
- * response part-way, which clients see as a broken transfer, never as a complete body.
+ * Responses whose bodies are streamed rather than built whole: objects (transcripts of hundreds
+ * of MB) and generated pages (JSON or NDJSON pages, Markdown).
+ *
+ * Under the Node server the stream is piped straight into the socket. Handing Hono a web
+ * `Response` wraps a Node stream as a web stream, which the server adapter then reads back chunk
+ * by chunk: serving 1 GB of objects that way took the server 2.4–2.9 s of CPU, against 0.9–1.5 s
+ * for a plain pipe. Elsewhere (`app.request` in tests, other runtimes) the answer is an ordinary
+ * `Response` with the same status, headers and bytes.
  */
+import { ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import type { Context } from 'hono';
 
+export function streamResponse(
+  c: Context,
+  body: Readable,
+  init: { status: number; headers: Record<string, string> },
+): Response {
+  const outgoing = (c.env as { outgoing?: unknown } | undefined)?.outgoing;
+  if (!(outgoing instanceof ServerResponse))
+    return new Response(Readable.toWeb(body) as ReadableStream, init);
+  outgoing.writeHead(init.status, init.headers);
+  // A failure part-way (the source breaks, the client goes away) destroys the response, which
+  // the client sees as a cut transfer, never as a complete body.
+  pipeline(body, outgoing).catch(() => undefined);
+  return RESPONSE_ALREADY_SENT;
+}
+
+/**
+ * A response streamed from a generator of pieces. The first `prefetch` pieces are produced before
+ * the status is sent, so a failure there (a bad key, a view not built) is still an HTTP error; a
+ * failure later ends the response part-way.
+ */
 export async function streamedResponse(
+  c: Context,
   pieces: AsyncGenerator<string | Uint8Array>,
   init: { headers: Record<string, string>; prefetch?: number },
 ): Promise<Response> {
@@ -23,5 +52,5 @@ export async function streamedResponse(
     })(),
     { objectMode: false },
   );
-  return new Response(Readable.toWeb(body) as ReadableStream, { status: 200, headers: init.headers });
+  return streamResponse(c, body, { status: 200, headers: init.headers });
 }

@@ -8,6 +8,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/api-client.js';
+import { ApiConnectionError, ApiError } from '../../src/client/api-error.js';
+import { patientDispatcher } from '../../src/client/patient-dispatcher.js';
 import {
   backfillCorpus,
   getJson,
@@ -277,6 +279,40 @@ describeEngines('store routes', (engine) => {
       const dots = await getJson(server, `/api/store/objects/${BIG}/%2e%2e/%2e%2e/%2e%2e/etc/passwd`);
       expect([400, 404]).toContain(dots.status);
       expect((await getJson(server, `/api/store/objects/${BIG}/nope.jsonl`)).status).toBe(404);
+    });
+
+    it('downloads through ApiClient.object the same bytes on the fetch and the undici paths', async () => {
+      const expected = readFileSync(BIG_FILE);
+      const collect = async (body: AsyncIterable<Uint8Array>) => {
+        const parts: Buffer[] = [];
+        for await (const piece of body) parts.push(Buffer.from(piece));
+        return Buffer.concat(parts);
+      };
+      const key = `${BIG}/transcript.jsonl`;
+      for (const client of [
+        new ApiClient({ baseUrl: server.url }),
+        new ApiClient({ baseUrl: server.url, patientDispatcher: async () => patientDispatcher }),
+      ]) {
+        const whole = await client.object(key);
+        expect(whole.status).toBe(200);
+        expect(whole.contentLength).toBe(expected.length);
+        expect((await collect(whole.body)).equals(expected)).toBe(true);
+        const part = await client.object(key, { range: { start: 10, end: 110 } });
+        expect([part.status, part.contentLength]).toEqual([206, 100]);
+        expect((await collect(part.body)).equals(expected.subarray(10, 110))).toBe(true);
+        const missing = await client.object(`${BIG}/nope.jsonl`).catch((e: unknown) => e);
+        expect(missing).toBeInstanceOf(ApiError);
+        expect(missing).toMatchObject({ status: 404, code: 'not_found' });
+      }
+      const down = new ApiClient({
+        baseUrl: 'http://127.0.0.1:9',
+        patientDispatcher: async () => patientDispatcher,
+      });
+      const refused = await down.object(key).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ApiConnectionError);
+      expect((refused as Error).message).toMatch(
+        /cannot reach the transcripts API at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/,
+      );
     });
   });
 });

@@ -288,7 +288,7 @@ export function sessionRoutes(deps: ApiDeps) {
     const row = await requireSession(id);
     // Streamed a page of the transcript at a time; the header and the first page come before the
     // status, so a transcript view that is not built is still an HTTP error.
-    const streamed = await streamedResponse(markdownPieces(store, toSession(row, settings, deps.now())), {
+    const streamed = await streamedResponse(c, markdownPieces(store, toSession(row, settings, deps.now())), {
       headers: {
         'content-type': 'text/markdown; charset=utf-8',
         'content-disposition': `inline; filename="${id}.md"`,

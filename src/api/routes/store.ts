@@ -8,7 +8,6 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { Readable } from 'node:stream';
 import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
 import { hashStream } from '../../bundle/checksum.js';
 import { allDocsJson } from '../all-docs-stream.js';
@@ -18,7 +17,7 @@ import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
 import { parseRange } from '../range.js';
-import { streamedResponse } from '../streamed-response.js';
+import { streamedResponse, streamResponse } from '../streamed-response.js';
 import { reprDigest, wantsSha256 } from '../repr-digest.js';
 import { createRouter } from '../router.js';
 import { errorResponses, errorSchema, intParam } from '../schemas/common.js';
@@ -145,7 +144,7 @@ export function storeRoutes(deps: ApiDeps) {
     if (q.include_docs !== 'true') return c.json(await store.docs.allDocs(page), 200);
     // With documents, streamed a few MB at a time (see all-docs-stream.ts); the same JSON as the
     // typed branch, so the route's declared response still holds.
-    const streamed = await streamedResponse(allDocsJson(store.docs, page), {
+    const streamed = await streamedResponse(c, allDocsJson(store.docs, page), {
       headers: { 'content-type': 'application/json' },
     });
     return streamed as never;
@@ -185,7 +184,7 @@ export function storeRoutes(deps: ApiDeps) {
         throw badRequest(`query parameter ${name}: unknown (this route takes startkey and endkey)`);
     const startkey = parseKey(c.req.query('startkey'), 'startkey');
     const endkey = parseKey(c.req.query('endkey'), 'endkey');
-    return streamedResponse(bundleLinePages(store.docs, startkey, endkey), {
+    return streamedResponse(c, bundleLinePages(store.docs, startkey, endkey), {
       headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
     });
   });
@@ -315,7 +314,7 @@ export function storeRoutes(deps: ApiDeps) {
     if (c.req.method === 'HEAD' || end === start) return new Response(null, { status, headers });
     const stream = await store.objects.get(key, range.kind === 'partial' ? { start, end } : undefined);
     if (!stream) throw notFound(`object "${key}" not found`);
-    return new Response(Readable.toWeb(stream) as ReadableStream, { status, headers });
+    return streamResponse(c, stream, { status, headers });
   });
 
   return app;
