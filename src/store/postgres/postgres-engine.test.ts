@@ -7,6 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { createMigrator } from '../../migrations/runner.js';
@@ -20,10 +21,12 @@ const describePg = engine.skip ? describe.skip : describe;
 const title = `postgres: several processes${engine.skip ? ` (skipped: ${engine.skip})` : ''}`;
 
 let stores: Store[] = [];
+let databaseUrl = '';
 
 /** Two stores on one fresh schema and bucket: two API processes sharing one instance. */
 async function twoProcesses(): Promise<[Store, Store]> {
   const env = await engine.serverEnv();
+  databaseUrl = env.CT_DATABASE_URL!;
   const dataDir = path.join(tmpdir(), 'ct-unused');
   stores = await Promise.all([openStore({ dataDir, env }), openStore({ dataDir, env })]);
   return [stores[0]!, stores[1]!];
@@ -135,6 +138,34 @@ describePg(title, () => {
     );
     expect(await a.docs.get('x\u0000')).toBeNull();
     expect((await a.views.listSessions({ cwd: '\u0000' }, { limit: 5, offset: 0 })).total).toBe(0);
+  });
+
+  it('rebuilds the search table with its GIN index (built after the rows) in one transaction', async () => {
+    await materializeAll(a);
+    await putDocs(a, [
+      chunkDoc('r', [entry(0, 'user', 'pomodoro timer'), entry(1, 'assistant', 'a tomato')]),
+    ]);
+    const url = new URL(databaseUrl);
+    const schema = url.searchParams.get('schema')!;
+    url.searchParams.delete('schema');
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const tsvIndex = async () =>
+      (
+        await client.query(
+          `SELECT i.indisvalid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+           WHERE c.relname = 'full_text_entries_tsv' AND c.relnamespace = $1::regnamespace`,
+          [schema],
+        )
+      ).rows;
+    try {
+      expect(await tsvIndex()).toEqual([{ indisvalid: true }]);
+      expect(await a.views.reindex()).toEqual({ entries: 2, sessions: 1 });
+      expect(await tsvIndex()).toEqual([{ indisvalid: true }]);
+      expect((await b.views.search({ q: 'pomodoro', limit: 5, offset: 0 })).total).toBe(1);
+    } finally {
+      await client.end();
+    }
   });
 });
 

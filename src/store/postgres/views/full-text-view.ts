@@ -30,7 +30,7 @@ import {
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import type { FilterSql } from './session-filter-sql.js';
 
-const DDL = `
+const TABLE_DDL = `
 CREATE TABLE IF NOT EXISTS full_text_entries (
   session_id text COLLATE "C" NOT NULL,
   file text COLLATE "C" NOT NULL,
@@ -41,6 +41,8 @@ CREATE TABLE IF NOT EXISTS full_text_entries (
   tsv tsvector NOT NULL,
   PRIMARY KEY (session_id, file, idx)
 );
+`;
+const INDEX_DDL = `
 CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv)
   WITH (gin_pending_list_limit = 512);
 `;
@@ -75,19 +77,27 @@ export class FullTextView implements PostgresView {
   readonly needsChunkRange = true;
 
   async create(q: Queryable): Promise<void> {
-    await q.query(DDL);
+    await q.query(TABLE_DDL + INDEX_DDL);
   }
 
   async drop(q: Queryable): Promise<void> {
     await q.query('DROP TABLE IF EXISTS full_text_entries');
   }
 
+  /**
+   * Fills the (new, empty) table from the chunk documents. The GIN index is built once the rows
+   * are in: built in one pass from sorted entries rather than kept up to date row by row, the
+   * index costs a fraction of the time (1 GB of history: reindex 44.8 s → 33–35 s). Run in the
+   * caller's transaction, so no search ever sees the table without its index.
+   */
   async build(q: Queryable): Promise<void> {
+    await q.query('DROP INDEX IF EXISTS full_text_entries_tsv');
     await forEachDoc(q, 'chunk', async (rows) => {
       const batch = new Batch(q);
       for (const row of rows) batch.add(row.session_id, JSON.parse(row.body) as Record<string, unknown>);
       await batch.flush();
     });
+    await q.query(INDEX_DDL);
   }
 
   batch(q: Queryable): ViewBatch {
