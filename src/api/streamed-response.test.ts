@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { streamedResponse, streamResponse } from './streamed-response.js';
+import { streamedResponse, nodeStreamResponse } from './streamed-response.js';
 
 async function* pieces(failAfter?: number): AsyncGenerator<string> {
   for (let i = 0; i < 50; i++) {
@@ -31,13 +31,13 @@ function buildApp(): Hono {
     streamedResponse(c, pieces(10), { headers: { 'content-type': 'application/x-ndjson' } }),
   );
   app.get('/bytes', (c) =>
-    streamResponse(c, Readable.from([Buffer.from('hello '), Buffer.from('world')]), {
+    nodeStreamResponse(c, Readable.from([Buffer.from('hello '), Buffer.from('world')]), {
       status: 206,
       headers: { 'content-type': 'application/octet-stream', 'content-length': '11' },
     }),
   );
   app.get('/bytes-failing', (c) =>
-    streamResponse(
+    nodeStreamResponse(
       c,
       Readable.from(
         (async function* () {

@@ -14,7 +14,7 @@ import { pipeline } from 'node:stream/promises';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 
-export function streamResponse(
+export function nodeStreamResponse(
   c: Context,
   body: Readable,
   init: { status: number; headers: Record<string, string> },
@@ -52,5 +52,5 @@ export async function streamedResponse(
     })(),
     { objectMode: false },
   );
-  return streamResponse(c, body, { status: 200, headers: init.headers });
+  return nodeStreamResponse(c, body, { status: 200, headers: init.headers });
 }

@@ -17,7 +17,7 @@ import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest, HttpError, notFound } from '../http-error.js';
 import { parseRange } from '../range.js';
-import { streamedResponse, streamResponse } from '../streamed-response.js';
+import { streamedResponse, nodeStreamResponse } from '../streamed-response.js';
 import { reprDigest, wantsSha256 } from '../repr-digest.js';
 import { createRouter } from '../router.js';
 import { errorResponses, errorSchema, intParam } from '../schemas/common.js';
@@ -314,7 +314,7 @@ export function storeRoutes(deps: ApiDeps) {
     if (c.req.method === 'HEAD' || end === start) return new Response(null, { status, headers });
     const stream = await store.objects.get(key, range.kind === 'partial' ? { start, end } : undefined);
     if (!stream) throw notFound(`object "${key}" not found`);
-    return streamResponse(c, stream, { status, headers });
+    return nodeStreamResponse(c, stream, { status, headers });
   });
 
   return app;

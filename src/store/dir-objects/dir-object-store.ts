@@ -34,7 +34,7 @@ import { checkFileRange, fileRangeBytes, shortFileError } from '../objects-commo
 import { checkSha256, type Body } from '../objects-common/object-body.js';
 import { asInputError, filesUnder, openIfFile, statIfFile, syncDir, writeStream } from './object-files.js';
 
-/** Bytes per read when an object is streamed out: a quarter of the pieces of the 64 KiB default. */
+/** Bytes per read when an object is streamed out: a quarter as many pieces as the 64 KiB default. */
 const READ_CHUNK = 256 * 1024;
 
 /** Temp files older than this at open belong to a process that died mid-put. */

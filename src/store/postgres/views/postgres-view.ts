@@ -42,7 +42,7 @@ export interface PostgresView {
   readonly needsChunkRange?: boolean;
   create(q: Queryable): Promise<void>;
   drop(q: Queryable): Promise<void>;
-  /** Fills freshly created tables from the stored documents. */
+  /** Fills freshly created tables from the stored documents (and adds indexes best built on full tables). */
   build(q: Queryable): Promise<void>;
   /** Per-write maintenance for one transaction; absent for views that need none (indexes). */
   batch?(q: Queryable): ViewBatch;
