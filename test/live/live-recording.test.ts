@@ -258,11 +258,15 @@ describe('live recording', () => {
     await waitFor(async () => /watch: recording changes/.test(s.logs()));
     const calls = await play(steps, { env: (at) => hookEnv(s.env, at) });
     expectQuiet(calls);
-    // The watcher may still be on the last append: wait until the store holds the whole file.
+    // The watcher may still be on the last append: wait until the store holds both whole files
+    // (the subagent's too: a snapshot taken before the watcher reached it once lacked its chunk
+    // and events).
     const size = readFileSync(path.join(projects, '-work-app', `${WITH_AGENT.id}.jsonl`)).length;
-    await waitFor(
-      async () => (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body.files?.[0]?.bytes === size,
-    );
+    const subagent = readFileSync(WITH_AGENT.source.subagents[0]!).length;
+    await waitFor(async () => {
+      const files = (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body.files;
+      return files?.[0]?.bytes === size && files?.[1]?.bytes === subagent;
+    });
     const both = await expectBackfillPlusEvents(s, projects, steps);
     expect(hooksAlone, 'the hooks-alone run comes first').toBeDefined();
     expect(Object.fromEntries(both.docs)).toEqual(Object.fromEntries(hooksAlone!.docs));
