@@ -276,6 +276,8 @@ export interface Views {
 
   listSessions(filter: SessionFilter, page: Page): Promise<{ total: number; rows: SessionRow[] }>;
   getSession(id: string): Promise<SessionRow | null>;
+  /** The sessions among `ids` that exist, in id order (one query, however many ids). */
+  getSessions(ids: string[]): Promise<SessionRow[]>;
   transcriptPage(
     sessionId: string,
     file: string,

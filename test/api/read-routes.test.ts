@@ -297,6 +297,23 @@ describeEngines('read routes', (engine) => {
       expect(paged.body.hits).toHaveLength(3);
     });
 
+    it("gives each hit its own session's title, project and last activity", async () => {
+      const { body } = await getJson(server, '/api/search?q=the&limit=50');
+      const ids = [...new Set(body.hits.map((h: { sessionId: string }) => h.sessionId))] as string[];
+      expect(ids.length).toBeGreaterThan(1);
+      for (const id of ids) {
+        const session = (await getJson(server, `/api/sessions/${id}`)).body;
+        expect(session.lastActivity).toEqual(expect.any(String));
+        expect(session).toHaveProperty('title');
+        for (const hit of body.hits.filter((h: { sessionId: string }) => h.sessionId === id))
+          expect(hit.session).toEqual({
+            title: session.title,
+            project: session.project,
+            lastActivity: session.lastActivity,
+          });
+      }
+    });
+
     it('rolls activity up by day', async () => {
       const { status, body } = await getJson(server, '/api/activity?from=2025-08-01&to=2025-08-31');
       expect(status).toBe(200);

@@ -110,21 +110,20 @@ export function searchRoutes(deps: ApiDeps) {
       if (err instanceof ViewMissingError) return off(`search is off: ${err.message}`);
       throw err;
     }
-    // Session context for each distinct session among the hits.
-    const sessions = new Map<
-      string,
-      { title: string | null; project: string | null; lastActivity: string | null } | null
-    >();
-    for (const hit of result.hits) {
-      if (sessions.has(hit.sessionId)) continue;
-      const row = await store.views.getSession(hit.sessionId).catch(() => null);
-      sessions.set(
-        hit.sessionId,
-        row
-          ? { title: row.summary.title, project: row.summary.project, lastActivity: row.lastActivity }
-          : null,
-      );
-    }
+    // Session context for the distinct sessions among the hits, in one read (none while the
+    // session list is not materialised: the hits stand on their own).
+    const rows = await store.views
+      .getSessions([...new Set(result.hits.map((h) => h.sessionId))])
+      .catch((err: unknown) => {
+        if (err instanceof ViewMissingError) return [];
+        throw err;
+      });
+    const sessions = new Map(
+      rows.map((row) => [
+        row.summary.sessionId,
+        { title: row.summary.title, project: row.summary.project, lastActivity: row.lastActivity },
+      ]),
+    );
     return c.json(
       {
         enabled: true,

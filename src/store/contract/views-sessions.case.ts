@@ -81,6 +81,16 @@ export function describeSessionViews(options: ContractOptions): void {
       expect(await store().views.getSession('nope')).toBeNull();
     });
 
+    it('reads several sessions at once, in id order, leaving unknown ids out', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      const one = async (id: string) => (await store().views.getSession(id))!;
+      const rows = await store().views.getSessions(['sess-e', 'nope', 'sess-a', 'sess-e']);
+      expect(rows).toEqual([await one('sess-a'), await one('sess-e')]);
+      expect(await store().views.getSessions([])).toEqual([]);
+      expect(await store().views.getSessions(['nope'])).toEqual([]);
+    });
+
     it('pages with a stable total', async () => {
       await materializeAll(store());
       await seedSessions(store());

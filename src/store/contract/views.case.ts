@@ -92,6 +92,7 @@ function describeViewLifecycle(options: ContractOptions): void {
       };
       await expectMissing(v.listSessions({}, page), 'session_rollup');
       await expectMissing(v.getSession('ev'), 'session_rollup');
+      await expectMissing(v.getSessions(['ev']), 'session_rollup');
       await expectMissing(v.facets('cwd'), 'session_rollup');
       await expectMissing(v.transcriptPage('q1', 'transcript.jsonl', page), 'transcript_entries');
       await expectMissing(v.turns('q1', undefined, page), 'speaker_split');

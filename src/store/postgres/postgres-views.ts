@@ -38,7 +38,7 @@ import { termParams } from './views/search-query.js';
 import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
 import { sessionEvents } from './views/session-events.js';
 import { sessionFilterSql } from './views/session-filter-sql.js';
-import { facets, getSession, listSessions } from './views/session-queries.js';
+import { facets, getSession, getSessions, listSessions } from './views/session-queries.js';
 import { SessionRollupView, type RollupBatch } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
 import { TranscriptEntriesView } from './views/transcript-entries-view.js';
@@ -162,6 +162,10 @@ export class PostgresViews implements Views {
 
   async getSession(id: string): Promise<SessionRow | null> {
     return this.#over(['session_rollup'], () => getSession(this.#db.pool, id));
+  }
+
+  async getSessions(ids: string[]): Promise<SessionRow[]> {
+    return this.#over(['session_rollup'], () => getSessions(this.#db.pool, ids));
   }
 
   async transcriptPage(

@@ -100,6 +100,7 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     reindex: () => writer.write<{ entries: number; sessions: number }>('reindex'),
     listSessions: (filter, page) => reads.listSessions(filter, page),
     getSession: (id) => reads.getSession(id),
+    getSessions: (ids) => reads.getSessions(ids),
     transcriptPage: (sessionId, file, page) => reads.transcriptPage(sessionId, file, page),
     turns: (sessionId, role, page) => reads.turns(sessionId, role, page),
     events: (sessionId, page) => reads.events(sessionId, page),

@@ -28,7 +28,7 @@ import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.j
 import { FullTextView } from './views/full-text-view.js';
 import { SessionEvents } from './views/session-events.js';
 import { sessionFilterSql } from './views/session-filter-sql.js';
-import { facets, getSession, listSessions } from './views/session-queries.js';
+import { facets, getSession, getSessions, listSessions } from './views/session-queries.js';
 import { SessionRollupView } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
 import { StatementCache, type SqliteView } from './views/sqlite-view.js';
@@ -164,6 +164,11 @@ export class SqliteViews implements Views, DocWriteObserver {
   async getSession(id: string): Promise<SessionRow | null> {
     this.#require('session_rollup');
     return getSession(this.#cache, id);
+  }
+
+  async getSessions(ids: string[]): Promise<SessionRow[]> {
+    this.#require('session_rollup');
+    return getSessions(this.#cache, ids);
   }
 
   async transcriptPage(

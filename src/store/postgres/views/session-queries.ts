@@ -66,6 +66,16 @@ export async function getSession(q: Queryable, sessionId: string): Promise<Sessi
   return rows[0] ? toSessionRow(rows[0]) : null;
 }
 
+export async function getSessions(q: Queryable, sessionIds: string[]): Promise<SessionRow[]> {
+  if (sessionIds.length === 0) return [];
+  const { rows } = await readQuery<RollupRow>(
+    q,
+    `SELECT ${COLUMNS} ${FROM} WHERE r.session_id = ANY($1::text[]) ORDER BY r.session_id`,
+    [sessionIds.map(pgText)],
+  );
+  return rows.map(toSessionRow);
+}
+
 export async function facets(
   q: Queryable,
   attribute: FacetAttribute,

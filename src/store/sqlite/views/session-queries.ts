@@ -50,6 +50,14 @@ export function getSession(cache: StatementCache, sessionId: string): SessionRow
   return row ? toSessionRow(row) : null;
 }
 
+export function getSessions(cache: StatementCache, sessionIds: string[]): SessionRow[] {
+  if (sessionIds.length === 0) return [];
+  const rows = cache
+    .get(`${SELECT} WHERE r.session_id IN (SELECT value FROM json_each(?)) ORDER BY r.session_id`)
+    .all(JSON.stringify(sessionIds)) as RollupRow[];
+  return rows.map(toSessionRow);
+}
+
 export function facets(
   cache: StatementCache,
   attribute: 'cwd' | 'model' | 'hostname' | 'source',
