@@ -248,6 +248,18 @@ export interface SearchHit {
   rank: number;
 }
 
+export interface SearchResult {
+  /** How many entries match; a lower bound when `totalExact` is false. */
+  total: number;
+  /**
+   * False when the engine stopped counting: there are more matches than `total`. Only an
+   * unfiltered search with more matches than its ranking window reports this (PostgreSQL, whose
+   * exact count of a common word means visiting every matching row; see rank-window.ts).
+   */
+  totalExact: boolean;
+  hits: SearchHit[];
+}
+
 export interface DayActivity {
   /** UTC day, `YYYY-MM-DD`. */
   day: string;
@@ -289,7 +301,7 @@ export interface Views {
     page: Page,
   ): Promise<{ total: number; turns: TurnRow[] }>;
   events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }>;
-  search(query: SearchQuery): Promise<{ total: number; hits: SearchHit[] }>;
+  search(query: SearchQuery): Promise<SearchResult>;
   dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]>;
   /** Rebuilds the full-text index from the stored chunks; returns how many entries it indexed. */
   reindex(): Promise<{ entries: number; sessions: number }>;
@@ -306,6 +318,11 @@ export interface StoreCapabilities {
   engine: string;
   /** Several processes may share this store (needs the migration lock). */
   multiProcess: boolean;
+  /**
+   * Whether an unfiltered search counts every match. When false, a word with more matches than
+   * the ranking window gets `totalExact: false` and the window's size as its total.
+   */
+  exactSearchTotals: boolean;
 }
 
 export interface Store {

@@ -20,7 +20,7 @@ afterEach(async () => {
 
 describe('openStore', () => {
   it('opens the embedded engine in a fresh data directory', async () => {
-    expect(store.capabilities).toEqual({ engine: 'sqlite', multiProcess: false });
+    expect(store.capabilities).toEqual({ engine: 'sqlite', multiProcess: false, exactSearchTotals: true });
     expect(await store.stats()).toEqual({ documents: 0, sessions: 0, objects: 0, objectBytes: 0 });
   });
 

@@ -75,6 +75,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
       engine: engine.capabilities.engine,
       // Several API processes need both halves shared: one database and one bucket.
       multiProcess: engine.capabilities.multiProcess && objects.shared,
+      exactSearchTotals: engine.capabilities.exactSearchTotals,
     }),
     withMigrationLock: (fn) => engine.withMigrationLock(fn),
     stats: async () => ({ ...(await engine.counts()), ...(await totals.get()) }),

@@ -1619,6 +1619,8 @@ export interface components {
       reason?: string;
       q: string;
       total: number;
+      /** @description false when there are more matches than `total` (shown as "5,000+"): an unfiltered search on the PostgreSQL engine stops counting past its ranking window */
+      totalExact: boolean;
       offset: number;
       limit: number;
       hits: components['schemas']['SearchHit'][];

@@ -90,7 +90,7 @@ export function searchRoutes(deps: ApiDeps) {
     const limit = clampLimit(q.limit, DEFAULT_LIMIT.search, MAX_LIMIT.search);
     const offset = q.offset ?? 0;
     const off = (reason: string) =>
-      c.json({ enabled: false, reason, q: q.q, total: 0, offset, limit, hits: [] }, 200);
+      c.json({ enabled: false, reason, q: q.q, total: 0, totalExact: true, offset, limit, hits: [] }, 200);
     if (!(await store.views.materialized()).includes('full_text'))
       return off('search is off: the full-text index is not built (run `transcripts migrate up`)');
     let result;
@@ -129,6 +129,7 @@ export function searchRoutes(deps: ApiDeps) {
         enabled: true,
         q: q.q,
         total: result.total,
+        totalExact: result.totalExact,
         offset,
         limit,
         hits: result.hits.map((h) => ({ ...h, session: sessions.get(h.sessionId) ?? null })),

@@ -30,6 +30,11 @@ export const searchResultSchema = z
     reason: z.string().optional(),
     q: z.string(),
     total: z.number(),
+    totalExact: z.boolean().openapi({
+      description:
+        'false when there are more matches than `total` (shown as "5,000+"): an unfiltered search ' +
+        'on the PostgreSQL engine stops counting past its ranking window',
+    }),
     offset: z.number(),
     limit: z.number(),
     hits: z.array(searchHitSchema),

@@ -106,7 +106,7 @@ export const searchCommand = defineCommand<SearchOptions>({
       ctx.io.out(
         r.total === 0
           ? `no hits for ${JSON.stringify(options.q)}`
-          : `no hits at offset ${r.offset} (of ${r.total})`,
+          : `no hits at offset ${r.offset} (of ${r.total}${r.totalExact ? '' : '+'})`,
       );
       return 0;
     }
@@ -120,7 +120,8 @@ export const searchCommand = defineCommand<SearchOptions>({
     }
     const last = r.offset + r.hits.length;
     ctx.io.err(
-      `${r.offset + 1}–${last} of ${plural(r.total, 'hit')}${r.total > last ? `; --offset ${last} for more` : ''}`,
+      `${r.offset + 1}–${last} of ${r.totalExact ? plural(r.total, 'hit') : `${r.total}+ hits`}` +
+        (r.total > last || !r.totalExact ? `; --offset ${last} for more` : ''),
     );
     return 0;
   },

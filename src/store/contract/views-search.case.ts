@@ -8,6 +8,7 @@ import type { SearchQuery, Store } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from './view-fixtures.js';
 import { materializeAll } from './views-sessions.case.js';
+import { RANK_WINDOW } from '../views-common/rank-window.js';
 
 export async function seedSearch(store: Store): Promise<void> {
   await putDocs(store, [
@@ -126,9 +127,9 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(await found('(pool)')).toEqual(['q1#0', 'q1#1', 'q2#0']);
       expect(await found('text:pool')).toEqual([]);
       expect(await found('pool OR nothing')).toEqual([]);
-      expect(await search('')).toEqual({ total: 0, hits: [] });
-      expect(await search('   "" * ')).toEqual({ total: 0, hits: [] });
-      expect(await search('🚀')).toEqual({ total: 0, hits: [] });
+      expect(await search('')).toEqual({ total: 0, totalExact: true, hits: [] });
+      expect(await search('   "" * ')).toEqual({ total: 0, totalExact: true, hits: [] });
+      expect(await search('🚀')).toEqual({ total: 0, totalExact: true, hits: [] });
       expect((await search(';DROP TABLE docs;--')).total).toBe(0);
       expect(await store().docs.get('summary:q1')).not.toBeNull();
     });
@@ -169,6 +170,44 @@ export function describeSearchViews(options: ContractOptions): void {
       });
       expect(paged).toEqual(all.hits.map((h) => `${h.sessionId}#${h.index}`));
       expect((await search('pool', { limit: 0 })).hits).toEqual([]);
+    });
+
+    it('ranks a word matched past the ranking window over its most recent matches', async () => {
+      await materializeAll(store());
+      await putDocs(store(), [summaryDoc('w', { cwd: '/work/wide' })]);
+      // 5,100 entries say "common", written oldest first, a chunk at a time. The oldest says it
+      // most, so it ranks first over all of them; the newest says it twice, so it ranks first
+      // among the 5,000 most recent. One entry also says "zebra".
+      const n = RANK_WINDOW + 100;
+      const text = (i: number) =>
+        i === 0
+          ? 'common common common common common'
+          : i === n - 1
+            ? 'common common'
+            : `common entry number ${i}${i === 10 ? ' zebra' : ''}`;
+      for (let at = 0; at < n; at += 1000) {
+        const entries = [];
+        for (let i = at; i < Math.min(n, at + 1000); i++) entries.push(entry(i, 'user', text(i)));
+        await putDocs(store(), [chunkDoc('w', entries)]);
+      }
+      const exact = store().capabilities.exactSearchTotals;
+      const everything = await search('common');
+      expect(everything).toMatchObject(
+        exact ? { total: n, totalExact: true } : { total: RANK_WINDOW, totalExact: false },
+      );
+      expect(everything.hits[0]).toMatchObject({ sessionId: 'w', index: n - 1 });
+      expect(everything.hits.map((h) => h.index)).not.toContain(0);
+      // A page past the window widens it, on both engines.
+      const deep = await search('common', { offset: RANK_WINDOW - 10, limit: 20 });
+      expect(deep.hits).toHaveLength(20);
+      expect(deep).toMatchObject(exact ? { total: n } : { total: RANK_WINDOW + 10, totalExact: false });
+      expect((await search('common', { limit: 0 })).totalExact).toBe(exact);
+      // A filter ranks every match and counts them all.
+      const filtered = await search('common', { cwd: '/work/wide' });
+      expect(filtered).toMatchObject({ total: n, totalExact: true });
+      expect(filtered.hits[0]).toMatchObject({ index: 0 });
+      // Within the window, every match counts.
+      expect(await search('zebra')).toMatchObject({ total: 1, totalExact: true, hits: [{ index: 10 }] });
     });
 
     it('reindexes from the stored chunks', async () => {

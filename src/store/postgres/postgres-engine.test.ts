@@ -15,6 +15,7 @@ import { StoreInputError, ViewMissingError, type Store } from '../contract.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { materializeAll } from '../contract/views-sessions.case.js';
 import { openStore } from '../open-store.js';
+import { RANK_WINDOW } from '../views-common/rank-window.js';
 
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
@@ -46,7 +47,7 @@ describePg(title, () => {
   });
 
   it('reports capabilities of a shared engine', () => {
-    expect(a.capabilities).toEqual({ engine: 'postgres', multiProcess: true });
+    expect(a.capabilities).toEqual({ engine: 'postgres', multiProcess: true, exactSearchTotals: false });
   });
 
   it('never loses an update when both write one document: the stale writer gets a conflict', async () => {
@@ -163,6 +164,50 @@ describePg(title, () => {
       expect(await a.views.reindex()).toEqual({ entries: 2, sessions: 1 });
       expect(await tsvIndex()).toEqual([{ indisvalid: true }]);
       expect((await b.views.search({ q: 'pomodoro', limit: 5, offset: 0 })).total).toBe(1);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describePg('postgres: views made by an older version', () => {
+  it('gives an older search table its insertion order when a process opens the store', async () => {
+    const env = await engine.serverEnv();
+    databaseUrl = env.CT_DATABASE_URL!;
+    const dataDir = path.join(tmpdir(), 'ct-unused');
+    const a = await openStore({ dataDir, env });
+    stores.push(a);
+    await materializeAll(a);
+    const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
+    await putDocs(a, [chunkDoc('old', words(RANK_WINDOW + 1))]);
+    const url = new URL(databaseUrl);
+    const schema = url.searchParams.get('schema')!;
+    url.searchParams.delete('schema');
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    const seqColumn = async () =>
+      (
+        await client.query(
+          `SELECT c.is_identity, (SELECT count(*) FROM pg_indexes WHERE schemaname = $1 AND indexname = 'full_text_entries_seq') AS indexes
+           FROM information_schema.columns c
+           WHERE c.table_schema = $1 AND c.table_name = 'full_text_entries' AND c.column_name = 'seq'`,
+          [schema],
+        )
+      ).rows;
+    try {
+      expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
+      await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN seq`); // as 0.1.0 made it
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      const b = await openStore({ dataDir, env });
+      stores.push(b);
+      expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
+      const found = await b.views.search({ q: 'word', limit: 1, offset: 0 });
+      expect(found).toMatchObject({ total: RANK_WINDOW, totalExact: false });
+      // New entries come after every upgraded one.
+      await putDocs(b, [chunkDoc('new', [entry(0, 'user', 'word word word')])]);
+      expect((await b.views.search({ q: 'word', limit: 1, offset: 0 })).hits[0]).toMatchObject({
+        sessionId: 'new',
+      });
     } finally {
       await client.end();
     }

@@ -11,9 +11,14 @@ import { PostgresViews } from './postgres-views.js';
 export class PostgresEngine {
   readonly docs: DocStore;
   readonly views: Views;
-  readonly capabilities: StoreCapabilities = Object.freeze({ engine: 'postgres', multiProcess: true });
+  readonly capabilities: StoreCapabilities = Object.freeze({
+    engine: 'postgres',
+    multiProcess: true,
+    exactSearchTotals: false,
+  });
   readonly #db: PostgresDatabase;
   readonly #docs: PostgresDocStore;
+  readonly #views: PostgresViews;
 
   private constructor(db: PostgresDatabase) {
     this.#db = db;
@@ -21,11 +26,22 @@ export class PostgresEngine {
     this.#docs = new PostgresDocStore(db, views);
     this.docs = this.#docs;
     this.views = views;
+    this.#views = views;
   }
 
-  /** Connects and creates the schema's base tables if missing (safe when several processes start at once). */
+  /**
+   * Connects, creates the schema's base tables if missing and upgrades views an older version
+   * made (safe when several processes start at once).
+   */
   static async open(settings: PostgresSettings, options?: PostgresDatabaseOptions): Promise<PostgresEngine> {
-    return new PostgresEngine(await PostgresDatabase.open(settings, options));
+    const engine = new PostgresEngine(await PostgresDatabase.open(settings, options));
+    try {
+      await engine.#views.upgrade();
+    } catch (err) {
+      await engine.close().catch(() => undefined);
+      throw err;
+    }
+    return engine;
   }
 
   /** The schema this engine lives in. */

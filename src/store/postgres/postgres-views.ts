@@ -14,7 +14,7 @@ import {
   type DayActivity,
   type EventRow,
   type Page,
-  type SearchHit,
+  type SearchResult,
   type SearchQuery,
   type SessionFilter,
   type SessionRow,
@@ -115,6 +115,21 @@ export class PostgresViews implements Views {
     });
   }
 
+  /**
+   * Upgrades the tables of registered views made by an older version (see `PostgresView.upgrade`).
+   * Looks before it locks: once every view is current, opening takes no exclusive lock.
+   */
+  async upgrade(): Promise<void> {
+    const registered = await this.#registry(this.#db.pool);
+    const views = [...this.#views.values()].filter((v) => v.upgrade && registered.has(v.name));
+    if (views.length === 0) return;
+    await this.#db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
+      const registry = await this.#registry(client);
+      for (const view of views) if (registry.has(view.name)) await view.upgrade!(client);
+    });
+  }
+
   // -- maintenance ------------------------------------------------------------------------------
 
   /**
@@ -196,7 +211,7 @@ export class PostgresViews implements Views {
     return sessionEvents(this.#db.pool, sessionId, limit, offset);
   }
 
-  async search(query: SearchQuery): Promise<{ total: number; hits: SearchHit[] }> {
+  async search(query: SearchQuery): Promise<SearchResult> {
     if (typeof query?.q !== 'string') throw new StoreInputError('q must be a string');
     checkPage(query);
     const filter = sessionFilterSql(query, 'e.session_id');
@@ -204,9 +219,9 @@ export class PostgresViews implements Views {
     if (termParams(query.q) === null) {
       // Nothing searchable: no statement runs, so say here whether search exists at all.
       await this.#require(required);
-      return { total: 0, hits: [] };
+      return { total: 0, totalExact: true, hits: [] };
     }
-    return this.#over(required, () => this.#fullText.search(this.#db.pool, query, filter));
+    return this.#over(required, () => this.#fullText.search(this.#db, query, filter));
   }
 
   async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {

@@ -24,7 +24,11 @@ import { SqliteWriterClient } from './sqlite-writer-client.js';
 export class SqliteEngine {
   readonly docs: DocStore;
   readonly views: Views;
-  readonly capabilities: StoreCapabilities = Object.freeze({ engine: 'sqlite', multiProcess: false });
+  readonly capabilities: StoreCapabilities = Object.freeze({
+    engine: 'sqlite',
+    multiProcess: false,
+    exactSearchTotals: true,
+  });
   readonly #db: SqliteDatabase;
   readonly #reads: SqliteDocStore;
   readonly #writer: SqliteWriterClient;

@@ -13,7 +13,7 @@ import {
   type DayActivity,
   type EventRow,
   type Page,
-  type SearchHit,
+  type SearchResult,
   type SearchQuery,
   type SessionFilter,
   type SessionRow,
@@ -197,7 +197,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     return this.#events.page(sessionId, limit, offset);
   }
 
-  async search(query: SearchQuery): Promise<{ total: number; hits: SearchHit[] }> {
+  async search(query: SearchQuery): Promise<SearchResult> {
     this.#require('full_text');
     if (typeof query?.q !== 'string') throw new StoreInputError('q must be a string');
     checkPage(query);

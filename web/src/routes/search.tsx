@@ -96,7 +96,8 @@ function SearchPage() {
   const set = (patch: Partial<SearchPageSearch>) =>
     navigate({ search: (old: SearchPageSearch) => ({ ...old, ...patch }) });
   const data = result.data;
-  const pages = data ? Math.ceil(data.total / PAGE) : 0;
+  // Past a lower-bound total ("5,000+") one more page is offered; reaching it widens the window.
+  const pages = data ? Math.ceil(data.total / PAGE) + (data.totalExact ? 0 : 1) : 0;
 
   return (
     <Stack gap="sm" p="sm" maw={1000} mx="auto" data-testid="search-page">
@@ -146,7 +147,8 @@ function SearchPage() {
       ) : (
         <>
           <Text size="sm" c="dimmed" data-testid="search-total">
-            {formatCount(data.total)} matching entr{data.total === 1 ? 'y' : 'ies'}
+            {formatCount(data.total)}
+            {data.totalExact ? '' : '+'} matching entr{data.total === 1 && data.totalExact ? 'y' : 'ies'}
             {result.isFetching ? ' …' : ''}
           </Text>
           <Stack gap={6}>

@@ -9,13 +9,14 @@
  * GIN's pending list (fast update) is kept small: every search scans it whole, and at the default
  * 4 MB a fresh import left each search several milliseconds slower until autovacuum merged it.
  */
-import type { SearchHit, SearchQuery } from '../../contract.js';
+import type { SearchHit, SearchQuery, SearchResult } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
-import { splitSnippet } from '../../views-common/search-terms.js';
+import { splitSnippet, type SearchTerm } from '../../views-common/search-terms.js';
+import { rankWindow } from '../../views-common/rank-window.js';
 import { tokenText } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
-import { readQuery, writeValues, type Queryable } from '../postgres-database.js';
+import { readQuery, writeValues, type PostgresDatabase, type Queryable } from '../postgres-database.js';
 import {
   columns,
   forEachDoc,
@@ -39,13 +40,20 @@ CREATE TABLE IF NOT EXISTS full_text_entries (
   timestamp text,
   text text NOT NULL,
   tsv tsvector NOT NULL,
+  -- Insertion order: an unfiltered search ranks the most recent matches (see #searchEverything).
+  seq bigint GENERATED ALWAYS AS IDENTITY,
   PRIMARY KEY (session_id, file, idx)
 );
 `;
+const SEQ_INDEX_DDL = 'CREATE INDEX IF NOT EXISTS full_text_entries_seq ON full_text_entries (seq)';
 const INDEX_DDL = `
 CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv)
   WITH (gin_pending_list_limit = 512);
+${SEQ_INDEX_DDL};
 `;
+
+/** The tsquery as a scalar subquery: computed once, and usable as a GIN index condition. */
+const MATCH = '(SELECT q FROM query)';
 
 const SQL = {
   removeRanges: `DELETE FROM full_text_entries t
@@ -114,66 +122,150 @@ export class FullTextView implements PostgresView {
     return { entries: Number(rows[0]!.entries), sessions: Number(rows[0]!.sessions) };
   }
 
+  /**
+   * Brings a table made by an older version to this one's shape: `seq` (insertion order, which
+   * the ranking window of an unfiltered search walks) came later. Adding it rewrites the table
+   * once; the caller holds the views lock exclusively.
+   */
+  async upgrade(q: Queryable): Promise<void> {
+    const { rows } = await q.query(
+      `SELECT 1 FROM information_schema.columns
+       WHERE table_schema = current_schema() AND table_name = 'full_text_entries' AND column_name = 'seq'`,
+    );
+    if (rows.length > 0) return;
+    await q.query('ALTER TABLE full_text_entries ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY');
+    await q.query(SEQ_INDEX_DDL);
+  }
+
   /** Hits ranked best first; `filter` comes from `sessionFilterSql(…, 'e.session_id')`. */
-  async search(
-    q: Queryable,
-    query: SearchQuery,
-    filter: FilterSql,
-  ): Promise<{ total: number; hits: SearchHit[] }> {
+  async search(db: PostgresDatabase, query: SearchQuery, filter: FilterSql): Promise<SearchResult> {
     const terms = termParams(query.q);
-    if (terms === null) return { total: 0, hits: [] };
+    if (terms === null) return { total: 0, totalExact: true, hits: [] };
+    if (filter.where.length === 0) return this.#searchEverything(db, query, terms);
     const n = filter.params.length;
     const cte = tsQueryCte(`$${n + 1}`, `$${n + 2}`);
-    // The tsquery as a scalar subquery: computed once, and usable as a GIN index condition.
-    const match = '(SELECT q FROM query)';
     const from = `FROM full_text_entries e
       ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = e.session_id' : ''}
-      WHERE e.tsv @@ ${match} ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
+      WHERE e.tsv @@ ${MATCH} ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
     const params = [...filter.params, terms.terms, terms.prefixes];
-    // One statement: the total rides along each row of the page. Snippets are cut in JS
-    // (views-common/text-snippet.ts) from the page's texts. The rank is computed below an
+    // One statement: the total rides along each row of the page. The rank is computed below an
     // optimisation fence (OFFSET 0), so the window that counts sees narrow rows rather than
     // every match's tsvector, which spilled to disk past work_mem (a rare word: 10 ms → 6 ms).
-    const matches = `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${match}) AS rank ${from} OFFSET 0`;
-    const { rows } = await readQuery<{
-      session_id: string;
-      file: string;
-      idx: number;
-      role: string;
-      timestamp: string | null;
-      text: string;
-      rank: number;
-      total: string;
-    }>(
-      q,
+    const matches = `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank ${from} OFFSET 0`;
+    const { rows } = await readQuery<HitRow & { total: string }>(
+      db.pool,
       `WITH ${cte}, hits AS (
         SELECT m.session_id, m.file, m.idx, m.rank, count(*) OVER () AS total FROM (${matches}) m
         ORDER BY m.rank DESC, m.session_id, m.file, m.idx
         LIMIT $${n + 3} OFFSET $${n + 4}
       )
-      SELECT h.session_id, h.file, h.idx, h.rank, h.total, e.role, e.timestamp, e.text
-      FROM hits h JOIN full_text_entries e ON e.session_id = h.session_id AND e.file = h.file AND e.idx = h.idx
-      ORDER BY h.rank DESC, h.session_id, h.file, h.idx`,
+      ${PAGE_WITH_TEXT}`,
       [...params, query.limit, query.offset],
     );
     if (rows.length === 0) {
       // An empty page (limit 0, offset past the end, no match) says nothing of the total.
-      const count = await readQuery<{ n: string }>(q, `WITH ${cte} SELECT count(*) AS n ${from}`, params);
-      return { total: Number(count.rows[0]!.n), hits: [] };
+      const count = await readQuery<{ n: string }>(
+        db.pool,
+        `WITH ${cte} SELECT count(*) AS n ${from}`,
+        params,
+      );
+      return { total: Number(count.rows[0]!.n), totalExact: true, hits: [] };
     }
-    return {
-      total: Number(rows[0]!.total),
-      hits: rows.map((r) => ({
-        sessionId: r.session_id,
-        file: r.file,
-        index: r.idx,
-        role: r.role,
-        timestamp: r.timestamp,
-        snippet: splitSnippet(textSnippet(r.text, terms.searchTerms)),
-        rank: r.rank,
-      })),
-    };
+    return { total: Number(rows[0]!.total), totalExact: true, hits: toHits(rows, terms.searchTerms) };
   }
+
+  /**
+   * An unfiltered search, kept cheap for words found in a large share of the history. Up to
+   * `rankWindow` + 1 matches are fetched through the GIN index; when that is all of them, they are
+   * counted and ranked (the total is exact). When there are more, counting them all would visit
+   * every matching row (a word in half the entries: ~150 ms), so the total stays a lower bound and
+   * relevance is ranked over the most recently indexed matches, found by walking `seq` backwards
+   * — the window the embedded engine ranks too.
+   */
+  async #searchEverything(
+    db: PostgresDatabase,
+    query: SearchQuery,
+    terms: NonNullable<ReturnType<typeof termParams>>,
+  ): Promise<SearchResult> {
+    const window = rankWindow(query.offset, query.limit);
+    const cte = tsQueryCte('$1', '$2');
+    const params = [terms.terms, terms.prefixes, window, query.limit, query.offset];
+    // As the filtered search, but the matches are cut off at the window's end plus one: ranking
+    // them costs no more than for a rarer word, and the one past the end tells that there are more.
+    const matches = `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank
+      FROM full_text_entries e WHERE e.tsv @@ ${MATCH} LIMIT $3::int + 1`;
+    const { rows } = await readQuery<HitRow & { total: string }>(
+      db.pool,
+      `WITH ${cte}, hits AS (
+        SELECT m.session_id, m.file, m.idx, m.rank, count(*) OVER () AS total FROM (${matches}) m
+        ORDER BY m.rank DESC, m.session_id, m.file, m.idx
+        LIMIT $4 OFFSET $5
+      )
+      ${PAGE_WITH_TEXT}`,
+      params,
+    );
+    if (rows.length === 0) {
+      const count = await readQuery<{ n: string }>(
+        db.pool,
+        `WITH ${cte} SELECT count(*) AS n FROM (${matches}) m`,
+        params.slice(0, 3),
+      );
+      const total = Number(count.rows[0]!.n);
+      return total <= window
+        ? { total, totalExact: true, hits: [] }
+        : { total: window, totalExact: false, hits: [] };
+    }
+    const total = Number(rows[0]!.total);
+    if (total <= window) return { total, totalExact: true, hits: toHits(rows, terms.searchTerms) };
+    const page = await db.transaction(async (client) => {
+      // The walk down `seq` must not be planned as a GIN bitmap (which would visit every match
+      // to sort them by `seq`); without statistics the planner would choose just that.
+      await client.query('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
+      const { rows: hits } = await readQuery<HitRow>(
+        client,
+        `WITH ${cte},
+        recent AS (
+          SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank FROM full_text_entries e
+          WHERE e.tsv @@ ${MATCH} ORDER BY e.seq DESC LIMIT $3
+        ),
+        hits AS (
+          SELECT * FROM recent ORDER BY rank DESC, session_id, file, idx LIMIT $4 OFFSET $5
+        )
+        ${PAGE_WITH_TEXT}`,
+        params,
+      );
+      return hits;
+    });
+    return { total: window, totalExact: false, hits: toHits(page, terms.searchTerms) };
+  }
+}
+
+/** A page of hits (`hits`: session_id, file, idx, rank and maybe total) with each entry's text. */
+const PAGE_WITH_TEXT = `SELECT h.*, e.role, e.timestamp, e.text
+  FROM hits h JOIN full_text_entries e ON e.session_id = h.session_id AND e.file = h.file AND e.idx = h.idx
+  ORDER BY h.rank DESC, h.session_id, h.file, h.idx`;
+
+interface HitRow {
+  session_id: string;
+  file: string;
+  idx: number;
+  role: string;
+  timestamp: string | null;
+  text: string;
+  rank: number;
+}
+
+/** Snippets are cut in JS (views-common/text-snippet.ts) from the page's texts. */
+function toHits(rows: HitRow[], searchTerms: SearchTerm[]): SearchHit[] {
+  return rows.map((r) => ({
+    sessionId: r.session_id,
+    file: r.file,
+    index: r.idx,
+    role: r.role,
+    timestamp: r.timestamp,
+    snippet: splitSnippet(textSnippet(r.text, searchTerms)),
+    rank: r.rank,
+  }));
 }
 
 class Batch implements ViewBatch {

@@ -44,6 +44,11 @@ export interface PostgresView {
   drop(q: Queryable): Promise<void>;
   /** Fills freshly created tables from the stored documents (and adds indexes best built on full tables). */
   build(q: Queryable): Promise<void>;
+  /**
+   * Brings the tables of a view materialised by an older version to this version's shape; runs
+   * when a process opens the store, for registered views only, with the views lock held.
+   */
+  upgrade?(q: Queryable): Promise<void>;
   /** Per-write maintenance for one transaction; absent for views that need none (indexes). */
   batch?(q: Queryable): ViewBatch;
 }

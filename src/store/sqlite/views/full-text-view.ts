@@ -5,13 +5,14 @@
  * so a replaced chunk's rows are found without a scan. The index is kept in step by this class,
  * not by triggers: a trigger per row made ingest about 2.5 times slower.
  */
-import type { SearchHit, SearchQuery } from '../../contract.js';
+import type { SearchHit, SearchQuery, SearchResult } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
 import { MARK_CLOSE, MARK_OPEN, searchTerms, splitSnippet } from '../../views-common/search-terms.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
+import { rankWindow } from '../../views-common/rank-window.js';
 import { ftsQuery } from './fts-query.js';
 import type { FilterSql } from './session-filter-sql.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
@@ -55,8 +56,6 @@ const SQL = {
 const SQL_MARK_OPEN = `char(${MARK_OPEN.codePointAt(0)})`;
 const SQL_MARK_CLOSE = `char(${MARK_CLOSE.codePointAt(0)})`;
 
-/** Matches ranked by relevance in an unfiltered search (see #searchEverything). */
-const RANK_WINDOW = 5000;
 /** Extra candidates fetched past the page, so equal scores at its edge sort deterministically. */
 const TIE_SPARE = 32;
 
@@ -156,9 +155,9 @@ export class FullTextView implements SqliteView {
   }
 
   /** Hits ranked by bm25; `filter` comes from `sessionFilterSql(…, 'e.session_id')`. */
-  search(query: SearchQuery, filter: FilterSql, cache: StatementCache): { total: number; hits: SearchHit[] } {
+  search(query: SearchQuery, filter: FilterSql, cache: StatementCache): SearchResult {
     const match = ftsQuery(query.q);
-    if (match === null) return { total: 0, hits: [] };
+    if (match === null) return { total: 0, totalExact: true, hits: [] };
     if (filter.where.length === 0) return this.#searchEverything(match, query, cache);
     const from = `FROM full_text_index
       JOIN full_text_entries e ON e.rowid = full_text_index.rowid
@@ -166,7 +165,7 @@ export class FullTextView implements SqliteView {
       WHERE full_text_index MATCH @match ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
     const params = { ...filter.params, match };
     const { n: total } = cache.get(`SELECT count(*) AS n ${from}`).get(params) as { n: number };
-    if (total === 0 || query.limit === 0) return { total, hits: [] };
+    if (total === 0 || query.limit === 0) return { total, totalExact: true, hits: [] };
     const rows = cache
       .get(
         `SELECT e.session_id, e.file, e.idx, e.role, e.timestamp,
@@ -177,25 +176,21 @@ export class FullTextView implements SqliteView {
         LIMIT @limit OFFSET @offset`,
       )
       .all({ ...params, limit: query.limit, offset: query.offset }) as SearchRow[];
-    return { total, hits: rows.map(toHit) };
+    return { total, totalExact: true, hits: rows.map(toHit) };
   }
 
   /**
    * An unfiltered search, kept cheap for words that match a large share of the history: the total
-   * comes from the index alone, and relevance (bm25) is ranked over the `RANK_WINDOW` most recently
+   * comes from the index alone, and relevance (bm25) is ranked over the `rankWindow` most recently
    * indexed matches (or as many as the page needs), so a common word costs about the same at any
    * size. Snippets are made only for the page's hits.
    */
-  #searchEverything(
-    match: string,
-    query: SearchQuery,
-    cache: StatementCache,
-  ): { total: number; hits: SearchHit[] } {
+  #searchEverything(match: string, query: SearchQuery, cache: StatementCache): SearchResult {
     const { n: total } = cache
       .get('SELECT count(*) AS n FROM full_text_index WHERE full_text_index MATCH ?')
       .get(match) as { n: number };
-    if (total === 0 || query.limit === 0) return { total, hits: [] };
-    const window = Math.max(RANK_WINDOW, query.offset + query.limit);
+    if (total === 0 || query.limit === 0) return { total, totalExact: true, hits: [] };
+    const window = rankWindow(query.offset, query.limit);
     const floor =
       total <= window
         ? 0
@@ -229,6 +224,6 @@ export class FullTextView implements SqliteView {
     const rows: SearchRow[] = candidates
       .slice(query.offset, query.offset + query.limit)
       .map(({ text, ...r }) => ({ ...r, snippet: textSnippet(text, terms, SNIPPET_TOKENS) }));
-    return { total, hits: rows.map(toHit) };
+    return { total, totalExact: true, hits: rows.map(toHit) };
   }
 }

@@ -268,7 +268,9 @@ export function Omnibox() {
             <Combobox.Group label={parse.kind === 'command' ? 'Commands' : 'Enter'}>{options}</Combobox.Group>
           )}
           {hits.length > 0 && (
-            <Combobox.Group label={`Search hits (${preview.data?.total ?? hits.length})`}>
+            <Combobox.Group
+              label={`Search hits (${preview.data?.total ?? hits.length}${preview.data?.totalExact === false ? '+' : ''})`}
+            >
               {hits.map((h, i) => (
                 <Combobox.Option value={`hit:${i}`} key={`hit-${h.sessionId}-${h.file}-${h.index}`}>
                   <Text size="xs" c="dimmed" truncate>
