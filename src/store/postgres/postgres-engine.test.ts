@@ -214,6 +214,63 @@ describePg('postgres: views made by an older version', () => {
   });
 });
 
+describePg('postgres: unfiltered search with table statistics', () => {
+  it('answers the same whether the statistics send it down the index or along the recent matches', async () => {
+    const env = await engine.serverEnv();
+    const dataDir = path.join(tmpdir(), 'ct-unused');
+    const open = async () => {
+      const store = await openStore({ dataDir, env });
+      stores.push(store);
+      return store;
+    };
+    const a = await open();
+    await materializeAll(a);
+    // "beta" in 21,000 entries: enough for the statistics to promise more than four windows.
+    const write = async (sessionId: string, n: number, text: (i: number) => string) => {
+      for (let at = 0; at < n; at += 2000) {
+        const entries = [];
+        for (let i = at; i < Math.min(n, at + 2000); i++) entries.push(entry(i, 'user', text(i)));
+        await putDocs(a, [chunkDoc(sessionId, entries)]);
+      }
+    };
+    await write('b', 21_000, (i) => (i === 20_999 ? 'beta beta' : `beta ${i}`));
+    const page = (r: {
+      total: number;
+      totalExact: boolean;
+      hits: Array<{ sessionId: string; index: number }>;
+    }) => ({
+      total: r.total,
+      totalExact: r.totalExact,
+      hits: r.hits.map((h) => `${h.sessionId}#${h.index}`),
+    });
+    const search = (store: Store, q: string, offset = 0) => store.views.search({ q, limit: 20, offset });
+    const before = page(await search(a, 'beta'));
+    expect(before).toMatchObject({ total: RANK_WINDOW, totalExact: false });
+    expect(before.hits[0]).toBe('b#20999');
+    const deepBefore = page(await search(a, 'beta', 9000));
+
+    const url = new URL(env.CT_DATABASE_URL!);
+    const schema = url.searchParams.get('schema')!;
+    url.searchParams.delete('schema');
+    const client = new pg.Client({ connectionString: url.toString() });
+    await client.connect();
+    try {
+      await client.query(`ANALYZE ${schema}.full_text_entries`);
+      const b = await open(); // reads the statistics afresh
+      expect(page(await search(b, 'beta'))).toEqual(before);
+      expect(page(await search(b, 'beta', 9000))).toEqual(deepBefore);
+      // The statistics now promise far more than there are: the walk finds every match and
+      // the total is exact again.
+      await write('b', 21_000, (i) => (i % 1000 === 0 ? 'beta again' : `gamma ${i}`));
+      const c = await open();
+      expect(page(await search(c, 'beta'))).toMatchObject({ total: 21, totalExact: true });
+      expect((await search(c, 'beta')).hits).toHaveLength(20);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
+});
+
 describe('postgres: configuration errors', () => {
   it('names the unreachable server and the setting', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'ct-pg-config-'));

@@ -29,6 +29,7 @@ import {
   type WrittenDoc,
 } from './postgres-view.js';
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
+import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
 import type { FilterSql } from './session-filter-sql.js';
 
 const TABLE_DDL = `
@@ -81,6 +82,7 @@ type Op =
 
 export class FullTextView implements PostgresView {
   readonly name = 'full_text' as const;
+  readonly #stats = new SearchTableStats();
   readonly follows = ['chunk'];
   readonly needsChunkRange = true;
 
@@ -175,12 +177,13 @@ export class FullTextView implements PostgresView {
   }
 
   /**
-   * An unfiltered search, kept cheap for words found in a large share of the history. Up to
-   * `rankWindow` + 1 matches are fetched through the GIN index; when that is all of them, they are
-   * counted and ranked (the total is exact). When there are more, counting them all would visit
-   * every matching row (a word in half the entries: ~150 ms), so the total stays a lower bound and
-   * relevance is ranked over the most recently indexed matches, found by walking `seq` backwards
-   * — the window the embedded engine ranks too.
+   * An unfiltered search, kept cheap for words found in a large share of the history: when there
+   * are more matches than `rankWindow`, counting them all would visit every matching row (a word
+   * in half the entries: ~150 ms), so the total stays a lower bound and relevance is ranked over
+   * the most recently indexed matches, found by walking `seq` backwards — the window the
+   * embedded engine ranks too. Which way to look first: a word the table statistics promise many
+   * matches for is walked at once; any other is fetched through the GIN index up to the window's
+   * end plus one, and walked only when that one exists. Either way the answer is the same.
    */
   async #searchEverything(
     db: PostgresDatabase,
@@ -188,56 +191,79 @@ export class FullTextView implements PostgresView {
     terms: NonNullable<ReturnType<typeof termParams>>,
   ): Promise<SearchResult> {
     const window = rankWindow(query.offset, query.limit);
-    const cte = tsQueryCte('$1', '$2');
     const params = [terms.terms, terms.prefixes, window, query.limit, query.offset];
-    // As the filtered search, but the matches are cut off at the window's end plus one: ranking
-    // them costs no more than for a rarer word, and the one past the end tells that there are more.
-    const matches = `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank
-      FROM full_text_entries e WHERE e.tsv @@ ${MATCH} LIMIT $3::int + 1`;
-    const { rows } = await readQuery<HitRow & { total: string }>(
+    const lexemes = terms.searchTerms.map((t, i) => plainLexeme(terms.terms[i]!, t.prefix));
+    const common = expectedMatches(lexemes, await this.#stats.get(db)) > 4 * window;
+    let found = common ? null : await this.#firstMatches(db, params);
+    if (!found || found.total > window) found = await this.#recentMatches(db, params);
+    const exact = found.total <= window;
+    return {
+      total: exact ? found.total : window,
+      totalExact: exact,
+      hits: toHits(found.page, terms.searchTerms),
+    };
+  }
+
+  /** Up to `window` + 1 matches through the GIN index (the first found), ranked and paged. */
+  async #firstMatches(db: PostgresDatabase, params: unknown[]): Promise<Matches> {
+    return pageOfMatches(
       db.pool,
-      `WITH ${cte}, hits AS (
-        SELECT m.session_id, m.file, m.idx, m.rank, count(*) OVER () AS total FROM (${matches}) m
-        ORDER BY m.rank DESC, m.session_id, m.file, m.idx
-        LIMIT $4 OFFSET $5
-      )
-      ${PAGE_WITH_TEXT}`,
+      `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank
+      FROM full_text_entries e WHERE e.tsv @@ ${MATCH} LIMIT $3::int + 1`,
       params,
     );
-    if (rows.length === 0) {
-      const count = await readQuery<{ n: string }>(
-        db.pool,
-        `WITH ${cte} SELECT count(*) AS n FROM (${matches}) m`,
-        params.slice(0, 3),
-      );
-      const total = Number(count.rows[0]!.n);
-      return total <= window
-        ? { total, totalExact: true, hits: [] }
-        : { total: window, totalExact: false, hits: [] };
-    }
-    const total = Number(rows[0]!.total);
-    if (total <= window) return { total, totalExact: true, hits: toHits(rows, terms.searchTerms) };
-    const page = await db.transaction(async (client) => {
+  }
+
+  /** The `window` most recently indexed matches (and whether there is one more), ranked and paged. */
+  async #recentMatches(db: PostgresDatabase, params: unknown[]): Promise<Matches> {
+    return db.transaction(async (client) => {
       // The walk down `seq` must not be planned as a GIN bitmap (which would visit every match
       // to sort them by `seq`); without statistics the planner would choose just that.
       await client.query('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
-      const { rows: hits } = await readQuery<HitRow>(
+      return pageOfMatches(
         client,
-        `WITH ${cte},
-        recent AS (
-          SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank FROM full_text_entries e
-          WHERE e.tsv @@ ${MATCH} ORDER BY e.seq DESC LIMIT $3
-        ),
-        hits AS (
-          SELECT * FROM recent ORDER BY rank DESC, session_id, file, idx LIMIT $4 OFFSET $5
-        )
-        ${PAGE_WITH_TEXT}`,
+        `SELECT r.session_id, r.file, r.idx, CASE WHEN r.nth <= $3 THEN r.rank END AS rank FROM (
+          SELECT w.*, row_number() OVER (ORDER BY w.seq DESC) AS nth FROM (
+            SELECT e.session_id, e.file, e.idx, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank
+            FROM full_text_entries e WHERE e.tsv @@ ${MATCH} ORDER BY e.seq DESC LIMIT $3::int + 1
+          ) w
+        ) r`,
         params,
       );
-      return hits;
     });
-    return { total: window, totalExact: false, hits: toHits(page, terms.searchTerms) };
   }
+}
+
+interface Matches {
+  /** Matches found: at most the window plus one. */
+  total: number;
+  page: HitRow[];
+}
+
+/**
+ * Ranks `matches` (session_id, file, idx, rank; a null rank counts but is never shown) and
+ * returns the page `params` ask for ($1, $2: terms; $3: window; $4: limit; $5: offset).
+ */
+async function pageOfMatches(q: Queryable, matches: string, params: unknown[]): Promise<Matches> {
+  const cte = tsQueryCte('$1', '$2');
+  const { rows } = await readQuery<HitRow & { total: string }>(
+    q,
+    `WITH ${cte}, hits AS (
+      SELECT m.session_id, m.file, m.idx, m.rank, count(*) OVER () AS total FROM (${matches}) m
+      ORDER BY m.rank DESC NULLS LAST, m.session_id, m.file, m.idx
+      LIMIT $4 OFFSET $5
+    )
+    ${PAGE_WITH_TEXT}`,
+    params,
+  );
+  const page = rows.filter((r) => r.rank !== null);
+  if (rows.length > 0) return { total: Number(rows[0]!.total), page };
+  const count = await readQuery<{ n: string }>(
+    q,
+    `WITH ${cte} SELECT count(*) AS n FROM (${matches}) m`,
+    params.slice(0, 3),
+  );
+  return { total: Number(count.rows[0]!.n), page };
 }
 
 /** A page of hits (`hits`: session_id, file, idx, rank and maybe total) with each entry's text. */
