@@ -297,6 +297,16 @@ describeEngines('read routes', (engine) => {
       expect(paged.body.hits).toHaveLength(3);
     });
 
+    it('says whether the total counts every match', async () => {
+      // The corpus holds fewer matches than an unfiltered search ranks (5,000), so both engines
+      // count them all (the store contract tests a word past the window); a filter always does.
+      const plain = (await getJson(server, '/api/search?q=the')).body;
+      const filtered = (await getJson(server, '/api/search?q=the&source=backfill')).body;
+      expect(plain).toMatchObject({ total: filtered.total, totalExact: true });
+      expect(filtered).toMatchObject({ totalExact: true });
+      expect(filtered.total).toBeGreaterThan(100);
+    });
+
     it("gives each hit its own session's title, project and last activity", async () => {
       const { body } = await getJson(server, '/api/search?q=the&limit=50');
       const ids = [...new Set(body.hits.map((h: { sessionId: string }) => h.sessionId))] as string[];
