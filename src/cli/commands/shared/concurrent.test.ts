@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mapConcurrent } from './concurrent.js';
+import { mapConcurrent, SessionWrites } from './concurrent.js';
 
 const tick = () => new Promise((r) => setTimeout(r, 1));
 
@@ -30,5 +30,59 @@ describe('mapConcurrent', () => {
       }),
     ).rejects.toThrow('boom 1');
     expect(started.length).toBeLessThan(6);
+  });
+});
+
+describe('SessionWrites', () => {
+  /** A write that ends (or fails) when told to. */
+  const pending = () => {
+    let end!: (err?: Error) => void;
+    const done = new Promise<void>((resolve, reject) => {
+      end = (err) => (err ? reject(err) : resolve());
+    });
+    return { done, end };
+  };
+  const settled = async (p: Promise<unknown>) => {
+    let state = 'pending';
+    p.then(
+      () => (state = 'resolved'),
+      () => (state = 'rejected'),
+    );
+    await tick();
+    return state;
+  };
+
+  it('lets writes of other sessions overlap up to the limit, and waits for one of the same session', async () => {
+    const writes = new SessionWrites(2);
+    const a = pending();
+    const b = pending();
+    writes.add(new Set(['s1']), a.done);
+    expect(await settled(writes.clear(new Set(['s2'])))).toBe('resolved');
+    writes.add(new Set(['s2', 's3']), b.done);
+    // Same session as the second write: waits for it, not for the first.
+    const third = writes.clear(new Set(['s3']));
+    expect(await settled(third)).toBe('pending');
+    b.end();
+    expect(await settled(third)).toBe('resolved');
+    // Full: the next write of a new session waits for the oldest.
+    writes.add(new Set(['s4']), pending().done);
+    const fourth = writes.clear(new Set(['s5']));
+    expect(await settled(fourth)).toBe('pending');
+    a.end();
+    expect(await settled(fourth)).toBe('resolved');
+  });
+
+  it('rejects the wait for a failed write, and drain waits for all', async () => {
+    const writes = new SessionWrites(2);
+    const a = pending();
+    writes.add(new Set(['s1']), a.done);
+    a.end(new Error('HTTP 500'));
+    await expect(writes.clear(new Set(['s1']))).rejects.toThrow('HTTP 500');
+    const b = pending();
+    writes.add(new Set(['s2']), b.done);
+    const drained = writes.drain();
+    expect(await settled(drained)).toBe('pending');
+    b.end();
+    expect(await settled(drained)).toBe('resolved');
   });
 });

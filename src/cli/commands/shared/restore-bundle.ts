@@ -21,7 +21,7 @@ import { type ApiClient, encodePathSegments } from '../../../client/api-client.j
 import { sessionObjects } from '../../../client/bundle-client.js';
 import type { ProgressReporter } from '../../io.js';
 import { BundleError } from './bundle-error.js';
-import { mapConcurrent } from './concurrent.js';
+import { mapConcurrent, SessionWrites } from './concurrent.js';
 
 export type Status = 'new' | 'unchanged' | 'conflict';
 
@@ -206,6 +206,8 @@ const WRITE_BATCH = 2000;
 /** Objects uploaded at once. */
 const UPLOADS = 4;
 const WRITE_BATCH_BYTES = 16 * 1024 * 1024;
+/** Document batches being written at once. */
+const WRITES_IN_FLIGHT = 2;
 
 export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
   const { client, plan, manifest } = o;
@@ -249,10 +251,11 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
 
   const docBytes = manifest.files[DOCS_FILE]!.bytes;
   let bytesDone = 0;
-  // One batch is written while the next is read, checked and compared: the two never share a
-  // document, so the revisions read for the next are not changed by the write in flight. Which
-  // sessions to leave out is decided only once the write before has answered.
-  let writing: Promise<void> = Promise.resolve();
+  // Two batches are written at once while the next is read (a PostgreSQL target writes them on
+  // two connections). A batch waits for every write in flight that shares a session with it: its
+  // revisions are read only after those landed, and which sessions to leave out is decided only
+  // once their late conflicts are known. Batches that share no session share no document.
+  const writes = new SessionWrites(WRITES_IN_FLIGHT);
   const write = async (send: BundleLine[]) => {
     const result = await client.ingestDocsJson(send.map((l) => l.text));
     out.docs.written += result.written;
@@ -282,11 +285,12 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
     (n) => (bytesDone += n),
   )) {
     o.signal.throwIfAborted();
+    const sessions = new Set(batch.map((l) => l.doc.sessionId));
+    await writes.clear(sessions);
     const candidates = batch.filter((l) => !skip(l.doc.sessionId));
     const { revs } = candidates.length
       ? await client.getRevs(candidates.map((l) => l.doc._id))
       : { revs: {} as Record<string, string> };
-    await writing;
     report();
     const send: BundleLine[] = [];
     for (const line of batch) {
@@ -304,11 +308,9 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
           out.lateConflicts.set(doc.sessionId, `document ${doc._id} changed on the target during the import`);
       }
     }
-    writing = send.length ? write(send) : Promise.resolve();
-    // Its failure surfaces at the next await of it; keep it from going unhandled meanwhile.
-    writing.catch(() => undefined);
+    if (send.length) writes.add(sessions, write(send));
   }
-  await writing;
+  await writes.drain();
   report();
   return out;
 }
