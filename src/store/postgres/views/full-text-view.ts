@@ -9,7 +9,7 @@
  * GIN's pending list (fast update) is kept small: every search scans it whole, and at the default
  * 4 MB a fresh import left each search several milliseconds slower until autovacuum merged it.
  */
-import type { SearchHit, SearchQuery, SearchResult } from '../../contract.js';
+import type { Page, SearchHit, SearchQuery, SearchResult } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
 import { splitSnippet, type SearchTerm } from '../../views-common/search-terms.js';
@@ -145,35 +145,20 @@ export class FullTextView implements PostgresView {
     if (terms === null) return { total: 0, totalExact: true, hits: [] };
     if (filter.where.length === 0) return this.#searchEverything(db, query, terms);
     const n = filter.params.length;
-    const cte = tsQueryCte(`$${n + 1}`, `$${n + 2}`);
     const from = `FROM full_text_entries e
       ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = e.session_id' : ''}
       WHERE e.tsv @@ ${MATCH} ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
-    const params = [...filter.params, terms.terms, terms.prefixes];
-    // One statement: the total rides along each row of the page. The rank is computed below an
-    // optimisation fence (OFFSET 0), so the window that counts sees narrow rows rather than
-    // every match's tsvector, which spilled to disk past work_mem (a rare word: 10 ms → 6 ms).
-    const matches = `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank ${from} OFFSET 0`;
-    const { rows } = await readQuery<HitRow & { total: string }>(
+    // The rank is computed below an optimisation fence (OFFSET 0), so the window that counts
+    // sees narrow rows rather than every match's tsvector, which spilled to disk past work_mem
+    // (a rare word: 10 ms → 6 ms).
+    const found = await pageOfMatches(
       db.pool,
-      `WITH ${cte}, hits AS (
-        SELECT m.session_id, m.file, m.idx, m.rank, count(*) OVER () AS total FROM (${matches}) m
-        ORDER BY m.rank DESC, m.session_id, m.file, m.idx
-        LIMIT $${n + 3} OFFSET $${n + 4}
-      )
-      ${PAGE_WITH_TEXT}`,
-      [...params, query.limit, query.offset],
+      `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank ${from} OFFSET 0`,
+      [...filter.params, terms.terms, terms.prefixes],
+      n + 1,
+      query,
     );
-    if (rows.length === 0) {
-      // An empty page (limit 0, offset past the end, no match) says nothing of the total.
-      const count = await readQuery<{ n: string }>(
-        db.pool,
-        `WITH ${cte} SELECT count(*) AS n ${from}`,
-        params,
-      );
-      return { total: Number(count.rows[0]!.n), totalExact: true, hits: [] };
-    }
-    return { total: Number(rows[0]!.total), totalExact: true, hits: toHits(rows, terms.searchTerms) };
+    return { total: found.total, totalExact: true, hits: toHits(found.page, terms.searchTerms) };
   }
 
   /**
@@ -191,11 +176,11 @@ export class FullTextView implements PostgresView {
     terms: NonNullable<ReturnType<typeof termParams>>,
   ): Promise<SearchResult> {
     const window = rankWindow(query.offset, query.limit);
-    const params = [terms.terms, terms.prefixes, window, query.limit, query.offset];
+    const params = [terms.terms, terms.prefixes, window];
     const lexemes = terms.searchTerms.map((t, i) => plainLexeme(terms.terms[i]!, t.prefix));
     const common = expectedMatches(lexemes, await this.#stats.get(db)) > 4 * window;
-    let found = common ? null : await this.#firstMatches(db, params);
-    if (!found || found.total > window) found = await this.#recentMatches(db, params);
+    let found = common ? null : await this.#firstMatches(db, params, query);
+    if (!found || found.total > window) found = await this.#recentMatches(db, params, query);
     const exact = found.total <= window;
     return {
       total: exact ? found.total : window,
@@ -205,17 +190,19 @@ export class FullTextView implements PostgresView {
   }
 
   /** Up to `window` + 1 matches through the GIN index (the first found), ranked and paged. */
-  async #firstMatches(db: PostgresDatabase, params: unknown[]): Promise<Matches> {
+  async #firstMatches(db: PostgresDatabase, params: unknown[], page: Page): Promise<Matches> {
     return pageOfMatches(
       db.pool,
       `SELECT e.session_id, e.file, e.idx, ts_rank(e.tsv, ${MATCH}) AS rank
       FROM full_text_entries e WHERE e.tsv @@ ${MATCH} LIMIT $3::int + 1`,
       params,
+      1,
+      page,
     );
   }
 
   /** The `window` most recently indexed matches (and whether there is one more), ranked and paged. */
-  async #recentMatches(db: PostgresDatabase, params: unknown[]): Promise<Matches> {
+  async #recentMatches(db: PostgresDatabase, params: unknown[], page: Page): Promise<Matches> {
     return db.transaction(async (client) => {
       // The walk down `seq` must not be planned as a GIN bitmap (which would visit every match
       // to sort them by `seq`); without statistics the planner would choose just that.
@@ -229,6 +216,8 @@ export class FullTextView implements PostgresView {
           ) w
         ) r`,
         params,
+        1,
+        page,
       );
     });
   }
@@ -241,35 +230,40 @@ interface Matches {
 }
 
 /**
- * Ranks `matches` (session_id, file, idx, rank; a null rank counts but is never shown) and
- * returns the page `params` ask for ($1, $2: terms; $3: window; $4: limit; $5: offset).
+ * Ranks `matches` (session_id, file, idx, rank; a null rank counts but is never shown) and returns
+ * one page of them, with the entries' text; the total rides along each row. `params` are those of
+ * `matches`, the query's terms and prefixes at `termsAt` and the one after.
  */
-async function pageOfMatches(q: Queryable, matches: string, params: unknown[]): Promise<Matches> {
-  const cte = tsQueryCte('$1', '$2');
+async function pageOfMatches(
+  q: Queryable,
+  matches: string,
+  params: unknown[],
+  termsAt: number,
+  page: Page,
+): Promise<Matches> {
+  const cte = tsQueryCte(`$${termsAt}`, `$${termsAt + 1}`);
   const { rows } = await readQuery<HitRow & { total: string }>(
     q,
     `WITH ${cte}, hits AS (
       SELECT m.session_id, m.file, m.idx, m.rank, count(*) OVER () AS total FROM (${matches}) m
       ORDER BY m.rank DESC NULLS LAST, m.session_id, m.file, m.idx
-      LIMIT $4 OFFSET $5
+      LIMIT $${params.length + 1} OFFSET $${params.length + 2}
     )
-    ${PAGE_WITH_TEXT}`,
-    params,
+    SELECT h.*, e.role, e.timestamp, e.text
+    FROM hits h JOIN full_text_entries e ON e.session_id = h.session_id AND e.file = h.file AND e.idx = h.idx
+    ORDER BY h.rank DESC NULLS LAST, h.session_id, h.file, h.idx`,
+    [...params, page.limit, page.offset],
   );
-  const page = rows.filter((r) => r.rank !== null);
-  if (rows.length > 0) return { total: Number(rows[0]!.total), page };
+  const shown = rows.filter((r) => r.rank !== null);
+  if (rows.length > 0) return { total: Number(rows[0]!.total), page: shown };
+  // An empty page (limit 0, offset past the end, no match) says nothing of the total.
   const count = await readQuery<{ n: string }>(
     q,
     `WITH ${cte} SELECT count(*) AS n FROM (${matches}) m`,
-    params.slice(0, 3),
+    params,
   );
-  return { total: Number(count.rows[0]!.n), page };
+  return { total: Number(count.rows[0]!.n), page: shown };
 }
-
-/** A page of hits (`hits`: session_id, file, idx, rank and maybe total) with each entry's text. */
-const PAGE_WITH_TEXT = `SELECT h.*, e.role, e.timestamp, e.text
-  FROM hits h JOIN full_text_entries e ON e.session_id = h.session_id AND e.file = h.file AND e.idx = h.idx
-  ORDER BY h.rank DESC, h.session_id, h.file, h.idx`;
 
 interface HitRow {
   session_id: string;
