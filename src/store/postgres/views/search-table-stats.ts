@@ -60,10 +60,12 @@ export class SearchTableStats {
     const { rows } = await db.pool.query<{
       rows: number;
       changed: string | null;
+      analyzed: boolean;
       elems: string[] | null;
       freqs: number[] | null;
     }>(
       `SELECT c.reltuples AS rows, t.n_mod_since_analyze AS changed,
+        coalesce(t.last_analyze, t.last_autoanalyze) IS NOT NULL AS analyzed,
         s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
       FROM pg_class c
       LEFT JOIN pg_stat_user_tables t ON t.relid = c.oid
@@ -72,9 +74,10 @@ export class SearchTableStats {
     );
     const row = rows[0];
     if (!row) return null;
-    const analyzed = row.elems !== null && row.freqs !== null && row.rows >= 0;
-    if (!analyzed || Number(row.changed ?? 0) > 0.2 * Math.max(row.rows, 0) + 1000) this.#analyze(db);
-    if (!analyzed) return null;
+    // Never analyzed, or changed by a fifth since (a table without common lexemes is not asked
+    // again until then).
+    if (!row.analyzed || Number(row.changed ?? 0) > 0.2 * Math.max(row.rows, 0) + 1000) this.#analyze(db);
+    if (row.elems === null || row.freqs === null || row.rows < 0) return null;
     const shares = new Map<string, number>();
     row.elems!.forEach((lexeme, i) => shares.set(lexeme, row.freqs![i]!));
     return { rows: row.rows, shares };
