@@ -297,13 +297,18 @@ export class ApiClient {
     this.post<IngestDocsResult>('/api/ingest/docs', locals ? { docs, locals } : { docs });
   /** The same request with documents already serialised (one JSON text each), so a caller that
    *  had to measure them does not stringify them twice. */
-  ingestDocsJson = (docsJson: string[], locals?: Array<{ id: string; value: unknown }>) =>
+  ingestDocsJson = (
+    docsJson: string[],
+    locals?: Array<{ id: string; value: unknown }>,
+    options: { deferSearch?: boolean } = {},
+  ) =>
     this.request<IngestDocsResult>('POST', '/api/ingest/docs', {
       headers: { 'content-type': 'application/json' },
       // Bytes, not a string: fetch would first copy a string body to scan it for lone surrogates,
       // which JSON.stringify never leaves (0.7 s of a 1 GB backfill).
       body: utf8.encode(
-        `{"docs":[${docsJson.join(',')}]${locals ? `,"locals":${JSON.stringify(locals)}` : ''}}`,
+        `{"docs":[${docsJson.join(',')}]${locals ? `,"locals":${JSON.stringify(locals)}` : ''}` +
+          `${options.deferSearch ? ',"deferSearch":true' : ''}}`,
       ),
     });
   putObject = (

@@ -78,6 +78,20 @@ export interface SchemaMarker {
   history: Array<{ version: number; name: string; direction: 'up' | 'down'; at: string }>;
 }
 
+/** How a write treats the views. */
+export interface WriteOptions {
+  /**
+   * Leave the full-text index alone for these documents: a bulk import that rebuilds it once it
+   * is done (`Views.reindex`) need not index every entry twice. The same transaction records that
+   * search is behind (the local document `SEARCH_STALE`), and a reindex or a fresh
+   * materialisation of `full_text` clears it.
+   */
+  deferSearch?: boolean;
+}
+
+/** Local document present while deferred writes are missing from the full-text index. */
+export const SEARCH_STALE = '_local/search-stale';
+
 export interface DocStore {
   get(id: string): Promise<StoredDoc | null>;
   /** Current revisions of the given ids (absent ids are omitted). */
@@ -110,7 +124,11 @@ export interface DocStore {
    * Writes documents and local state in one transaction, so a killed process leaves either the
    * old state or the new one (used by ingest: chunks + summary + cursor).
    */
-  commit(docs: DocInput[], locals: Array<{ id: string; value: unknown }>): Promise<WriteResult[]>;
+  commit(
+    docs: DocInput[],
+    locals: Array<{ id: string; value: unknown }>,
+    options?: WriteOptions,
+  ): Promise<WriteResult[]>;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -383,5 +383,29 @@ describeEngines('ingest routes', (engine) => {
       const hit = await getJson(server, '/api/search?q=zyzzyva');
       expect(hit.body.hits[0]).toMatchObject({ sessionId: SID, index: 0 });
     });
+
+    it('catches up with documents written with deferSearch, which search says it lacks until then', async () => {
+      const later = {
+        ...chunk(true),
+        _id: `chunk:${SID}-later:transcript.jsonl:000000000000`,
+        sessionId: `${SID}-later`,
+        entries: [{ ...chunk(true).entries![0]!, text: 'quokka sighting' }],
+        entryCount: 1,
+      };
+      const written = await sendJson(server, 'POST', '/api/ingest/docs', {
+        docs: [later],
+        deferSearch: true,
+      });
+      expect(written.body).toMatchObject({ written: 1 });
+      expect((await getJson(server, '/api/search?q=quokka')).body).toMatchObject({ total: 0, stale: true });
+      expect((await getJson(server, '/api/health')).body.search).toEqual({ enabled: true, stale: true });
+      expect((await sendJson(server, 'POST', '/api/ingest/reindex', {})).status).toBe(200);
+      const found = (await getJson(server, '/api/search?q=quokka')).body;
+      expect(found).toMatchObject({ total: 1, stale: false, hits: [{ sessionId: `${SID}-later` }] });
+      expect((await getJson(server, '/api/health')).body.search).toEqual({ enabled: true, stale: false });
+      const bad = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [], deferSearch: 'yes' });
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toMatch(/deferSearch/);
+    });
   });
 });

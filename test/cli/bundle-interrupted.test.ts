@@ -40,6 +40,10 @@ async function expectComplete(b: TestServer) {
   const h = await getJson(b, '/api/health');
   expect(h.body.counts.documents).toBe(snapA.docs.size);
   expect(h.body.counts.objects).toBe(snapA.objects.size);
+  // The import wrote its documents leaving search behind; its reindex caught up with all of them.
+  expect(h.body.search).toEqual({ enabled: true, stale: false });
+  const total = async (s: TestServer) => (await getJson(s, '/api/search?q=the')).body.total;
+  expect(await total(b)).toBe(await total(a!));
 }
 
 describe('import killed halfway', () => {

@@ -1621,6 +1621,8 @@ export interface components {
       total: number;
       /** @description false when there are more matches than `total` (shown as "5,000+"): an unfiltered search on the PostgreSQL engine stops counting past its ranking window */
       totalExact: boolean;
+      /** @description true while documents written by an import (`deferSearch`) are not in the index yet: hits may be missing until the import reindexes (or `transcripts reindex` runs) */
+      stale: boolean;
       offset: number;
       limit: number;
       hits: components['schemas']['SearchHit'][];
@@ -1729,6 +1731,8 @@ export interface components {
         id: string;
         value?: unknown;
       }[];
+      /** @description Leave these documents out of the full-text index until `POST /api/reindex` (a bulk import that reindexes when done); meanwhile search answers `stale: true` */
+      deferSearch?: boolean;
     };
     PutObjectResult: {
       key: string;
@@ -1806,6 +1810,7 @@ export interface components {
       };
       search: {
         enabled: boolean;
+        stale: boolean;
       };
       import: components['schemas']['ImportStatus'];
     };

@@ -1,6 +1,7 @@
 /** `GET /api/health`: store state, counts, schema version, pending migrations, import progress. */
 import { createRoute } from '@hono/zod-openapi';
 import { createMigrator } from '../../migrations/runner.js';
+import { SEARCH_STALE } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { createRouter } from '../router.js';
 import { healthSchema } from '../schemas/health.js';
@@ -46,7 +47,10 @@ export function healthRoutes(deps: ApiDeps) {
           latestVersion: schema.latestVersion,
           pending: schema.pending.map((p) => ({ version: p.version, name: p.name })),
         },
-        search: { enabled: materialized.includes('full_text') },
+        search: {
+          enabled: materialized.includes('full_text'),
+          stale: (await store.docs.getLocal(SEARCH_STALE).catch(() => null)) !== null,
+        },
         import: deps.importStatus(),
       },
       200,

@@ -120,7 +120,9 @@ export function ingestRoutes(deps: ApiDeps) {
       if (p) problems.push(p);
     }
     if (problems.length) throw badRequest(problems.join('; '));
-    const results = await store.docs.commit(body.docs as DocInput[], body.locals ?? []);
+    const results = await store.docs.commit(body.docs as DocInput[], body.locals ?? [], {
+      deferSearch: body.deferSearch === true,
+    });
     const count = (s: string) => results.filter((r) => r.status === s).length;
     return c.json(
       { results, written: count('written'), unchanged: count('unchanged'), conflicts: count('conflict') },

@@ -4,7 +4,7 @@
  * not materialised, so the UI can show a hint instead of failing.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { ViewMissingError } from '../../store/contract.js';
+import { SEARCH_STALE, ViewMissingError } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest } from '../http-error.js';
@@ -90,9 +90,16 @@ export function searchRoutes(deps: ApiDeps) {
     const limit = clampLimit(q.limit, DEFAULT_LIMIT.search, MAX_LIMIT.search);
     const offset = q.offset ?? 0;
     const off = (reason: string) =>
-      c.json({ enabled: false, reason, q: q.q, total: 0, totalExact: true, offset, limit, hits: [] }, 200);
+      c.json(
+        { enabled: false, reason, q: q.q, total: 0, totalExact: true, stale: false, offset, limit, hits: [] },
+        200,
+      );
     if (!(await store.views.materialized()).includes('full_text'))
       return off('search is off: the full-text index is not built (run `transcripts migrate up`)');
+    const stale = store.docs.getLocal(SEARCH_STALE).then(
+      (v) => v !== null,
+      () => false,
+    );
     let result;
     try {
       result = await store.views.search({
@@ -130,6 +137,7 @@ export function searchRoutes(deps: ApiDeps) {
         q: q.q,
         total: result.total,
         totalExact: result.totalExact,
+        stale: await stale,
         offset,
         limit,
         hits: result.hits.map((h) => ({ ...h, session: sessions.get(h.sessionId) ?? null })),

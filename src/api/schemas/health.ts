@@ -34,7 +34,11 @@ export const healthSchema = z
       latestVersion: z.number(),
       pending: z.array(z.object({ version: z.number(), name: z.string() })),
     }),
-    search: z.object({ enabled: z.boolean() }),
+    search: z.object({
+      enabled: z.boolean(),
+      /** Documents written with `deferSearch` are not in the full-text index yet. */
+      stale: z.boolean(),
+    }),
     import: importStatusSchema,
   })
   .openapi('Health');

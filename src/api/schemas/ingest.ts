@@ -17,6 +17,14 @@ export const ingestDocsRequestSchema = z
       )
       .max(10_000)
       .optional(),
+    deferSearch: z
+      .boolean()
+      .optional()
+      .openapi({
+        description:
+          'Leave these documents out of the full-text index until `POST /api/reindex` (a bulk import ' +
+          'that reindexes when done); meanwhile search answers `stale: true`',
+      }),
   })
   .strict()
   .openapi('IngestDocsRequest');

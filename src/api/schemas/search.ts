@@ -35,6 +35,11 @@ export const searchResultSchema = z
         'false when there are more matches than `total` (shown as "5,000+"): an unfiltered search ' +
         'on the PostgreSQL engine stops counting past its ranking window',
     }),
+    stale: z.boolean().openapi({
+      description:
+        'true while documents written by an import (`deferSearch`) are not in the index yet: hits ' +
+        'may be missing until the import reindexes (or `transcripts reindex` runs)',
+    }),
     offset: z.number(),
     limit: z.number(),
     hits: z.array(searchHitSchema),

@@ -102,6 +102,10 @@ export const searchCommand = defineCommand<SearchOptions>({
       ctx.io.err(`search is off on this instance${r.reason ? `: ${r.reason}` : ''}`);
       return 1;
     }
+    if (r.stale)
+      ctx.io.err(
+        'note: an import has written entries search has not indexed yet; `transcripts reindex` catches up',
+      );
     if (r.hits.length === 0) {
       ctx.io.out(
         r.total === 0

@@ -51,7 +51,14 @@ export const statusCommand = defineCommand<StatusOptions>({
           ? `${c.sessions} (${plural(c.documents, 'document')}, ${plural(c.objects, 'object')}, ${formatBytes(c.objectBytes)})`
           : 'unknown (the store could not be read)',
       ],
-      ['search', health.search.enabled ? 'enabled' : 'off (the full-text migration is pending)'],
+      [
+        'search',
+        !health.search.enabled
+          ? 'off (the full-text migration is pending)'
+          : health.search.stale
+            ? 'enabled, behind an import (`transcripts reindex` catches up)'
+            : 'enabled',
+      ],
       ['import', importLine(health.import)],
     ];
     for (const [k, v] of rows) ctx.io.out(`${k.padEnd(9)} ${v}`);

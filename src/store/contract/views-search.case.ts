@@ -4,7 +4,8 @@
  * at UTC midnight.
  */
 import { expect, it } from 'vitest';
-import type { SearchQuery, Store } from '../contract.js';
+import { SEARCH_STALE, type SearchQuery, type Store } from '../contract.js';
+import type { ChunkDoc } from '../../core/documents.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from './view-fixtures.js';
 import { materializeAll } from './views-sessions.case.js';
@@ -208,6 +209,36 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(filtered.hits[0]).toMatchObject({ index: 0 });
       // Within the window, every match counts.
       expect(await search('zebra')).toMatchObject({ total: 1, totalExact: true, hits: [{ index: 10 }] });
+    });
+
+    it('leaves search alone for writes that defer it, until a reindex catches up', async () => {
+      await materializeAll(store());
+      await seedSearch(store());
+      const docs = store().docs;
+      const commit = async (doc: ChunkDoc, deferSearch: boolean) => {
+        const rev = (await docs.getRevs([doc._id])).get(doc._id);
+        const [r] = await docs.commit([{ ...doc, _rev: rev }], [], { deferSearch });
+        expect(r!.status).toBe('written');
+      };
+      expect(await docs.getLocal(SEARCH_STALE)).toBeNull();
+      await commit(chunkDoc('q3', [entry(0, 'user', 'zanzibar ferry times')]), true);
+      await commit(chunkDoc('q2', [entry(0, 'user', 'deferred words here')]), true);
+      // Search is behind, and says so; the other views are not.
+      expect(await found('zanzibar')).toEqual([]);
+      expect(await found('deferred')).toEqual([]);
+      expect(await found('refused')).toEqual(['q2#0']);
+      expect(await docs.getLocal(SEARCH_STALE)).toMatchObject({ deferredAt: expect.any(String) });
+      expect(
+        (await store().views.transcriptPage('q3', 'transcript.jsonl', { limit: 5, offset: 0 })).total,
+      ).toBe(1);
+      // An ordinary write over a chunk a deferred write replaced keeps the index whole.
+      await commit(chunkDoc('q2', [entry(0, 'user', 'ordinary words now')]), false);
+      expect(await found('ordinary')).toEqual(['q2#0']);
+      expect(await found('refused')).toEqual([]);
+      expect(await store().views.reindex()).toEqual({ entries: 8, sessions: 3 });
+      expect(await found('zanzibar')).toEqual(['q3#0']);
+      expect(await found('deferred')).toEqual([]);
+      expect(await docs.getLocal(SEARCH_STALE)).toBeNull();
     });
 
     it('reindexes from the stored chunks', async () => {

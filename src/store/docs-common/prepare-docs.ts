@@ -3,7 +3,13 @@
  * input rejects the whole call (naming the offending document) and nothing is written. Each body
  * is encoded here, once.
  */
-import { StoreInputError, type BodiesOptions, type DocInput } from '../contract.js';
+import {
+  SEARCH_STALE,
+  StoreInputError,
+  type BodiesOptions,
+  type DocInput,
+  type WriteOptions,
+} from '../contract.js';
 import { encodeBody, hashBody } from './encode-content.js';
 
 export interface PreparedDoc {
@@ -103,4 +109,13 @@ export function checkBodiesOptions(options: BodiesOptions): {
   const maxBytes = nonNegativeInt(options.maxBytes, 'maxBytes') ?? Number.POSITIVE_INFINITY;
   const from = options.after !== undefined ? 'after' : options.startkey !== undefined ? 'start' : 'none';
   return { from, fromKey: options.after ?? options.startkey, endkey: options.endkey, limit, maxBytes };
+}
+
+/** A write's locals, with the search-stale marker when it defers search (see `WriteOptions`). */
+export function localsOfWrite(locals: PreparedLocal[], options: WriteOptions | undefined): PreparedLocal[] {
+  if (!options?.deferSearch) return locals;
+  return [
+    ...locals,
+    ...prepareLocals([{ id: SEARCH_STALE, value: { deferredAt: new Date().toISOString() } }]),
+  ];
 }

@@ -21,6 +21,7 @@ import {
   type DocStore,
   type SchemaMarker,
   type StoredDoc,
+  type WriteOptions,
   type WriteResult,
 } from '../contract.js';
 import { encodeContent } from '../docs-common/encode-content.js';
@@ -31,6 +32,7 @@ import {
   prepareDocs,
   prepareLocal,
   prepareLocals,
+  localsOfWrite,
   type PreparedDoc,
   type PreparedLocal,
 } from '../docs-common/prepare-docs.js';
@@ -77,9 +79,17 @@ export class PostgresDocStore implements DocStore {
     return this.#write(checkText(prepareDocs(docs)), []);
   }
 
-  async commit(docs: DocInput[], locals: Array<{ id: string; value: unknown }>): Promise<WriteResult[]> {
+  async commit(
+    docs: DocInput[],
+    locals: Array<{ id: string; value: unknown }>,
+    options?: WriteOptions,
+  ): Promise<WriteResult[]> {
     // Validate everything before the transaction: a bad input rejects the whole commit.
-    return this.#write(checkText(prepareDocs(docs)), checkLocals(prepareLocals(locals)));
+    return this.#write(
+      checkText(prepareDocs(docs)),
+      localsOfWrite(checkLocals(prepareLocals(locals)), options),
+      options,
+    );
   }
 
   async delete(id: string, rev: string): Promise<WriteResult> {
@@ -265,7 +275,7 @@ export class PostgresDocStore implements DocStore {
     return { documents: Number(rows[0]!.documents), sessions: Number(rows[0]!.sessions) };
   }
 
-  async #write(docs: PreparedDoc[], locals: PreparedLocal[]): Promise<WriteResult[]> {
+  async #write(docs: PreparedDoc[], locals: PreparedLocal[], options?: WriteOptions): Promise<WriteResult[]> {
     return this.#db.transaction(async (client) => {
       // An ingest commit (documents + its cursor) need not wait for the WAL flush: a PostgreSQL
       // crash can lose only the last fraction of a second of them, cursor included, and the next
@@ -288,14 +298,19 @@ export class PostgresDocStore implements DocStore {
         stored = await selectRows(client, ids);
       }
       const plan = planWrites(docs, stored);
-      if (plan.writes.length > 0) await this.#apply(client, plan, stored);
+      if (plan.writes.length > 0) await this.#apply(client, plan, stored, options);
       if (locals.length > 0) await putLocals(client, locals);
       return plan.results;
     });
   }
 
-  async #apply(client: Queryable, plan: WritePlan, stored: Map<string, StoredRow>): Promise<void> {
-    const views = await this.#views.writeBatch(client);
+  async #apply(
+    client: Queryable,
+    plan: WritePlan,
+    stored: Map<string, StoredRow>,
+    options?: WriteOptions,
+  ): Promise<void> {
+    const views = await this.#views.writeBatch(client, options);
     // Ranges of replaced stored chunks, read before their rows are overwritten.
     const ranges = views.needsChunkRange
       ? await chunkRanges(

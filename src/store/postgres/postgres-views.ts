@@ -8,6 +8,7 @@
  */
 import type { ProjectedEntry } from '../../core/documents.js';
 import {
+  SEARCH_STALE,
   StoreInputError,
   VIEW_NAMES,
   ViewMissingError,
@@ -21,6 +22,7 @@ import {
   type TurnRow,
   type ViewName,
   type Views,
+  type WriteOptions,
 } from '../contract.js';
 import {
   checkFacet,
@@ -91,6 +93,7 @@ export class PostgresViews implements Views {
       await view.drop(client); // leftovers of an unregistered view are never trusted
       await view.create(client);
       await view.build(client);
+      if (view === this.#fullText) await searchCaughtUp(client);
       await client.query(
         `INSERT INTO view_registry (name, materialized_at) VALUES ($1, $2)
          ON CONFLICT (name) DO UPDATE SET materialized_at = excluded.materialized_at`,
@@ -136,10 +139,13 @@ export class PostgresViews implements Views {
    * The maintenance of the views that exist now, for one write transaction. Call after
    * `lockForWrite` (which holds the views lock shared), so the registry cannot change under it.
    */
-  async writeBatch(client: Queryable): Promise<WriteBatch> {
+  async writeBatch(client: Queryable, options?: WriteOptions): Promise<WriteBatch> {
     const registry = await this.#registry(client);
-    // VIEW_NAMES order: the rollup flushes before the calendar reads what it refreshed.
-    const active = VIEW_NAMES.filter((n) => registry.has(n)).map((n) => this.#views.get(n)!);
+    // VIEW_NAMES order: the rollup flushes before the calendar reads what it refreshed. A write
+    // that defers search leaves the full-text view out (see WriteOptions).
+    const active = VIEW_NAMES.filter(
+      (n) => registry.has(n) && !(options?.deferSearch && n === 'full_text'),
+    ).map((n) => this.#views.get(n)!);
     const batches = new Map<ViewName, ViewBatch>();
     for (const view of active) {
       const batch = view.batch?.(client);
@@ -235,7 +241,9 @@ export class PostgresViews implements Views {
       await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
       const registry = await this.#registry(client);
       if (!registry.has('full_text')) throw new ViewMissingError('full_text');
-      return this.#fullText.reindex(client);
+      const counts = await this.#fullText.reindex(client);
+      await searchCaughtUp(client);
+      return counts;
     });
   }
 
@@ -268,4 +276,9 @@ export class PostgresViews implements Views {
     const { rows } = await q.query<{ name: string }>('SELECT name FROM view_registry');
     return new Set(rows.map((r) => r.name).filter(isViewName));
   }
+}
+
+/** A full-text index just built from every stored chunk holds what deferred writes left out. */
+async function searchCaughtUp(q: Queryable): Promise<void> {
+  await q.query('DELETE FROM local_docs WHERE id = $1', [SEARCH_STALE]);
 }

@@ -6,6 +6,8 @@
  * `reset` runs when the transaction rolls back, to drop per-batch state.
  */
 
+import type { WriteOptions } from '../contract.js';
+
 /** A live document about to be replaced or deleted. */
 export interface PreviousDoc {
   sessionId: string;
@@ -27,7 +29,7 @@ export interface WrittenDoc {
 }
 
 export interface DocWriteObserver {
-  begin(): void;
+  begin(options?: WriteOptions): void;
   removing(prev: PreviousDoc): void;
   added(doc: WrittenDoc): void;
   flush(): void;

@@ -15,6 +15,7 @@ import {
   type DocStore,
   type SchemaMarker,
   type StoredDoc,
+  type WriteOptions,
   type WriteResult,
 } from '../contract.js';
 import type { DocWriteObserver, PreviousDoc } from './doc-write-observer.js';
@@ -26,6 +27,7 @@ import {
   prepareDocs,
   prepareLocal,
   prepareLocals,
+  localsOfWrite,
   type PreparedDoc,
   type PreparedLocal,
 } from '../docs-common/prepare-docs.js';
@@ -63,21 +65,25 @@ export class SqliteDocStore implements DocStore {
     return this.writePrepared(prepareDocs(docs), []);
   }
 
-  async commit(docs: DocInput[], locals: Array<{ id: string; value: unknown }>): Promise<WriteResult[]> {
+  async commit(
+    docs: DocInput[],
+    locals: Array<{ id: string; value: unknown }>,
+    options?: WriteOptions,
+  ): Promise<WriteResult[]> {
     // Validate everything before the transaction: a bad input rejects the whole commit.
-    return this.writePrepared(prepareDocs(docs), prepareLocals(locals));
+    return this.writePrepared(prepareDocs(docs), localsOfWrite(prepareLocals(locals), options), options);
   }
 
   /**
    * Writes documents validated and encoded by `prepareDocs` (possibly on another thread: the
    * engine encodes on the main thread and writes on its writer thread).
    */
-  writePrepared(prepared: PreparedDoc[], locals: PreparedLocal[]): WriteResult[] {
+  writePrepared(prepared: PreparedDoc[], locals: PreparedLocal[], options?: WriteOptions): WriteResult[] {
     return this.#write(() => {
       const results = this.#writeDocs(prepared);
       for (const local of locals) this.#sql.putLocal.run(local.id, local.value);
       return results;
-    });
+    }, options);
   }
 
   async delete(id: string, rev: string): Promise<WriteResult> {
@@ -215,11 +221,11 @@ export class SqliteDocStore implements DocStore {
   }
 
   /** Runs a write in one immediate transaction; the views' per-batch state is dropped on failure. */
-  #write<T>(fn: () => T): T {
+  #write<T>(fn: () => T, options?: WriteOptions): T {
     try {
       return this.#db
         .transaction(() => {
-          this.#observer?.begin();
+          this.#observer?.begin(options);
           const result = fn();
           this.#observer?.flush();
           return result;

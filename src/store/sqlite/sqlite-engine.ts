@@ -15,7 +15,7 @@ import type {
   Views,
   WriteResult,
 } from '../contract.js';
-import { prepareDocs, prepareLocals } from '../docs-common/prepare-docs.js';
+import { localsOfWrite, prepareDocs, prepareLocals } from '../docs-common/prepare-docs.js';
 import { openSqliteDatabase, type SqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStore } from './sqlite-doc-store.js';
 import { SqliteViews } from './sqlite-views.js';
@@ -85,8 +85,13 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     // the writer thread, so the two threads share the work of a write. Only the encoded bodies
     // cross over.
     bulkUpsert: async (docs: DocInput[]) => writer.write<WriteResult[]>('writePrepared', forWriter(docs), []),
-    commit: async (docs, locals) =>
-      writer.write<WriteResult[]>('writePrepared', forWriter(docs), prepareLocals(locals)),
+    commit: async (docs, locals, options) =>
+      writer.write<WriteResult[]>(
+        'writePrepared',
+        forWriter(docs),
+        localsOfWrite(prepareLocals(locals), options),
+        { deferSearch: options?.deferSearch === true },
+      ),
     delete: (id, rev) => writer.write<WriteResult>('delete', id, rev),
     putLocal: (id, value) => writer.write<void>('putLocal', id, value),
     deleteLocal: (id) => writer.write<void>('deleteLocal', id),

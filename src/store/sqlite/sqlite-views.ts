@@ -7,6 +7,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Segment } from '../../core/active-time.js';
 import type { ProjectedEntry } from '../../core/documents.js';
 import {
+  SEARCH_STALE,
   StoreInputError,
   VIEW_NAMES,
   ViewMissingError,
@@ -20,6 +21,7 @@ import {
   type TurnRow,
   type ViewName,
   type Views,
+  type WriteOptions,
 } from '../contract.js';
 import type { DocWriteObserver, PreviousDoc, WrittenDoc } from './doc-write-observer.js';
 import type { SqliteDatabase } from './sqlite-database.js';
@@ -50,6 +52,8 @@ export class SqliteViews implements Views, DocWriteObserver {
   #registryKey = '';
   /** Materialised views in VIEW_NAMES order (the rollup flushes before the daily view reads it). */
   #active: SqliteView[] = [];
+  /** The views this write transaction maintains: all active ones, but search when it is deferred. */
+  #maintained: SqliteView[] = [];
 
   constructor(db: SqliteDatabase) {
     this.#db = db;
@@ -91,6 +95,7 @@ export class SqliteViews implements Views, DocWriteObserver {
           view.drop(); // leftovers of an unregistered view are never trusted
           view.create();
           view.build();
+          if (view === this.#fullText) this.#searchCaughtUp();
           this.#db
             .prepare('INSERT OR REPLACE INTO view_registry (name, materialized_at) VALUES (?, ?)')
             .run(name, new Date().toISOString());
@@ -123,6 +128,11 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#syncRegistry();
   }
 
+  /** A full-text index just built from every stored chunk holds what deferred writes left out. */
+  #searchCaughtUp(): void {
+    this.#db.prepare('DELETE FROM local_docs WHERE id = ?').run(SEARCH_STALE);
+  }
+
   // -- maintenance (DocWriteObserver) -----------------------------------------------------------
 
   /**
@@ -130,19 +140,20 @@ export class SqliteViews implements Views, DocWriteObserver {
    * connection maintains exactly the views that exist, even if another connection to the same
    * file materialised or dropped one meanwhile.
    */
-  begin(): void {
+  begin(options?: WriteOptions): void {
     this.#syncRegistry();
+    this.#maintained = options?.deferSearch ? this.#active.filter((v) => v !== this.#fullText) : this.#active;
   }
 
   removing(prev: PreviousDoc): void {
     if (prev.type === null) return;
-    for (const view of this.#active)
+    for (const view of this.#maintained)
       if (view.removing && view.follows.includes(prev.type)) view.removing(prev);
   }
 
   added(doc: WrittenDoc): void {
     if (doc.type === null) return;
-    for (const view of this.#active) if (view.added && view.follows.includes(doc.type)) view.added(doc);
+    for (const view of this.#maintained) if (view.added && view.follows.includes(doc.type)) view.added(doc);
   }
 
   flush(): void {
@@ -214,7 +225,13 @@ export class SqliteViews implements Views, DocWriteObserver {
   async reindex(): Promise<{ entries: number; sessions: number }> {
     this.#require('full_text');
     try {
-      return this.#db.transaction(() => this.#fullText.reindex()).immediate();
+      return this.#db
+        .transaction(() => {
+          const counts = this.#fullText.reindex();
+          this.#searchCaughtUp();
+          return counts;
+        })
+        .immediate();
     } finally {
       this.#cache.clear(); // cached search statements referred to the recreated tables
     }

@@ -5,7 +5,7 @@
  * answers queries. SQLite in WAL mode lets the main thread keep reading meanwhile.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ViewName } from '../contract.js';
+import type { ViewName, WriteOptions } from '../contract.js';
 import type { PreparedDoc, PreparedLocal } from '../docs-common/prepare-docs.js';
 import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStore } from './sqlite-doc-store.js';
@@ -20,7 +20,8 @@ const views = new SqliteViews(db);
 const docs = new SqliteDocStore(db, views);
 
 const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
-  writePrepared: async (d: PreparedDoc[], l: PreparedLocal[]) => docs.writePrepared(d, l),
+  writePrepared: async (d: PreparedDoc[], l: PreparedLocal[], o?: WriteOptions) =>
+    docs.writePrepared(d, l, o),
   delete: (id: string, rev: string) => docs.delete(id, rev),
   putLocal: (id: string, value: unknown) => docs.putLocal(id, value),
   deleteLocal: (id: string) => docs.deleteLocal(id),

@@ -146,6 +146,12 @@ function SearchPage() {
         </Alert>
       ) : (
         <>
+          {data.stale && (
+            <Alert color="yellow" variant="light" data-testid="search-stale">
+              An import has written entries that search has not indexed yet; they appear once it reindexes (or
+              after <code>transcripts reindex</code>).
+            </Alert>
+          )}
           <Text size="sm" c="dimmed" data-testid="search-total">
             {formatCount(data.total)}
             {data.totalExact ? '' : '+'} matching entr{data.total === 1 && data.totalExact ? 'y' : 'ies'}

@@ -257,7 +257,12 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
   // once their late conflicts are known. Batches that share no session share no document.
   const writes = new SessionWrites(WRITES_IN_FLIGHT);
   const write = async (send: BundleLine[]) => {
-    const result = await client.ingestDocsJson(send.map((l) => l.text));
+    // Search is left behind for these and rebuilt once by the reindex that ends the import.
+    const result = await client.ingestDocsJson(
+      send.map((l) => l.text),
+      undefined,
+      { deferSearch: true },
+    );
     out.docs.written += result.written;
     out.docs.unchanged += result.unchanged;
     out.docs.conflict += result.conflicts;
