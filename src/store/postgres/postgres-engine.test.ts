@@ -33,6 +33,16 @@ async function twoProcesses(): Promise<[Store, Store]> {
   return [stores[0]!, stores[1]!];
 }
 
+/** A connection of its own to the store's database, beside the store, and the store's schema. */
+async function directClient(url: string): Promise<{ client: pg.Client; schema: string }> {
+  const u = new URL(url);
+  const schema = u.searchParams.get('schema')!;
+  u.searchParams.delete('schema');
+  const client = new pg.Client({ connectionString: u.toString() });
+  await client.connect();
+  return { client, schema };
+}
+
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
   await engine.cleanup();
@@ -146,11 +156,7 @@ describePg(title, () => {
     await putDocs(a, [
       chunkDoc('r', [entry(0, 'user', 'pomodoro timer'), entry(1, 'assistant', 'a tomato')]),
     ]);
-    const url = new URL(databaseUrl);
-    const schema = url.searchParams.get('schema')!;
-    url.searchParams.delete('schema');
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
+    const { client, schema } = await directClient(databaseUrl);
     const tsvIndex = async () =>
       (
         await client.query(
@@ -180,11 +186,7 @@ describePg('postgres: views made by an older version', () => {
     await materializeAll(a);
     const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
     await putDocs(a, [chunkDoc('old', words(RANK_WINDOW + 1))]);
-    const url = new URL(databaseUrl);
-    const schema = url.searchParams.get('schema')!;
-    url.searchParams.delete('schema');
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
+    const { client, schema } = await directClient(databaseUrl);
     const seqColumn = async () =>
       (
         await client.query(
@@ -249,11 +251,7 @@ describePg('postgres: unfiltered search with table statistics', () => {
     expect(before.hits[0]).toBe('b#20999');
     const deepBefore = page(await search(a, 'beta', 9000));
 
-    const url = new URL(env.CT_DATABASE_URL!);
-    const schema = url.searchParams.get('schema')!;
-    url.searchParams.delete('schema');
-    const client = new pg.Client({ connectionString: url.toString() });
-    await client.connect();
+    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
     try {
       await client.query(`ANALYZE ${schema}.full_text_entries`);
       const b = await open(); // reads the statistics afresh
