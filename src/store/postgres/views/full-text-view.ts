@@ -230,9 +230,10 @@ interface Matches {
 }
 
 /**
- * Ranks `matches` (session_id, file, idx, rank; a null rank counts but is never shown) and returns
- * one page of them, with the entries' text; the total rides along each row. `params` are those of
- * `matches`, the query's terms and prefixes at `termsAt` and the one after.
+ * Ranks `matches` (session_id, file, idx, rank; a null rank counts and sorts last, past any page
+ * the window holds) and returns one page of them, with the entries' text; the total rides along
+ * each row. `params` are those of `matches`, the query's terms and prefixes at `termsAt` and the
+ * one after.
  */
 async function pageOfMatches(
   q: Queryable,
@@ -254,15 +255,14 @@ async function pageOfMatches(
     ORDER BY h.rank DESC NULLS LAST, h.session_id, h.file, h.idx`,
     [...params, page.limit, page.offset],
   );
-  const shown = rows.filter((r) => r.rank !== null);
-  if (rows.length > 0) return { total: Number(rows[0]!.total), page: shown };
+  if (rows.length > 0) return { total: Number(rows[0]!.total), page: rows };
   // An empty page (limit 0, offset past the end, no match) says nothing of the total.
   const count = await readQuery<{ n: string }>(
     q,
     `WITH ${cte} SELECT count(*) AS n FROM (${matches}) m`,
     params,
   );
-  return { total: Number(count.rows[0]!.n), page: shown };
+  return { total: Number(count.rows[0]!.n), page: [] };
 }
 
 interface HitRow {
