@@ -187,6 +187,11 @@ export interface ObjectStore {
   stat(key: string): Promise<ObjectInfo | null>;
   /** Every object of one session, in key order. */
   list(sessionId: string): Promise<ObjectInfo[]>;
+  /**
+   * Objects of every session in key order, those after `after` (exclusive), at most `limit`:
+   * a whole store listed a page at a time (export), not one request per session.
+   */
+  listPage(options: { after?: string; limit: number }): Promise<ObjectInfo[]>;
   delete(key: string): Promise<boolean>;
 }
 

@@ -86,5 +86,6 @@ export function invalidatingWrites(objects: ObjectStore, totals: CachedObjectTot
     get: (key, range) => objects.get(key, range),
     stat: (key) => objects.stat(key),
     list: (sessionId) => objects.list(sessionId),
+    listPage: (options) => objects.listPage(options),
   };
 }

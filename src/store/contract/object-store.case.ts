@@ -268,6 +268,38 @@ export function describeObjectStoreContract(options: ContractOptions): void {
       expect((await objects.list('s2')).map((o) => o.key)).toEqual(['s2/transcript.jsonl']);
     });
 
+    it('lists every session a page at a time, in key order', async () => {
+      const objects = store().objects;
+      const keys = ['b/t.jsonl', 'a/transcript.jsonl', 'a/subagents/agent-1.jsonl', 'c/x.jsonl', 'c/y.jsonl'];
+      for (const [i, key] of keys.entries()) await objects.put(key, [Buffer.from('x'.repeat(i + 1))]);
+      const sorted = [...keys].sort();
+      expect((await objects.listPage({ limit: 100 })).map((o) => o.key)).toEqual(sorted);
+
+      const paged: string[] = [];
+      for (let after: string | undefined; ;) {
+        const page = await objects.listPage({ after, limit: 2 });
+        expect(page.length).toBeLessThanOrEqual(2);
+        paged.push(...page.map((o) => o.key));
+        if (page.length < 2) break;
+        after = page.at(-1)!.key;
+      }
+      expect(paged).toEqual(sorted);
+
+      const page = await objects.listPage({ after: 'a/subagents/agent-1.jsonl', limit: 2 });
+      expect(page.map((o) => [o.key, o.size])).toEqual([
+        ['a/transcript.jsonl', 2],
+        ['b/t.jsonl', 1],
+      ]);
+      // A position that is no object's key pages from there.
+      expect((await objects.listPage({ after: 'b0', limit: 100 })).map((o) => o.key)).toEqual([
+        'c/x.jsonl',
+        'c/y.jsonl',
+      ]);
+      expect(await objects.listPage({ after: 'c/y.jsonl', limit: 100 })).toEqual([]);
+      await expect(objects.listPage({ limit: 0 })).rejects.toBeInstanceOf(StoreInputError);
+      await expect(objects.listPage({ limit: 1.5 })).rejects.toBeInstanceOf(StoreInputError);
+    });
+
     it('rejects keys that could escape the store, on every operation', async () => {
       const objects = store().objects;
       for (const key of [

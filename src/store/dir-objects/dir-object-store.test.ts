@@ -57,6 +57,33 @@ describe('DirObjectStore files on disk', () => {
     expect(await readdir(uploads)).toEqual(['fresh.part']);
   });
 
+  it('pages in key order where a session id extends another with a character below "/"', async () => {
+    const objects = await DirObjectStore.open({ root, uploads });
+    // Directory 'a' sorts before 'a-b', but every key 'a-b/…' and 'a.c/…' before 'a/…'.
+    const keys = [
+      'a/transcript.jsonl',
+      'a/subagents/agent-1.jsonl',
+      'a-b/t.jsonl',
+      'a.c/x.jsonl',
+      'b/t.jsonl',
+    ];
+    for (const key of keys) await objects.put(key, [Buffer.from('x')]);
+    const sorted = [...keys].sort();
+    expect((await objects.listPage({ limit: 100 })).map((o) => o.key)).toEqual(sorted);
+    const paged: string[] = [];
+    for (let after: string | undefined; ;) {
+      const page = await objects.listPage({ after, limit: 1 });
+      if (page.length === 0) break;
+      paged.push(page[0]!.key);
+      after = page[0]!.key;
+    }
+    expect(paged).toEqual(sorted);
+    expect((await objects.listPage({ after: 'a-b', limit: 2 })).map((o) => o.key)).toEqual([
+      'a-b/t.jsonl',
+      'a.c/x.jsonl',
+    ]);
+  });
+
   it('totals objects and bytes over all sessions', async () => {
     const objects = await DirObjectStore.open({ root, uploads });
     await objects.put('a/transcript.jsonl', [Buffer.from('12345')]);

@@ -31,11 +31,23 @@ import {
   type PutObjectResult,
 } from '../contract.js';
 import { checkFileRange, fileRangeBytes, shortFileError } from '../objects-common/file-range.js';
+import { checkPage } from '../objects-common/list-page.js';
 import { checkSha256, type Body } from '../objects-common/object-body.js';
-import { asInputError, filesUnder, openIfFile, statIfFile, syncDir, writeStream } from './object-files.js';
+import {
+  asInputError,
+  entriesIfDir,
+  filesUnder,
+  openIfFile,
+  statIfFile,
+  syncDir,
+  writeStream,
+} from './object-files.js';
 
 /** Bytes per read when an object is streamed out: a quarter as many pieces as the 64 KiB default. */
 const READ_CHUNK = 256 * 1024;
+
+/** Sessions listed at once by `listPage`. */
+const LIST_BATCH = 16;
 
 /** Temp files older than this at open belong to a process that died mid-put. */
 const STALE_UPLOAD_MS = 60 * 60 * 1000;
@@ -135,6 +147,30 @@ export class DirObjectStore implements ObjectStore {
       mtime: info.mtime.toISOString(),
     }));
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  }
+
+  async listPage(options: { after?: string; limit: number }): Promise<ObjectInfo[]> {
+    const { after, limit } = checkPage(options);
+    // Keys sort as strings, and `<session>/` is each one's start: a session whose id continues
+    // with a character below '/' (such as '-') sorts before the shorter id it extends.
+    const sessions = (await entriesIfDir(this.#root))
+      .filter((e) => e.isDirectory() && sessionIdProblem(e.name) === null)
+      .map((e) => `${e.name}/`)
+      .sort()
+      .filter((prefix) => after === undefined || prefix > after || after.startsWith(prefix));
+    const out: ObjectInfo[] = [];
+    // A few sessions listed at once: each is a directory walk and a stat per file.
+    for (let i = 0; i < sessions.length && out.length < limit; i += LIST_BATCH) {
+      const listed = await Promise.all(
+        sessions.slice(i, i + LIST_BATCH).map((p) => this.list(p.slice(0, -1))),
+      );
+      for (const o of listed.flat()) {
+        if (after !== undefined && o.key <= after) continue;
+        out.push(o);
+        if (out.length === limit) break;
+      }
+    }
+    return out;
   }
 
   async delete(key: string): Promise<boolean> {

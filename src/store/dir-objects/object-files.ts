@@ -45,7 +45,7 @@ export async function filesUnder(dir: string): Promise<Array<{ path: string; inf
 }
 
 /** A directory's entries; none when it is gone (deleted meanwhile, or never created). */
-async function entriesIfDir(dir: string): Promise<Dirent[]> {
+export async function entriesIfDir(dir: string): Promise<Dirent[]> {
   try {
     return await readdir(dir, { withFileTypes: true });
   } catch (err) {

@@ -13,7 +13,7 @@ import {
   GetObjectCommand,
   HeadBucketCommand,
   HeadObjectCommand,
-  ListObjectsV2Command,
+  ListObjectsCommand,
   S3Client,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
@@ -29,6 +29,7 @@ import {
   type PutObjectResult,
 } from '../contract.js';
 import { checkFileRange, fileRangeBytes } from '../objects-common/file-range.js';
+import { checkPage } from '../objects-common/list-page.js';
 import { checkSha256, type Body } from '../objects-common/object-body.js';
 import { composeWithCopy, COPY_MIN_BYTES, hashedBody, type Received } from './s3-compose.js';
 import { httpStatus, isNotFound } from './s3-errors.js';
@@ -181,6 +182,19 @@ export class S3ObjectStore implements ObjectStore {
     return out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   }
 
+  async listPage(options: { after?: string; limit: number }): Promise<ObjectInfo[]> {
+    const { after, limit } = checkPage(options);
+    const out: ObjectInfo[] = [];
+    let marker = after;
+    for (;;) {
+      const page = await this.#listFrom(undefined, marker, Math.min(1000, limit - out.length));
+      // Whatever else shares the bucket is not an object of a session.
+      for (const o of page.objects) if (!objectKeyProblem(o.key)) out.push(o);
+      marker = page.objects.at(-1)?.key;
+      if (!page.truncated || !marker || out.length >= limit) return out;
+    }
+  }
+
   async delete(key: string): Promise<boolean> {
     checkKey(key);
     // S3 deletes answer the same whether the object existed; the contract reports which.
@@ -264,22 +278,40 @@ export class S3ObjectStore implements ObjectStore {
 
   async #listAll(prefix: string | undefined): Promise<ObjectInfo[]> {
     const out: ObjectInfo[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.#s3.send(
-        new ListObjectsV2Command({
-          Bucket: this.#bucket,
-          ...(prefix !== undefined ? { Prefix: prefix } : {}),
-          ...(token ? { ContinuationToken: token } : {}),
-        }),
-      );
-      for (const o of page.Contents ?? []) {
-        if (!o.Key) continue;
-        out.push({ key: o.Key, size: o.Size ?? 0, mtime: (o.LastModified ?? new Date(0)).toISOString() });
-      }
-      token = page.IsTruncated ? page.NextContinuationToken : undefined;
-    } while (token);
-    return out;
+    let marker: string | undefined;
+    for (;;) {
+      const page = await this.#listFrom(prefix, marker, 1000);
+      out.push(...page.objects);
+      marker = page.objects.at(-1)?.key;
+      if (!page.truncated || !marker) return out;
+    }
+  }
+
+  /**
+   * One listing request: keys after `marker`. Version 1 of the call, paged by the last key seen:
+   * every S3-compatible server has it, while version 2's continuation tokens are not universal
+   * (s3rver builds them with DES, which OpenSSL 3 no longer offers, and fails any listing of
+   * more than one page).
+   */
+  async #listFrom(
+    prefix: string | undefined,
+    marker: string | undefined,
+    maxKeys: number,
+  ): Promise<{ objects: ObjectInfo[]; truncated: boolean }> {
+    const page = await this.#s3.send(
+      new ListObjectsCommand({
+        Bucket: this.#bucket,
+        MaxKeys: maxKeys,
+        ...(prefix !== undefined ? { Prefix: prefix } : {}),
+        ...(marker !== undefined ? { Marker: marker } : {}),
+      }),
+    );
+    const objects: ObjectInfo[] = [];
+    for (const o of page.Contents ?? []) {
+      if (!o.Key) continue;
+      objects.push({ key: o.Key, size: o.Size ?? 0, mtime: (o.LastModified ?? new Date(0)).toISOString() });
+    }
+    return { objects, truncated: page.IsTruncated === true };
   }
 }
 
