@@ -25,12 +25,14 @@ export const MAX_LIMIT = {
   events: 1000,
   search: 100,
   allDocs: 10_000,
+  objects: 10_000,
 } as const;
 
 export const DEFAULT_LIMIT = {
   events: 100,
   search: 20,
   allDocs: 1000,
+  objects: 1000,
 } as const;
 
 /** `limit` defaulted and clamped into [0, max]. */

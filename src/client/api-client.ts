@@ -13,7 +13,7 @@ import type { IngestDocsResult, PutObjectResultBody, ReindexResult } from '../ap
 import type { MigrateResultBody, MigrateStatusBody } from '../api/schemas/migrate.js';
 import type { Activity, Facets, SearchResult } from '../api/schemas/search.js';
 import type { Session, SessionEvents, SessionList, TranscriptPage, Turns } from '../api/schemas/sessions.js';
-import type { AllDocs, LocalDoc, ObjectList, RevsResult } from '../api/schemas/store.js';
+import type { AllDocs, LocalDoc, ObjectList, ObjectPage, RevsResult } from '../api/schemas/store.js';
 import type { Dispatcher } from 'undici';
 import { ApiConnectionError, ApiError } from './api-error.js';
 
@@ -37,6 +37,7 @@ export type {
   MigrateResultBody,
   MigrateStatusBody,
   ObjectList,
+  ObjectPage,
   PutObjectResultBody,
   ReindexResult,
   RevsResult,
@@ -239,6 +240,9 @@ export class ApiClient {
   getRevs = (ids: string[]) => this.post<RevsResult>('/api/store/revs', { ids });
   objects = (sessionId: string) =>
     this.get<ObjectList>(`/api/store/objects/${encodeURIComponent(sessionId)}/`);
+  /** Objects of every session in key order, after `after`. */
+  objectPage = (options: { after?: string; limit?: number } = {}) =>
+    this.get<ObjectPage>('/api/store/objects', { after: options.after, limit: options.limit });
   /**
    * Streams an object; `range` as `{start, end}` (end exclusive). In Node (given a
    * `patientDispatcher`) through undici's request API instead of fetch: export moves every

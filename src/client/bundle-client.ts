@@ -3,7 +3,7 @@
  * flat memory and listing a session's objects. Kept apart from api-client.ts so that file stays
  * the one place each route is spelled; these only compose its methods.
  */
-import type { AllDocs, ApiClient, ObjectList } from './api-client.js';
+import type { AllDocs, ApiClient, ObjectList, ObjectPage } from './api-client.js';
 import { ApiError } from './api-error.js';
 
 export type DocRow = AllDocs['rows'][number];
@@ -80,5 +80,30 @@ export async function sessionObjects(
   } catch (err) {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
+  }
+}
+
+/**
+ * Every object of the source, in key order, a page per request; null when the source predates
+ * the listing route (404), so the caller lists session by session instead.
+ */
+export async function allObjects(
+  client: ApiClient,
+  signal?: AbortSignal,
+): Promise<ObjectPage['objects'] | null> {
+  const out: ObjectPage['objects'] = [];
+  let after: string | undefined;
+  for (;;) {
+    signal?.throwIfAborted();
+    let page: ObjectPage;
+    try {
+      page = await client.objectPage({ after, limit: 10_000 });
+    } catch (err) {
+      if (after === undefined && err instanceof ApiError && err.status === 404) return null;
+      throw err;
+    }
+    out.push(...page.objects);
+    if (page.next === null) return out;
+    after = page.next;
   }
 }

@@ -205,6 +205,48 @@ describeEngines('store routes', (engine) => {
       expect((await getJson(server, '/api/store/objects/no-such-session/')).status).toBe(404);
     });
 
+    it("lists every session's objects a page at a time, as the per-session listings do", async () => {
+      const seen: Array<{ key: string; sessionId: string; name: string; size: number }> = [];
+      let after: string | undefined;
+      for (let pages = 0; ; pages++) {
+        const query = `limit=7${after === undefined ? '' : `&after=${encodeURIComponent(after)}`}`;
+        const { status, body } = await getJson(server, `/api/store/objects?${query}`);
+        expect(status).toBe(200);
+        expect(body.objects.length).toBeLessThanOrEqual(7);
+        seen.push(...body.objects);
+        if (body.next === null) break;
+        expect(body.next).toBe(body.objects.at(-1).key);
+        after = body.next;
+      }
+      const keys = seen.map((o) => o.key);
+      expect([...keys].sort()).toEqual(keys);
+      expect(new Set(keys).size).toBe(keys.length);
+      for (const o of seen) expect(o.key).toBe(`${o.sessionId}/${o.name}`);
+
+      // The same objects, sizes included, as listing each session on its own gives.
+      const sessions = [...new Set(seen.map((o) => o.sessionId))];
+      expect(sessions).toContain(WITH_SUBAGENT);
+      const one = seen.filter((o) => o.sessionId === WITH_SUBAGENT);
+      const perSession = (await getJson(server, `/api/store/objects/${WITH_SUBAGENT}/`)).body.objects;
+      expect(one.map((o) => [o.key, o.size])).toEqual(
+        perSession.map((o: { key: string; size: number }) => [o.key, o.size]),
+      );
+      const { body: health } = await getJson(server, '/api/health');
+      expect(seen.length).toBe(health.counts.objects);
+
+      const whole = (await getJson(server, '/api/store/objects')).body;
+      expect(whole.objects.map((o: { key: string }) => o.key)).toEqual(keys);
+      expect(whole.next).toBeNull();
+    });
+
+    it('refuses a bad page size or an unknown parameter on the store-wide listing', async () => {
+      for (const query of ['limit=-1', 'limit=x', 'start=a']) {
+        const { status, body } = await getJson(server, `/api/store/objects?${query}`);
+        expect(status, query).toBe(400);
+        expect(body.error.message, query).toMatch(/limit|start/);
+      }
+    });
+
     it('streams an object byte for byte with Content-Length and Accept-Ranges', async () => {
       const res = await fetch(`${server.url}/api/store/objects/${BIG}/transcript.jsonl`);
       expect(res.status).toBe(200);

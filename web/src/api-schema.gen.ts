@@ -917,6 +917,59 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/store/objects': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Objects of every session in key order, a page at a time
+     * @description Lists the whole object store without one request per session (what export does). `after` is the previous page's `next` (the last key it held); `limit` defaults to 1000 and is clamped to 10000.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description list the keys after this one */
+          after?: string;
+          /** @description objects per page (default 1000, max 10000) */
+          limit?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Objects */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ObjectPage'];
+          };
+        };
+        /** @description A parameter or body field is invalid; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/store/objects/{sessionId}/': {
     parameters: {
       query?: never;
@@ -1700,15 +1753,22 @@ export interface components {
       _id: string;
       value?: unknown;
     };
-    ObjectList: {
-      sessionId: string;
-      objects: components['schemas']['ObjectInfo'][];
+    ObjectPage: {
+      objects: (components['schemas']['ObjectInfo'] & {
+        sessionId: string;
+      })[];
+      /** @description the `after` of the next page; null on the last one */
+      next: string | null;
     };
     ObjectInfo: {
       key: string;
       name: string;
       size: number;
       mtime: string;
+    };
+    ObjectList: {
+      sessionId: string;
+      objects: components['schemas']['ObjectInfo'][];
     };
     IngestDocsResult: {
       results: components['schemas']['WriteResult'][];

@@ -11,7 +11,7 @@ import type { Context } from 'hono';
 import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
 import { hashStream } from '../../bundle/checksum.js';
 import { allDocsJson } from '../all-docs-stream.js';
-import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
+import { objectKeyProblem, sessionIdProblem, splitObjectKey } from '../../core/object-key.js';
 import type { DocStore } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
@@ -25,6 +25,7 @@ import {
   allDocsSchema,
   localDocSchema,
   objectListSchema,
+  objectPageSchema,
   revsRequestSchema,
   revsResultSchema,
   storedDocSchema,
@@ -65,6 +66,31 @@ const allDocsRoute = createRoute({
   },
   responses: {
     200: { description: 'Rows', content: { 'application/json': { schema: allDocsSchema } } },
+    ...errorResponses(400),
+  },
+});
+
+const objectPageRoute = createRoute({
+  method: 'get',
+  path: '/objects',
+  summary: 'Objects of every session in key order, a page at a time',
+  description:
+    'Lists the whole object store without one request per session (what export does). `after` is the ' +
+    "previous page's `next` (the last key it held); `limit` defaults to 1000 and is clamped to 10000.",
+  tags: ['store'],
+  request: {
+    query: z
+      .object({
+        after: z
+          .string()
+          .optional()
+          .openapi({ param: { name: 'after', in: 'query' }, description: 'list the keys after this one' }),
+        limit: intParam('limit', 'objects per page (default 1000, max 10000)'),
+      })
+      .strict(),
+  },
+  responses: {
+    200: { description: 'Objects', content: { 'application/json': { schema: objectPageSchema } } },
     ...errorResponses(400),
   },
 });
@@ -222,6 +248,19 @@ export function storeRoutes(deps: ApiDeps) {
   });
 
   // --- objects ------------------------------------------------------------------------------
+  app.openapi(objectPageRoute, async (c) => {
+    const q = c.req.valid('query');
+    const limit = Math.max(1, clampLimit(q.limit, DEFAULT_LIMIT.objects, MAX_LIMIT.objects));
+    const objects = await store.objects.listPage({ after: q.after, limit });
+    return c.json(
+      {
+        objects: objects.map((o) => ({ ...o, ...splitObjectKey(o.key) })),
+        next: objects.length === limit ? objects[limit - 1]!.key : null,
+      },
+      200,
+    );
+  });
+
   app.openAPIRegistry.registerPath({
     method: 'get',
     path: '/objects/{sessionId}/',

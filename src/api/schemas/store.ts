@@ -41,3 +41,14 @@ export const objectListSchema = z
   .object({ sessionId: z.string(), objects: z.array(objectInfoSchema) })
   .openapi('ObjectList');
 export type ObjectList = z.infer<typeof objectListSchema>;
+
+export const objectPageSchema = z
+  .object({
+    objects: z.array(objectInfoSchema.extend({ sessionId: z.string() })),
+    next: z
+      .string()
+      .nullable()
+      .openapi({ description: 'the `after` of the next page; null on the last one' }),
+  })
+  .openapi('ObjectPage');
+export type ObjectPage = z.infer<typeof objectPageSchema>;

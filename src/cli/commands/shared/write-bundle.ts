@@ -22,7 +22,7 @@ import { type Manifest, type ManifestFile, serializeManifest } from '../../../bu
 import { NdjsonError } from '../../../bundle/ndjson.js';
 import { SessionActivity, sessionDocRanges } from '../../../bundle/selection.js';
 import type { ApiClient } from '../../../client/api-client.js';
-import { docRows, sessionObjects } from '../../../client/bundle-client.js';
+import { allObjects, docRows, sessionObjects } from '../../../client/bundle-client.js';
 import { packageVersion } from '../../../config/paths.js';
 import { objectKeyProblem } from '../../../core/object-key.js';
 import type { Io } from '../../io.js';
@@ -63,8 +63,10 @@ export async function checkExportTarget(dir: string): Promise<void> {
 
 /** Object downloads in flight at once. */
 const DOWNLOADS = 4;
-/** Object listings in flight at once. */
+/** Object listings in flight at once, when sessions are listed one by one. */
 const LISTINGS = 8;
+/** Up to this many sessions are listed one by one; more, and the whole store is listed in pages. */
+const LIST_SESSIONS_UP_TO = 64;
 
 export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   const { client, io, signal } = o;
@@ -149,11 +151,7 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   let objects = 0;
   let objectBytes = 0;
   if (o.blobs) {
-    // Listings a few at a time: one request per session, each mostly waiting on the server.
-    const listings = await mapConcurrent(sessionList, LISTINGS, async (sessionId) => {
-      signal.throwIfAborted();
-      return (await sessionObjects(client, sessionId)) ?? [];
-    });
+    const listings = await listObjects(client, sessionList, selected === null, signal);
     const plan: Array<{ key: string; size: number }> = [];
     for (const [i, sessionId] of sessionList.entries()) {
       const listed = listings[i]!;
@@ -211,6 +209,28 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   await writeFile(tmp, serializeManifest(manifest), { flag: 'wx' });
   await rename(tmp, join(o.dir, MANIFEST_FILE));
   return manifest;
+}
+
+/** Each session's objects, in the order of `sessionIds` (sorted). */
+async function listObjects(
+  client: ApiClient,
+  sessionIds: string[],
+  everything: boolean,
+  signal: AbortSignal,
+): Promise<Array<Array<{ key: string; size: number }>>> {
+  // Everything, or many sessions: the store's listing, 10,000 objects per request, keeping those
+  // of the sessions exported.
+  const all = everything || sessionIds.length > LIST_SESSIONS_UP_TO ? await allObjects(client, signal) : null;
+  if (all) {
+    const bySession = new Map(sessionIds.map((id) => [id, [] as Array<{ key: string; size: number }>]));
+    for (const o of all) bySession.get(o.sessionId)?.push(o);
+    return sessionIds.map((id) => bySession.get(id)!);
+  }
+  // A few sessions (or a source without that listing): one request per session, a few at once.
+  return mapConcurrent(sessionIds, LISTINGS, async (sessionId) => {
+    signal.throwIfAborted();
+    return (await sessionObjects(client, sessionId)) ?? [];
+  });
 }
 
 /** The sessions to export, or null for everything. `--session` and `--since` together: both must hold. */
