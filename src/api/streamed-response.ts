@@ -13,6 +13,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
+import { localFileRange } from '../store/objects-common/local-file.js';
+import { sendFileRange } from './send-file-range.js';
 
 export function nodeStreamResponse(
   c: Context,
@@ -23,6 +25,11 @@ export function nodeStreamResponse(
   if (!(outgoing instanceof ServerResponse))
     return new Response(Readable.toWeb(body) as ReadableStream, init);
   outgoing.writeHead(init.status, init.headers);
+  const file = localFileRange(body);
+  if (file) {
+    void sendFileRange(outgoing, file, body);
+    return RESPONSE_ALREADY_SENT;
+  }
   // A failure part-way (the source breaks, the client goes away) destroys the response, which
   // the client sees as a cut transfer, never as a complete body.
   pipeline(body, outgoing).catch(() => undefined);

@@ -32,6 +32,7 @@ import {
 } from '../contract.js';
 import { checkFileRange, fileRangeBytes, shortFileError } from '../objects-common/file-range.js';
 import { checkPage } from '../objects-common/list-page.js';
+import { markLocalFile } from '../objects-common/local-file.js';
 import { checkSha256, type Body } from '../objects-common/object-body.js';
 import {
   asInputError,
@@ -126,7 +127,8 @@ export class DirObjectStore implements ObjectStore {
       await fh.close();
       return Readable.from([]);
     }
-    return fh.createReadStream({ start, end: end - 1, autoClose: true, highWaterMark: READ_CHUNK });
+    const stream = fh.createReadStream({ start, end: end - 1, autoClose: true, highWaterMark: READ_CHUNK });
+    return markLocalFile(stream, { handle: fh, start, end });
   }
 
   async stat(key: string): Promise<ObjectInfo | null> {
