@@ -6,7 +6,7 @@
  */
 import { createAdaptorServer } from '@hono/node-server';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, open, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -20,7 +20,8 @@ let dir: string;
 let server: Server;
 let base: string;
 const content = randomBytes(3 * 1024 * 1024 + 12345);
-const closedHandles: number[] = [];
+/** Every file the server opened; a closed FileHandle's fd is -1. */
+const handles: FileHandle[] = [];
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ct-send-file-'));
@@ -32,7 +33,7 @@ beforeAll(async () => {
     const end = Number(c.req.query('end') ?? content.length);
     const claim = Number(c.req.query('claim') ?? 0);
     const handle = await open(join(dir, 'object'), 'r');
-    handle.on('close', () => closedHandles.push(handle.fd));
+    handles.push(handle);
     const stream = markLocalFile(handle.createReadStream({ start, end: end - 1, autoClose: true }), {
       handle,
       start,
@@ -75,6 +76,10 @@ describe('sendFileRange', () => {
       const [start, end] = ranges[i]!;
       expect(body.equals(content.subarray(start, end)), `range ${start}-${end}`).toBe(true);
     });
+    // Each file is closed once its response is complete.
+    for (let i = 0; i < 100 && handles.some((h) => h.fd !== -1); i++)
+      await new Promise((r) => setTimeout(r, 20));
+    expect(handles.filter((h) => h.fd !== -1)).toEqual([]);
   });
 
   it('cuts the transfer short when the file holds fewer bytes than the response announced', async () => {
@@ -83,16 +88,15 @@ describe('sendFileRange', () => {
   });
 
   it('closes the file when the client goes away part-way', async () => {
-    const before = closedHandles.length;
     const controller = new AbortController();
     const res = await fetch(`${base}/file`, { signal: controller.signal });
+    const handle = handles.at(-1)!;
     const reader = res.body!.getReader();
     await reader.read();
     controller.abort();
     await expect(reader.read()).rejects.toThrow();
-    for (let i = 0; i < 100 && closedHandles.length === before; i++)
-      await new Promise((r) => setTimeout(r, 20));
-    expect(closedHandles.length).toBe(before + 1);
+    for (let i = 0; i < 100 && handle.fd !== -1; i++) await new Promise((r) => setTimeout(r, 20));
+    expect(handle.fd).toBe(-1);
     // And the server goes on answering whole bodies.
     const again = Buffer.from(await (await fetch(`${base}/file`)).arrayBuffer());
     expect(again.equals(content)).toBe(true);
