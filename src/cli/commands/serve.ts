@@ -1,7 +1,6 @@
 /** `transcripts serve`: run the HTTP API (and UI) until interrupted. */
 import { parsePort } from '../../config/env.js';
 import { ConfigError } from '../../config/config-error.js';
-import { startServer } from '../../server/start.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 
@@ -52,6 +51,9 @@ export const serveCommand = defineCommand<ServeOptions>({
     return { port, host, import: raw.import !== false, watch: raw.watch !== false };
   },
   async run(options, ctx) {
+    // Loaded here, not at the top: the server stack (HTTP, OpenAPI, both engines, S3) takes
+    // some 0.4 s to load, which every other command would otherwise wait out.
+    const { startServer } = await import('../../server/start.js');
     const server = await startServer({
       env: ctx.env,
       host: options.host,
