@@ -38,17 +38,16 @@ async function eventsOf(store: Store, sessionId: string): Promise<ReconcileEvent
 
 export async function sessionReconciliation(store: Store, row: SessionRow): Promise<Reconciliation> {
   const sessionId = row.summary.sessionId;
+  const facts = { transcriptLastAt: row.summary.lastActivity, ended: row.endedAt !== null };
+  // No hook event was ever recorded (a backfilled session): nothing to compare, which the row
+  // already says, so its events (thousands, for a long session) are not read.
+  if (!row.hookRecorded) return reconcile({ events: [], pendingToolUses: [], ...facts });
   const [events, cursor] = await Promise.all([
     eventsOf(store, sessionId),
     // The ingest cursor keeps the tool uses still waiting for their result.
     store.docs.getLocal<SessionCursor>(cursorId(sessionId)),
   ]);
-  return reconcile({
-    events,
-    pendingToolUses: cursor?.state?.pendingTools ?? [],
-    transcriptLastAt: row.summary.lastActivity,
-    ended: row.endedAt !== null,
-  });
+  return reconcile({ events, pendingToolUses: cursor?.state?.pendingTools ?? [], ...facts });
 }
 
 export async function sourceDeletion(store: Store, sessionId: string): Promise<SourceDeletion | null> {
