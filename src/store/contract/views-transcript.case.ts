@@ -134,6 +134,15 @@ export function describeTranscriptViews(options: ContractOptions): void {
         total: 0,
         turns: [],
       });
+      // A page with no rows still says how many there are.
+      expect(await store().views.turns('s', undefined, { limit: 5, offset: 3 })).toEqual({
+        total: 3,
+        turns: [],
+      });
+      expect(await store().views.turns('s', 'user', { limit: 0, offset: 0 })).toEqual({
+        total: 2,
+        turns: [],
+      });
     });
 
     it('follows a replaced chunk', async () => {

@@ -43,8 +43,12 @@ const SQL = {
       timestamp = excluded.timestamp, text = excluded.text, model = excluded.model`,
   count: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1',
   countRole: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1 AND role = $2',
-  page: 'SELECT * FROM speaker_turns WHERE session_id = $1 ORDER BY idx LIMIT $2 OFFSET $3',
-  pageRole: 'SELECT * FROM speaker_turns WHERE session_id = $1 AND role = $4 ORDER BY idx LIMIT $2 OFFSET $3',
+  // The page and, on every row, the total: one round trip where there are rows to show.
+  page: `SELECT t.*, (SELECT count(*) FROM speaker_turns WHERE session_id = $1) AS total
+    FROM (SELECT * FROM speaker_turns WHERE session_id = $1 ORDER BY idx LIMIT $2 OFFSET $3) t ORDER BY t.idx`,
+  pageRole: `SELECT t.*, (SELECT count(*) FROM speaker_turns WHERE session_id = $1 AND role = $4) AS total
+    FROM (SELECT * FROM speaker_turns WHERE session_id = $1 AND role = $4 ORDER BY idx LIMIT $2 OFFSET $3) t
+    ORDER BY t.idx`,
 };
 
 interface TurnDbRow {
@@ -102,14 +106,19 @@ export class SpeakerSplitView implements PostgresView {
     offset: number,
   ): Promise<{ total: number; turns: TurnRow[] }> {
     const sid = pgText(sessionId);
-    const count = role
-      ? await readQuery(q, SQL.countRole, [sid, role])
-      : await readQuery(q, SQL.count, [sid]);
     const page = role
-      ? await readQuery<TurnDbRow>(q, SQL.pageRole, [sid, limit, offset, role])
-      : await readQuery<TurnDbRow>(q, SQL.page, [sid, limit, offset]);
+      ? await readQuery<TurnDbRow & { total: string }>(q, SQL.pageRole, [sid, limit, offset, role])
+      : await readQuery<TurnDbRow & { total: string }>(q, SQL.page, [sid, limit, offset]);
+    // An empty page (limit 0, or past the end) carries no total: counted on its own.
+    let total = page.rows[0]?.total;
+    if (total === undefined) {
+      const count = role
+        ? await readQuery<{ n: string }>(q, SQL.countRole, [sid, role])
+        : await readQuery<{ n: string }>(q, SQL.count, [sid]);
+      total = count.rows[0]!.n;
+    }
     return {
-      total: Number((count.rows[0] as { n: string }).n),
+      total: Number(total),
       turns: page.rows.map((r) => ({
         index: r.idx,
         file: r.file,
