@@ -40,7 +40,10 @@ const SQL = {
     WHERE session_id = $1 AND file = $2`,
   // The chunk holding `offset` (the last one starting at or before it), then every later one
   // that starts before the page ends.
-  covering: `SELECT d.body FROM transcript_chunks c
+  // With the file's total on every row: one round trip for a page that has entries.
+  covering: `SELECT d.body, (SELECT coalesce(sum(entry_count), 0) FROM transcript_chunks
+      WHERE session_id = $1 AND file = $2) AS total
+    FROM transcript_chunks c
     JOIN docs d ON d.session_id = c.session_id AND d.id = c.chunk_id AND NOT d.deleted
     WHERE c.session_id = $1 AND c.file = $2 AND c.first_index < $4
       AND c.first_index >= coalesce((SELECT max(first_index) FROM transcript_chunks
@@ -86,11 +89,17 @@ export class TranscriptEntriesView implements PostgresView {
     limit: number,
   ): Promise<{ total: number; entries: ProjectedEntry[] }> {
     const key = [pgText(sessionId), pgText(file)];
-    const total = Number((await readQuery<{ total: string }>(q, SQL.total, key)).rows[0]!.total);
-    if (limit === 0 || offset >= total) return { total, entries: [] };
     const end = offset + limit;
+    const { rows } =
+      limit === 0
+        ? { rows: [] }
+        : await readQuery<{ body: string; total: string }>(q, SQL.covering, [...key, offset, end]);
+    // No chunk covers the page (limit 0, an empty file, or past the end): counted on its own.
+    const total = Number(
+      rows[0]?.total ?? (await readQuery<{ total: string }>(q, SQL.total, key)).rows[0]!.total,
+    );
+    if (offset >= total) return { total, entries: [] };
     const byIndex = new Map<number, ProjectedEntry>();
-    const { rows } = await readQuery<{ body: string }>(q, SQL.covering, [...key, offset, end]);
     for (const row of rows) {
       const chunk = chunkFields(JSON.parse(row.body) as Record<string, unknown>);
       for (const entry of chunk?.entries ?? []) {
