@@ -40,12 +40,13 @@ const SQL = {
     WHERE session_id = $1 AND file = $2`,
   // The chunk holding `offset` (the last one starting at or before it), then every later one
   // that starts before the page ends.
-  // With the file's total on every row: one round trip for a page that has entries.
-  covering: `SELECT d.body, (SELECT coalesce(sum(entry_count), 0) FROM transcript_chunks
-      WHERE session_id = $1 AND file = $2) AS total
-    FROM transcript_chunks c
+  // With the file's total on every row: one round trip for a page that has entries. A page past
+  // the end gets no rows (not the last chunk, which would be read for nothing).
+  covering: `WITH t AS (SELECT coalesce(sum(entry_count), 0) AS total FROM transcript_chunks
+      WHERE session_id = $1 AND file = $2)
+    SELECT d.body, t.total FROM t, transcript_chunks c
     JOIN docs d ON d.session_id = c.session_id AND d.id = c.chunk_id AND NOT d.deleted
-    WHERE c.session_id = $1 AND c.file = $2 AND c.first_index < $4
+    WHERE c.session_id = $1 AND c.file = $2 AND c.first_index < $4 AND $3 < t.total
       AND c.first_index >= coalesce((SELECT max(first_index) FROM transcript_chunks
         WHERE session_id = $1 AND file = $2 AND first_index <= $3), 0)
     ORDER BY c.first_index`,
