@@ -185,14 +185,12 @@ export class S3ObjectStore implements ObjectStore {
   async listPage(options: { after?: string; limit: number }): Promise<ObjectInfo[]> {
     const { after, limit } = checkPage(options);
     const out: ObjectInfo[] = [];
-    let marker = after;
-    for (;;) {
-      const page = await this.#listFrom(undefined, marker, Math.min(1000, limit - out.length));
+    for await (const o of this.#listing(undefined, after)) {
       // Whatever else shares the bucket is not an object of a session.
-      for (const o of page.objects) if (!objectKeyProblem(o.key)) out.push(o);
-      marker = page.objects.at(-1)?.key;
-      if (!page.truncated || !marker || out.length >= limit) return out;
+      if (objectKeyProblem(o.key)) continue;
+      if (out.push(o) >= limit) break;
     }
+    return out;
   }
 
   async delete(key: string): Promise<boolean> {
@@ -278,40 +276,33 @@ export class S3ObjectStore implements ObjectStore {
 
   async #listAll(prefix: string | undefined): Promise<ObjectInfo[]> {
     const out: ObjectInfo[] = [];
-    let marker: string | undefined;
-    for (;;) {
-      const page = await this.#listFrom(prefix, marker, 1000);
-      out.push(...page.objects);
-      marker = page.objects.at(-1)?.key;
-      if (!page.truncated || !marker) return out;
-    }
+    for await (const o of this.#listing(prefix, undefined)) out.push(o);
+    return out;
   }
 
   /**
-   * One listing request: keys after `marker`. Version 1 of the call, paged by the last key seen:
-   * every S3-compatible server has it, while version 2's continuation tokens are not universal
-   * (s3rver builds them with DES, which OpenSSL 3 no longer offers, and fails any listing of
-   * more than one page).
+   * The objects under `prefix` after `marker`, in key order, a listing request per 1000. Version 1
+   * of the call, paged by the last key seen: every S3-compatible server has it, while version 2's
+   * continuation tokens are not universal (s3rver builds them with DES, which OpenSSL 3 no longer
+   * offers, and fails any listing of more than one page).
    */
-  async #listFrom(
-    prefix: string | undefined,
-    marker: string | undefined,
-    maxKeys: number,
-  ): Promise<{ objects: ObjectInfo[]; truncated: boolean }> {
-    const page = await this.#s3.send(
-      new ListObjectsCommand({
-        Bucket: this.#bucket,
-        MaxKeys: maxKeys,
-        ...(prefix !== undefined ? { Prefix: prefix } : {}),
-        ...(marker !== undefined ? { Marker: marker } : {}),
-      }),
-    );
-    const objects: ObjectInfo[] = [];
-    for (const o of page.Contents ?? []) {
-      if (!o.Key) continue;
-      objects.push({ key: o.Key, size: o.Size ?? 0, mtime: (o.LastModified ?? new Date(0)).toISOString() });
+  async *#listing(prefix: string | undefined, marker: string | undefined): AsyncGenerator<ObjectInfo> {
+    for (;;) {
+      const page = await this.#s3.send(
+        new ListObjectsCommand({
+          Bucket: this.#bucket,
+          MaxKeys: 1000,
+          ...(prefix !== undefined ? { Prefix: prefix } : {}),
+          ...(marker !== undefined ? { Marker: marker } : {}),
+        }),
+      );
+      for (const o of page.Contents ?? []) {
+        if (!o.Key) continue;
+        yield { key: o.Key, size: o.Size ?? 0, mtime: (o.LastModified ?? new Date(0)).toISOString() };
+        marker = o.Key;
+      }
+      if (page.IsTruncated !== true || !page.Contents?.length) return;
     }
-    return { objects, truncated: page.IsTruncated === true };
   }
 }
 
