@@ -39,9 +39,8 @@ const SQL = {
   total: `SELECT coalesce(sum(entry_count), 0) AS total FROM transcript_chunks
     WHERE session_id = $1 AND file = $2`,
   // The chunk holding `offset` (the last one starting at or before it), then every later one
-  // that starts before the page ends.
-  // With the file's total on every row: one round trip for a page that has entries. A page past
-  // the end gets no rows (not the last chunk, which would be read for nothing).
+  // that starts before the page ends, each with the file's total: one round trip for a page that
+  // has entries. A page past the end gets no rows (not the last chunk, read for nothing).
   covering: `WITH t AS (SELECT coalesce(sum(entry_count), 0) AS total FROM transcript_chunks
       WHERE session_id = $1 AND file = $2)
     SELECT d.body, t.total FROM t, transcript_chunks c
@@ -99,7 +98,6 @@ export class TranscriptEntriesView implements PostgresView {
     const total = Number(
       rows[0]?.total ?? (await readQuery<{ total: string }>(q, SQL.total, key)).rows[0]!.total,
     );
-    if (offset >= total) return { total, entries: [] };
     const byIndex = new Map<number, ProjectedEntry>();
     for (const row of rows) {
       const chunk = chunkFields(JSON.parse(row.body) as Record<string, unknown>);
