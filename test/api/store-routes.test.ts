@@ -240,7 +240,7 @@ describeEngines('store routes', (engine) => {
     });
 
     it('refuses a bad page size or an unknown parameter on the store-wide listing', async () => {
-      for (const query of ['limit=-1', 'limit=x', 'start=a']) {
+      for (const query of ['limit=-1', 'limit=x', 'limit=0', 'start=a']) {
         const { status, body } = await getJson(server, `/api/store/objects?${query}`);
         expect(status, query).toBe(400);
         expect(body.error.message, query).toMatch(/limit|start/);

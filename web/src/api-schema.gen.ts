@@ -926,14 +926,14 @@ export interface paths {
     };
     /**
      * Objects of every session in key order, a page at a time
-     * @description Lists the whole object store without one request per session (what export does). `after` is the previous page's `next` (the last key it held); `limit` defaults to 1000 and is clamped to 10000.
+     * @description Lists the whole object store without one request per session (what export does). `after` is the previous page's `next` (the last key it held); `limit` (at least 1) defaults to 1000 and is clamped to 10000.
      */
     get: {
       parameters: {
         query?: {
           /** @description list the keys after this one */
           after?: string;
-          /** @description objects per page (default 1000, max 10000) */
+          /** @description objects per page (at least 1; default 1000, max 10000) */
           limit?: number;
         };
         header?: never;

@@ -76,7 +76,7 @@ const objectPageRoute = createRoute({
   summary: 'Objects of every session in key order, a page at a time',
   description:
     'Lists the whole object store without one request per session (what export does). `after` is the ' +
-    "previous page's `next` (the last key it held); `limit` defaults to 1000 and is clamped to 10000.",
+    "previous page's `next` (the last key it held); `limit` (at least 1) defaults to 1000 and is clamped to 10000.",
   tags: ['store'],
   request: {
     query: z
@@ -85,7 +85,7 @@ const objectPageRoute = createRoute({
           .string()
           .optional()
           .openapi({ param: { name: 'after', in: 'query' }, description: 'list the keys after this one' }),
-        limit: intParam('limit', 'objects per page (default 1000, max 10000)'),
+        limit: intParam('limit', 'objects per page (at least 1; default 1000, max 10000)'),
       })
       .strict(),
   },
@@ -250,7 +250,9 @@ export function storeRoutes(deps: ApiDeps) {
   // --- objects ------------------------------------------------------------------------------
   app.openapi(objectPageRoute, async (c) => {
     const q = c.req.valid('query');
-    const limit = Math.max(1, clampLimit(q.limit, DEFAULT_LIMIT.objects, MAX_LIMIT.objects));
+    // A page of none could never say where the next one starts.
+    if (q.limit === 0) throw badRequest('query parameter limit: must be at least 1');
+    const limit = clampLimit(q.limit, DEFAULT_LIMIT.objects, MAX_LIMIT.objects);
     const objects = await store.objects.listPage({ after: q.after, limit });
     return c.json(
       {
