@@ -63,12 +63,98 @@ export interface ApiClientOptions {
   patientDispatcher?: () => Promise<Dispatcher>;
 }
 
-/** An object being downloaded: its bytes as they arrive. */
+/** A downloaded object: what the server answered, and the bytes handed on. */
 export interface ObjectDownload {
   status: number;
   /** The length the server announced, or null. */
   contentLength: number | null;
-  body: AsyncIterable<Uint8Array>;
+  /** Bytes handed to `onData`. */
+  bytes: number;
+}
+
+/** A request that failed before any response came: `cause` says why. */
+class NoResponse extends Error {}
+
+/**
+ * One GET through undici's dispatch API, each piece of the body handed to `onData` as it comes.
+ * A non-2xx answer is read (its first 64 kB) for the error it carries.
+ */
+function dispatchInto(
+  dispatcher: Dispatcher,
+  url: URL,
+  headers: Record<string, string>,
+  onData: (piece: Uint8Array) => void,
+  signal: AbortSignal | undefined,
+): Promise<ObjectDownload | { status: number; errorText: string }> {
+  return new Promise((resolve, reject) => {
+    let status = 0;
+    let contentLength: number | null = null;
+    let bytes = 0;
+    let failed: unknown = null;
+    const errorPieces: Uint8Array[] = [];
+    let abort: ((err?: Error) => void) | null = null;
+    const onAbort = () => abort?.(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
+    const settle = (fn: () => void) => {
+      signal?.removeEventListener('abort', onAbort);
+      fn();
+    };
+    if (signal?.aborted) return reject(new NoResponse('aborted', { cause: signal.reason }));
+    signal?.addEventListener('abort', onAbort);
+    dispatcher.dispatch(
+      { origin: url.origin, path: url.pathname + url.search, method: 'GET', headers },
+      {
+        onConnect(abortRequest) {
+          abort = abortRequest;
+          if (signal?.aborted) onAbort();
+        },
+        onHeaders(statusCode, raw) {
+          status = statusCode;
+          for (let i = 0; i + 1 < raw.length; i += 2)
+            if (raw[i]!.toString().toLowerCase() === 'content-length')
+              contentLength = lengthOf(raw[i + 1]!.toString());
+          return true;
+        },
+        onData(piece) {
+          if (failed) return true;
+          if (status < 200 || status > 299) {
+            if (bytes < 65536) errorPieces.push(piece);
+          } else {
+            try {
+              onData(piece);
+            } catch (err) {
+              // The caller's failure (a full disk, say) ends the download with its own error.
+              failed = err;
+              abort?.(err instanceof Error ? err : new Error(String(err)));
+              return true;
+            }
+          }
+          bytes += piece.length;
+          return true;
+        },
+        onComplete() {
+          settle(() => {
+            if (failed) return reject(failed);
+            if (status >= 200 && status <= 299) return resolve({ status, contentLength, bytes });
+            const text = new TextDecoder().decode(concatBytes(errorPieces));
+            resolve({ status, errorText: text });
+          });
+        },
+        onError(err) {
+          settle(() => reject(failed ?? (status === 0 ? new NoResponse(err.message, { cause: err }) : err)));
+        },
+      },
+    );
+  });
+}
+
+function concatBytes(pieces: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of pieces) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 function lengthOf(header: string | null): number | null {
@@ -244,14 +330,18 @@ export class ApiClient {
   objectPage = (options: { after?: string; limit?: number } = {}) =>
     this.get<ObjectPage>('/api/store/objects', { after: options.after, limit: options.limit });
   /**
-   * Streams an object; `range` as `{start, end}` (end exclusive). In Node (given a
-   * `patientDispatcher`) through undici's request API instead of fetch: export moves every
-   * transcript through here, and reading fetch's web-stream body took about twice the CPU (1 GB
-   * of objects, hashed and written: 3.3–4.3 s instead of 5.9–6.3 s). That pool also sets no time
-   * limit, so a large object on a slow link is not cut off part-way.
+   * Streams an object into `onData`, piece by piece as it arrives (a piece is handled before the
+   * next is read); `range` as `{start, end}` (end exclusive). An `onData` that throws ends the
+   * download with its error. In Node (given a `patientDispatcher`) through undici's dispatch
+   * API rather than fetch: export moves every transcript through here, and each layer of
+   * streams costs CPU per piece (1 GB of objects, hashed and written: fetch's web stream
+   * 5.9–6.3 s of CPU, a Node stream from undici's request API 3.3–4.3 s, and on a slower machine
+   * that stream 17–18 s of wall time against 14–15 s for pieces handed straight on). That pool
+   * also sets no time limit, so a large object on a slow link is not cut off part-way.
    */
   async object(
     key: string,
+    onData: (piece: Uint8Array) => void,
     options: { range?: { start: number; end?: number }; signal?: AbortSignal } = {},
   ): Promise<ObjectDownload> {
     const { range, signal } = options;
@@ -260,40 +350,22 @@ export class ApiClient {
     if (range) headers.range = `bytes=${range.start}-${range.end === undefined ? '' : range.end - 1}`;
     if (!this.#patient) {
       const res = await this.fetchRaw('GET', path, { headers, signal });
-      return {
-        status: res.status,
-        contentLength: lengthOf(res.headers.get('content-length')),
-        body: (res.body ?? []) as AsyncIterable<Uint8Array>,
-      };
+      let bytes = 0;
+      for await (const piece of (res.body ?? []) as AsyncIterable<Uint8Array>) {
+        onData(piece);
+        bytes += piece.length;
+      }
+      return { status: res.status, contentLength: lengthOf(res.headers.get('content-length')), bytes };
     }
     const url = new URL(this.url(path));
     if (this.#token) headers.authorization = `Bearer ${this.#token}`;
     const dispatcher = await this.#patient();
-    let res: Dispatcher.ResponseData;
-    try {
-      res = await dispatcher.request({
-        origin: url.origin,
-        path: url.pathname + url.search,
-        method: 'GET',
-        headers,
-        // A signal of its own, as in fetchRaw: one shared by thousands of downloads would
-        // collect their abort listeners.
-        signal: signal && AbortSignal.any([signal]),
-      });
-    } catch (err) {
-      if (signal?.aborted) throw err;
-      throw this.#unreachable(url.href, err);
-    }
-    if (res.statusCode < 200 || res.statusCode > 299) {
-      const text = await res.body.text().catch(() => '');
-      throw apiErrorOf(res.statusCode, text, '', 'GET', url.href);
-    }
-    const length = res.headers['content-length'];
-    return {
-      status: res.statusCode,
-      contentLength: lengthOf(typeof length === 'string' ? length : null),
-      body: res.body,
-    };
+    const answer = await dispatchInto(dispatcher, url, headers, onData, signal).catch((err: unknown) => {
+      if (!(err instanceof NoResponse)) throw err;
+      throw signal?.aborted ? err.cause : this.#unreachable(url.href, err.cause);
+    });
+    if ('errorText' in answer) throw apiErrorOf(answer.status, answer.errorText, '', 'GET', url.href);
+    return answer;
   }
 
   // --- writes (backfill, import) ------------------------------------------------------------

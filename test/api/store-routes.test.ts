@@ -325,32 +325,46 @@ describeEngines('store routes', (engine) => {
 
     it('downloads through ApiClient.object the same bytes on the fetch and the undici paths', async () => {
       const expected = readFileSync(BIG_FILE);
-      const collect = async (body: AsyncIterable<Uint8Array>) => {
+      const download = async (client: ApiClient, key: string, range?: { start: number; end: number }) => {
         const parts: Buffer[] = [];
-        for await (const piece of body) parts.push(Buffer.from(piece));
-        return Buffer.concat(parts);
+        const answer = await client.object(key, (piece) => parts.push(Buffer.from(piece)), { range });
+        return { ...answer, body: Buffer.concat(parts) };
       };
       const key = `${BIG}/transcript.jsonl`;
       for (const client of [
         new ApiClient({ baseUrl: server.url }),
         new ApiClient({ baseUrl: server.url, patientDispatcher: async () => patientDispatcher }),
       ]) {
-        const whole = await client.object(key);
-        expect(whole.status).toBe(200);
-        expect(whole.contentLength).toBe(expected.length);
-        expect((await collect(whole.body)).equals(expected)).toBe(true);
-        const part = await client.object(key, { range: { start: 10, end: 110 } });
-        expect([part.status, part.contentLength]).toEqual([206, 100]);
-        expect((await collect(part.body)).equals(expected.subarray(10, 110))).toBe(true);
-        const missing = await client.object(`${BIG}/nope.jsonl`).catch((e: unknown) => e);
+        const whole = await download(client, key);
+        expect(whole).toMatchObject({ status: 200, contentLength: expected.length, bytes: expected.length });
+        expect(whole.body.equals(expected)).toBe(true);
+        const part = await download(client, key, { start: 10, end: 110 });
+        expect([part.status, part.contentLength, part.bytes]).toEqual([206, 100, 100]);
+        expect(part.body.equals(expected.subarray(10, 110))).toBe(true);
+        const missing = await download(client, `${BIG}/nope.jsonl`).catch((e: unknown) => e);
         expect(missing).toBeInstanceOf(ApiError);
         expect(missing).toMatchObject({ status: 404, code: 'not_found' });
+        // A receiver that fails (a full disk, say) ends the download with its own error.
+        const full = new Error('no space left');
+        const refusedByReceiver = await client
+          .object(key, () => {
+            throw full;
+          })
+          .catch((e: unknown) => e);
+        expect(refusedByReceiver).toBe(full);
+        // Cancelled part-way: rejects, and the client goes on working.
+        const stop = new AbortController();
+        const cancelled = await client
+          .object(key, () => stop.abort(new Error('stopped')), { signal: stop.signal })
+          .catch((e: unknown) => e);
+        expect(cancelled).toBeInstanceOf(Error);
+        expect((await download(client, key)).body.equals(expected)).toBe(true);
       }
       const down = new ApiClient({
         baseUrl: 'http://127.0.0.1:9',
         patientDispatcher: async () => patientDispatcher,
       });
-      const refused = await down.object(key).catch((e: unknown) => e);
+      const refused = await down.object(key, () => undefined).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(ApiConnectionError);
       expect((refused as Error).message).toMatch(
         /cannot reach the transcripts API at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/,

@@ -271,27 +271,31 @@ async function downloadObject(
   signal: AbortSignal,
   onBytes: (n: number) => void,
 ): Promise<ManifestFile> {
-  const res = await client.object(key, { signal });
   // Asynchronous, unlike the writes below: creating a directory and a file costs a few hundred
   // microseconds each here, which the other downloads would otherwise wait out.
   await mkdir(dirname(path), { recursive: true });
-  const counter = createSha256Counter();
   const fh = await open(path, 'wx');
+  const counter = createSha256Counter();
+  let answer;
   try {
     // Written synchronously: each piece is a memory copy into the page cache, cheaper than the
     // thread-pool round trip an asynchronous write costs per 64 kB piece.
-    for await (const chunk of res.body) {
-      counter.update(chunk);
-      for (let at = 0; at < chunk.length;) at += writeSync(fh.fd, chunk, at, chunk.length - at);
-      onBytes(chunk.length);
-    }
+    answer = await client.object(
+      key,
+      (piece) => {
+        counter.update(piece);
+        for (let at = 0; at < piece.length;) at += writeSync(fh.fd, piece, at, piece.length - at);
+        onBytes(piece.length);
+      },
+      { signal },
+    );
   } finally {
     await fh.close();
   }
   const file = counter.digest();
-  if (res.contentLength !== null && res.contentLength !== file.bytes)
+  if (answer.contentLength !== null && answer.contentLength !== file.bytes)
     throw new BundleError(
-      `object ${key}: received ${file.bytes} bytes of ${res.contentLength}; the transfer was cut short`,
+      `object ${key}: received ${file.bytes} bytes of ${answer.contentLength}; the transfer was cut short`,
     );
   return file;
 }
