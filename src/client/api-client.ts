@@ -83,7 +83,7 @@ function dispatchInto(
   dispatcher: Dispatcher,
   url: URL,
   headers: Record<string, string>,
-  onData: (piece: Uint8Array) => void,
+  onData: (piece: Uint8Array) => void | Promise<void>,
   signal: AbortSignal | undefined,
 ): Promise<ObjectDownload | { status: number; errorText: string }> {
   return new Promise((resolve, reject) => {
@@ -93,6 +93,14 @@ function dispatchInto(
     let failed: unknown = null;
     const errorPieces: Uint8Array[] = [];
     let abort: ((err?: Error) => void) | null = null;
+    let resume: (() => void) | null = null;
+    /** The receiver's last piece still being taken: the download ends once it is. */
+    let pending: Promise<void> = Promise.resolve();
+    // The caller's failure (a full disk, say) ends the download with its own error.
+    const fail = (err: unknown) => {
+      failed ??= err;
+      abort?.(err instanceof Error ? err : new Error(String(err)));
+    };
     const onAbort = () => abort?.(signal!.reason instanceof Error ? signal!.reason : new Error('aborted'));
     const settle = (fn: () => void) => {
       signal?.removeEventListener('abort', onAbort);
@@ -107,8 +115,9 @@ function dispatchInto(
           abort = abortRequest;
           if (signal?.aborted) onAbort();
         },
-        onHeaders(statusCode, raw) {
+        onHeaders(statusCode, raw, resumeReading) {
           status = statusCode;
+          resume = resumeReading;
           for (let i = 0; i + 1 < raw.length; i += 2)
             if (raw[i]!.toString().toLowerCase() === 'content-length')
               contentLength = lengthOf(raw[i + 1]!.toString());
@@ -119,25 +128,33 @@ function dispatchInto(
           if (status < 200 || status > 299) {
             if (bytes < 65536) errorPieces.push(piece);
           } else {
+            let handled;
             try {
-              onData(piece);
+              handled = onData(piece);
             } catch (err) {
-              // The caller's failure (a full disk, say) ends the download with its own error.
-              failed = err;
-              abort?.(err instanceof Error ? err : new Error(String(err)));
+              fail(err);
               return true;
+            }
+            // (A callback typed to return void may still return a value: only a promise pauses.)
+            if (handled instanceof Promise) {
+              // Reading pauses until the receiver has taken the piece.
+              bytes += piece.length;
+              pending = handled.then(() => resume?.(), fail);
+              return false;
             }
           }
           bytes += piece.length;
           return true;
         },
         onComplete() {
-          settle(() => {
-            if (failed) return reject(failed);
-            if (status >= 200 && status <= 299) return resolve({ status, contentLength, bytes });
-            const text = new TextDecoder().decode(concatBytes(errorPieces));
-            resolve({ status, errorText: text });
-          });
+          void pending.then(() =>
+            settle(() => {
+              if (failed) return reject(failed);
+              if (status >= 200 && status <= 299) return resolve({ status, contentLength, bytes });
+              const text = new TextDecoder().decode(concatBytes(errorPieces));
+              resolve({ status, errorText: text });
+            }),
+          );
         },
         onError(err) {
           settle(() => reject(failed ?? (status === 0 ? new NoResponse(err.message, { cause: err }) : err)));
@@ -330,9 +347,9 @@ export class ApiClient {
   objectPage = (options: { after?: string; limit?: number } = {}) =>
     this.get<ObjectPage>('/api/store/objects', { after: options.after, limit: options.limit });
   /**
-   * Streams an object into `onData`, piece by piece as it arrives (a piece is handled before the
-   * next is read); `range` as `{start, end}` (end exclusive). An `onData` that throws ends the
-   * download with its error. In Node (given a `patientDispatcher`) through undici's dispatch
+   * Streams an object into `onData`, piece by piece as it arrives; `range` as `{start, end}` (end
+   * exclusive). When `onData` returns a promise, reading waits for it (back-pressure); an
+   * `onData` that throws or rejects ends the download with its error. In Node (given a `patientDispatcher`) through undici's dispatch
    * API rather than fetch: export moves every transcript through here, and each layer of
    * streams costs CPU per piece (1 GB of objects, hashed and written: fetch's web stream
    * 5.9–6.3 s of CPU, a Node stream from undici's request API 3.3–4.3 s, and on a slower machine
@@ -341,7 +358,7 @@ export class ApiClient {
    */
   async object(
     key: string,
-    onData: (piece: Uint8Array) => void,
+    onData: (piece: Uint8Array) => void | Promise<void>,
     options: { range?: { start: number; end?: number }; signal?: AbortSignal } = {},
   ): Promise<ObjectDownload> {
     const { range, signal } = options;
@@ -352,7 +369,7 @@ export class ApiClient {
       const res = await this.fetchRaw('GET', path, { headers, signal });
       let bytes = 0;
       for await (const piece of (res.body ?? []) as AsyncIterable<Uint8Array>) {
-        onData(piece);
+        await onData(piece);
         bytes += piece.length;
       }
       return { status: res.status, contentLength: lengthOf(res.headers.get('content-length')), bytes };

@@ -344,6 +344,14 @@ describeEngines('store routes', (engine) => {
         const missing = await download(client, `${BIG}/nope.jsonl`).catch((e: unknown) => e);
         expect(missing).toBeInstanceOf(ApiError);
         expect(missing).toMatchObject({ status: 404, code: 'not_found' });
+        // A receiver that takes its time (a promise per piece) is waited for, and misses nothing.
+        const slow: Buffer[] = [];
+        const paced = await client.object(key, async (piece) => {
+          await new Promise((resolve) => setTimeout(resolve, 1));
+          slow.push(Buffer.from(piece));
+        });
+        expect(paced.bytes).toBe(expected.length);
+        expect(Buffer.concat(slow).equals(expected)).toBe(true);
         // A receiver that fails (a full disk, say) ends the download with its own error.
         const full = new Error('no space left');
         const refusedByReceiver = await client

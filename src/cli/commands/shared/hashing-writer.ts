@@ -20,11 +20,16 @@ export class HashingWriter {
     return this.#stream.bytesWritten + this.#stream.writableLength;
   }
 
-  async write(data: string | Uint8Array): Promise<void> {
+  /**
+   * Takes a piece (written in the thread pool, with whatever else is queued by then); returns a
+   * promise to wait for when enough is queued that the sender should pause.
+   */
+  write(data: string | Uint8Array): Promise<void> | undefined {
     if (this.#failure) throw this.#failure;
     const buf = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
     this.#counter.update(buf);
-    if (!this.#stream.write(buf)) await once(this.#stream, 'drain');
+    if (this.#stream.write(buf)) return undefined;
+    return once(this.#stream, 'drain').then(() => undefined);
   }
 
   async close(): Promise<ManifestFile> {

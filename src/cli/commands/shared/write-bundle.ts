@@ -6,11 +6,9 @@
  * presence marks a complete bundle. Documents go before objects so that, on a live instance, the
  * objects hold at least every byte the documents refer to.
  */
-import { mkdir, open, readdir, rename, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { writeSync } from 'node:fs';
 import { DocLineScanner, type ScannedDoc } from '../../../bundle/doc-line-scanner.js';
-import { createSha256Counter } from '../../../bundle/checksum.js';
 import {
   blobPath,
   BUNDLE_FORMAT,
@@ -271,28 +269,26 @@ async function downloadObject(
   signal: AbortSignal,
   onBytes: (n: number) => void,
 ): Promise<ManifestFile> {
-  // Asynchronous, unlike the writes below: creating a directory and a file costs a few hundred
-  // microseconds each here, which the other downloads would otherwise wait out.
   await mkdir(dirname(path), { recursive: true });
-  const fh = await open(path, 'wx');
-  const counter = createSha256Counter();
+  // Written in the thread pool, a batch at a time, while the next pieces arrive: the writes are
+  // this process's largest share of work, and made on the event loop they held up receiving
+  // (a 1.3 GB export, five runs each: 15.0 s written there, 13.3 s this way).
+  const out = new HashingWriter(path);
   let answer;
   try {
-    // Written synchronously: each piece is a memory copy into the page cache, cheaper than the
-    // thread-pool round trip an asynchronous write costs per 64 kB piece.
     answer = await client.object(
       key,
       (piece) => {
-        counter.update(piece);
-        for (let at = 0; at < piece.length;) at += writeSync(fh.fd, piece, at, piece.length - at);
         onBytes(piece.length);
+        return out.write(piece);
       },
       { signal },
     );
-  } finally {
-    await fh.close();
+  } catch (err) {
+    out.destroy();
+    throw err;
   }
-  const file = counter.digest();
+  const file = await out.close();
   if (answer.contentLength !== null && answer.contentLength !== file.bytes)
     throw new BundleError(
       `object ${key}: received ${file.bytes} bytes of ${answer.contentLength}; the transfer was cut short`,
