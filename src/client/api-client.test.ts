@@ -12,6 +12,17 @@ describe('ApiClient and the caller’s abort signal', () => {
   let client: ApiClient;
   beforeAll(async () => {
     server = createServer((req, res) => {
+      if (req.url?.endsWith('/cut')) {
+        // Announces more than it sends, then the connection drops.
+        res.writeHead(200, { 'content-length': '100000' });
+        res.write('x'.repeat(10));
+        setTimeout(() => res.destroy(), 50).unref();
+        return;
+      }
+      if (req.url?.startsWith('/api/store/objects/')) {
+        res.end('object bytes');
+        return;
+      }
       if (req.url === '/slow') {
         res.write('first piece');
         setTimeout(() => res.end('never read'), 5000).unref();
@@ -35,6 +46,29 @@ describe('ApiClient and the caller’s abort signal', () => {
       expect(await res.json()).toEqual({ ok: true });
     }
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+    const patient = new ApiClient({
+      baseUrl: client.baseUrl,
+      patientDispatcher: async () => patientDispatcher,
+    });
+    for (let i = 0; i < 50; i++) {
+      const answer = await patient.object('s/transcript.jsonl', () => undefined, {
+        signal: controller.signal,
+      });
+      expect(answer.bytes).toBe('object bytes'.length);
+    }
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+
+  it('an object whose body breaks off rejects, naming the URL and how far it got', async () => {
+    const patient = new ApiClient({
+      baseUrl: client.baseUrl,
+      patientDispatcher: async () => patientDispatcher,
+    });
+    const err = await patient.object('s/cut', () => undefined).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect((err as Error).message).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/api\/store\/objects\/s\/cut: the response broke off after 10 of 100000 bytes/,
+    );
   });
 
   it('still aborts a body being read when the caller aborts', async () => {

@@ -77,7 +77,8 @@ class NoResponse extends Error {}
 
 /**
  * One GET through undici's dispatch API, each piece of the body handed to `onData` as it comes.
- * A non-2xx answer is read (its first 64 kB) for the error it carries.
+ * A non-2xx answer is read (its first 64 kB) for the error it carries. A body that breaks off
+ * rejects with an error naming the URL and how far it got.
  */
 function dispatchInto(
   dispatcher: Dispatcher,
@@ -91,7 +92,8 @@ function dispatchInto(
     let contentLength: number | null = null;
     let bytes = 0;
     let failed: unknown = null;
-    const errorPieces: Uint8Array[] = [];
+    const decoder = new TextDecoder();
+    let errorText = '';
     let abort: ((err?: Error) => void) | null = null;
     let resume: (() => void) | null = null;
     /** The receiver's last piece still being taken: the download ends once it is. */
@@ -126,7 +128,7 @@ function dispatchInto(
         onData(piece) {
           if (failed) return true;
           if (status < 200 || status > 299) {
-            if (bytes < 65536) errorPieces.push(piece);
+            if (errorText.length < 65536) errorText += decoder.decode(piece, { stream: true });
           } else {
             let handled;
             try {
@@ -151,27 +153,28 @@ function dispatchInto(
             settle(() => {
               if (failed) return reject(failed);
               if (status >= 200 && status <= 299) return resolve({ status, contentLength, bytes });
-              const text = new TextDecoder().decode(concatBytes(errorPieces));
-              resolve({ status, errorText: text });
+              resolve({ status, errorText: errorText + decoder.decode() });
             }),
           );
         },
         onError(err) {
-          settle(() => reject(failed ?? (status === 0 ? new NoResponse(err.message, { cause: err }) : err)));
+          settle(() => {
+            if (failed || signal?.aborted) return reject(failed ?? err);
+            if (status === 0) return reject(new NoResponse(err.message, { cause: err }));
+            const of = contentLength === null ? '' : ` of ${contentLength}`;
+            reject(
+              new Error(
+                `GET ${url.href}: the response broke off after ${bytes}${of} bytes (${err.message})`,
+                {
+                  cause: err,
+                },
+              ),
+            );
+          });
         },
       },
     );
   });
-}
-
-function concatBytes(pieces: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(pieces.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of pieces) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 function lengthOf(header: string | null): number | null {
@@ -349,12 +352,13 @@ export class ApiClient {
   /**
    * Streams an object into `onData`, piece by piece as it arrives; `range` as `{start, end}` (end
    * exclusive). When `onData` returns a promise, reading waits for it (back-pressure); an
-   * `onData` that throws or rejects ends the download with its error. In Node (given a `patientDispatcher`) through undici's dispatch
-   * API rather than fetch: export moves every transcript through here, and each layer of
-   * streams costs CPU per piece (1 GB of objects, hashed and written: fetch's web stream
-   * 5.9–6.3 s of CPU, a Node stream from undici's request API 3.3–4.3 s, and on a slower machine
-   * that stream 17–18 s of wall time against 14–15 s for pieces handed straight on). That pool
-   * also sets no time limit, so a large object on a slow link is not cut off part-way.
+   * `onData` that throws or rejects ends the download with its error.
+   *
+   * In Node (given a `patientDispatcher`) through undici's dispatch API: export moves every
+   * transcript through here, and each layer of streams costs CPU per piece (1 GB of objects,
+   * hashed and written: 17–18 s through a Node stream, 14–15 s handed straight on; fetch's web
+   * stream cost more still). That pool also sets no time limit, so a large object on a slow link
+   * is not cut off part-way.
    */
   async object(
     key: string,
