@@ -177,7 +177,7 @@ describePg(title, () => {
 });
 
 describePg('postgres: views made by an older version', () => {
-  it('gives an older search table its insertion order when a process opens the store', async () => {
+  it('gives an older search table its insertion order and in-row tsvectors when a process opens the store', async () => {
     const env = await engine.serverEnv();
     databaseUrl = env.CT_DATABASE_URL!;
     const dataDir = path.join(tmpdir(), 'ct-unused');
@@ -196,13 +196,25 @@ describePg('postgres: views made by an older version', () => {
           [schema],
         )
       ).rows;
+    // 'm' (main): kept in the row, 'x' (extended): PostgreSQL's default, which 0.1.0 left.
+    const tsvStorage = async () =>
+      (
+        await client.query(
+          `SELECT attstorage FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'tsv'`,
+          [`${schema}.full_text_entries`],
+        )
+      ).rows;
     try {
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
-      await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN seq`); // as 0.1.0 made it
+      expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
+      // As 0.1.0 made it:
+      await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN seq`);
+      await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET STORAGE EXTENDED`);
       await Promise.all(stores.splice(0).map((s) => s.close()));
       const b = await openStore({ dataDir, env });
       stores.push(b);
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
+      expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
       const found = await b.views.search({ q: 'word', limit: 1, offset: 0 });
       expect(found).toMatchObject({ total: RANK_WINDOW, totalExact: false });
       // New entries come after every upgraded one.

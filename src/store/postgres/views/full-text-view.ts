@@ -32,6 +32,14 @@ import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
 import type { FilterSql } from './session-filter-sql.js';
 
+/**
+ * Every search reads the tsvector of every candidate row (to rank it, and to check a phrase), so
+ * it stays in the row: compressed when the row is large, never moved to the TOAST table, where
+ * each read costs an index lookup. The entry text, read only for the page of hits, goes out first.
+ * (1 GB of history: a rare word 33 → 23 ms, a phrase 131 → 59 ms.)
+ */
+const TSV_STORAGE_DDL = 'ALTER TABLE full_text_entries ALTER COLUMN tsv SET STORAGE MAIN';
+
 const TABLE_DDL = `
 CREATE TABLE IF NOT EXISTS full_text_entries (
   session_id text COLLATE "C" NOT NULL,
@@ -45,6 +53,7 @@ CREATE TABLE IF NOT EXISTS full_text_entries (
   seq bigint GENERATED ALWAYS AS IDENTITY,
   PRIMARY KEY (session_id, file, idx)
 );
+${TSV_STORAGE_DDL};
 `;
 const SEQ_INDEX_DDL = 'CREATE INDEX IF NOT EXISTS full_text_entries_seq ON full_text_entries (seq)';
 const INDEX_DDL = `
@@ -126,17 +135,21 @@ export class FullTextView implements PostgresView {
 
   /**
    * Brings a table made by an older version to this one's shape: `seq` (insertion order, which
-   * the ranking window of an unfiltered search walks) came later. Adding it rewrites the table
-   * once; the caller holds the views lock exclusively.
+   * the ranking window of an unfiltered search walks) came later, and so did the tsvector's
+   * storage. Adding `seq` rewrites the table once; the storage applies to rows written from now
+   * on (`transcripts reindex` rewrites the rest). The caller holds the views lock exclusively.
    */
   async upgrade(q: Queryable): Promise<void> {
-    const { rows } = await q.query(
-      `SELECT 1 FROM information_schema.columns
-       WHERE table_schema = current_schema() AND table_name = 'full_text_entries' AND column_name = 'seq'`,
+    const { rows } = await q.query<{ attname: string; attstorage: string }>(
+      `SELECT attname, attstorage FROM pg_attribute
+       WHERE attrelid = 'full_text_entries'::regclass AND attname IN ('seq', 'tsv') AND NOT attisdropped`,
     );
-    if (rows.length > 0) return;
-    await q.query('ALTER TABLE full_text_entries ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY');
-    await q.query(SEQ_INDEX_DDL);
+    const storage = new Map(rows.map((r) => [r.attname, r.attstorage]));
+    if (!storage.has('seq')) {
+      await q.query('ALTER TABLE full_text_entries ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY');
+      await q.query(SEQ_INDEX_DDL);
+    }
+    if (storage.get('tsv') !== 'm') await q.query(TSV_STORAGE_DDL);
   }
 
   /** Hits ranked best first; `filter` comes from `sessionFilterSql(…, 'e.session_id')`. */
