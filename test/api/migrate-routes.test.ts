@@ -65,7 +65,9 @@ describeEngines('migrate routes', (engine) => {
       const search = await getJson(server, '/api/search?q=pomodoro');
       expect(search.status).toBe(200);
       expect(search.body).toMatchObject({ enabled: false, total: 0, hits: [] });
-      expect(search.body.reason).toMatch(/migrate up/);
+      expect(search.body.reason).toBe(
+        'search is off: the full-text index is not built (run `transcripts migrate up`)',
+      );
       const health = await getJson(server, '/api/health');
       expect(health.body.status).toBe('degraded');
       expect(health.body.search.enabled).toBe(false);

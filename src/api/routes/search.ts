@@ -94,12 +94,12 @@ export function searchRoutes(deps: ApiDeps) {
         { enabled: false, reason, q: q.q, total: 0, totalExact: true, stale: false, offset, limit, hits: [] },
         200,
       );
-    if (!(await store.views.materialized()).includes('full_text'))
-      return off('search is off: the full-text index is not built (run `transcripts migrate up`)');
     const stale = store.docs.getLocal(SEARCH_STALE).then(
       (v) => v !== null,
       () => false,
     );
+    // No separate look at which views exist (a round trip on PostgreSQL): the search itself says
+    // when its view is missing.
     let result;
     try {
       result = await store.views.search({
@@ -114,7 +114,12 @@ export function searchRoutes(deps: ApiDeps) {
         offset,
       });
     } catch (err) {
-      if (err instanceof ViewMissingError) return off(`search is off: ${err.message}`);
+      if (err instanceof ViewMissingError)
+        return off(
+          err.view === 'full_text'
+            ? 'search is off: the full-text index is not built (run `transcripts migrate up`)'
+            : `search is off: ${err.message}`,
+        );
       throw err;
     }
     // Session context for the distinct sessions among the hits, in one read (none while the
