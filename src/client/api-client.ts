@@ -127,26 +127,23 @@ function dispatchInto(
         },
         onData(piece) {
           if (failed) return true;
+          bytes += piece.length;
           if (status < 200 || status > 299) {
             if (errorText.length < 65536) errorText += decoder.decode(piece, { stream: true });
-          } else {
-            let handled;
-            try {
-              handled = onData(piece);
-            } catch (err) {
-              fail(err);
-              return true;
-            }
-            // (A callback typed to return void may still return a value: only a promise pauses.)
-            if (handled instanceof Promise) {
-              // Reading pauses until the receiver has taken the piece.
-              bytes += piece.length;
-              pending = handled.then(() => resume?.(), fail);
-              return false;
-            }
+            return true;
           }
-          bytes += piece.length;
-          return true;
+          let handled;
+          try {
+            handled = onData(piece);
+          } catch (err) {
+            fail(err);
+            return true;
+          }
+          // (A callback typed to return void may still return a value: only a promise pauses.)
+          if (!(handled instanceof Promise)) return true;
+          // Reading pauses until the receiver has taken the piece.
+          pending = handled.then(() => resume?.(), fail);
+          return false;
         },
         onComplete() {
           void pending.then(() =>
