@@ -173,6 +173,30 @@ export function describeSearchViews(options: ContractOptions): void {
       expect((await search('pool', { limit: 0 })).hits).toEqual([]);
     });
 
+    it('orders equal ranks by session, file and index, page after page, whatever the write order', async () => {
+      await materializeAll(store());
+      // Written last session first, so the index's insertion order is the reverse of the answer's.
+      for (const id of ['t3', 't2', 't1']) {
+        await putDocs(store(), [summaryDoc(id, { cwd: '/work/tied' })]);
+        await putDocs(store(), [
+          chunkDoc(
+            id,
+            Array.from({ length: 12 }, (_, i) => entry(i, 'user', 'tied words')),
+          ),
+        ]);
+      }
+      const expected = ['t1', 't2', 't3'].flatMap((id) => Array.from({ length: 12 }, (_, i) => `${id}#${i}`));
+      for (const filter of [{}, { cwd: '/work/tied' }]) {
+        const pages: string[] = [];
+        for (let offset = 0; offset < expected.length; offset += 5) {
+          const page = await search('tied', { ...filter, limit: 5, offset });
+          expect(page.total).toBe(expected.length);
+          pages.push(...page.hits.map((h) => `${h.sessionId}#${h.index}`));
+        }
+        expect(pages).toEqual(expected);
+      }
+    });
+
     it('ranks a word matched past the ranking window over its most recent matches', async () => {
       await materializeAll(store());
       await putDocs(store(), [summaryDoc('w', { cwd: '/work/wide' })]);
