@@ -72,6 +72,11 @@ export interface IngestSessionOptions {
   provenance: 'live' | 'backfilled';
   /** Called with bytes consumed as the session's files are read. */
   onBytes?: (bytes: number) => void;
+  /**
+   * Awaited before the first line is parsed, once the raw bytes are writing: the caller may hold
+   * the session there until it has room for one more session's entries in memory.
+   */
+  ready?: () => Promise<void>;
   /** Called once every file is read, before the last commit: the parsing is over. */
   onParsed?: () => void;
   signal?: AbortSignal;
@@ -158,7 +163,11 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
           : 1,
   );
 
+  // First every changed file's raw bytes are set writing, then the files are parsed: a caller
+  // that bounds how many sessions parse at once (`ready`) lets the writes of waiting sessions run
+  // meanwhile, so a commit seldom waits on them.
   let unchanged = 0;
+  const changed: Array<{ file: SessionFile; size: number; mtimeMs: number; fc: FileCursor }> = [];
   for (const file of files) {
     options.signal?.throwIfAborted();
     const st = await stat(file.path);
@@ -185,7 +194,12 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     }
     // Keep a failed write from going unobserved while parsing; flush() awaits and rethrows it.
     objectWrites.at(-1)?.catch(() => undefined);
+    changed.push({ file, size, mtimeMs, fc });
+  }
 
+  await options.ready?.();
+  for (const { file, size, mtimeMs, fc } of changed) {
+    options.signal?.throwIfAborted();
     // Resume the open chunk, if any, with the entries it already holds.
     let chunk: OpenChunk | null = null;
     if (fc.openChunk) {

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { readParentSessionId, scanTree, type ScannedFile } from './scan-tree.js';
 import { ingestSession, type SessionFile } from './ingest-session.js';
 import type { IngestSink } from './sink.js';
-import { once, Slots } from './slots.js';
+import { Slots } from './slots.js';
 
 export interface IngestProgress {
   filesTotal: number;
@@ -29,7 +29,10 @@ export interface IngestTreeOptions {
   dryRun?: boolean;
   onProgress?: (progress: IngestProgress) => void;
   signal?: AbortSignal;
-  /** Sessions parsed at once (default 3); as many more may be waiting on their last commit. */
+  /**
+   * Sessions parsed at once (default 3); as many more may be waiting on their last commit, and
+   * twice as many again writing their raw bytes before they parse.
+   */
   concurrency?: number;
   /**
    * Runs one session's ingest; live recording passes one that holds the session's lock, so a
@@ -119,8 +122,30 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
   options.onProgress?.({ ...progress });
 
   let sinceIndexWrite = 0;
-  const ingestOne = async (sessionId: string, files: ScannedFile[], onParsed: () => void) => {
-    const parsed = once(onParsed);
+  // Sessions are independent, so several run at once; within a session everything stays ordered.
+  // Each sets its raw bytes writing, then waits for room to hold its entries (`holding`), then for
+  // a parsing slot. Three parse rather than two: with two, both were often waiting on commits at
+  // once (1 GB ingest: 25.5 s → 23.5 s). Twice as many may hold entries: a session waiting on its
+  // last commit has given its parsing slot to the next one, so the main thread keeps parsing
+  // while the store writes.
+  const parsers = Math.max(1, options.concurrency ?? 3);
+  const parsing = new Slots(parsers);
+  const holding = new Slots(parsers * 2);
+
+  const ingestOne = async (sessionId: string, files: ScannedFile[]) => {
+    let held = false;
+    let parsingHeld = false;
+    const ready = async () => {
+      await holding.take();
+      held = true;
+      await parsing.take();
+      parsingHeld = true;
+    };
+    const parsed = () => {
+      if (!parsingHeld) return;
+      parsingHeld = false;
+      parsing.give();
+    };
     progress.currentFile = files[0]!.path;
     const sessionFiles: SessionFile[] = files.map((f) => ({ path: f.path, objectName: f.objectName }));
     try {
@@ -134,6 +159,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
           source: options.source,
           provenance: options.provenance,
           signal: options.signal,
+          ready,
           onParsed: parsed,
           onBytes: (n) => {
             progress.bytesDone += n;
@@ -151,6 +177,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
       for (const f of files) result.failed.push({ file: f.path, error: message(err) });
     } finally {
       parsed();
+      if (held) holding.give();
     }
     progress.filesDone += files.length;
     options.onProgress?.({ ...progress });
@@ -161,22 +188,16 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     }
   };
 
-  // Sessions are independent, so a few run at once: while one waits on the sink (a commit in the
-  // server process, an object fsync), another parses. Within a session everything stays ordered.
-  // Three rather than two: with two, both were often waiting on commits at once (1 GB ingest:
-  // 25.5 s → 23.5 s, the same peak RSS once batches crossed to the writer as strings only).
+  // Sessions under way, most of them only writing their bytes while they wait for room: twice
+  // as many as may hold entries. An object's copy and fsyncs took some 45 ms, longer than parsing
+  // most sessions, so commits waited on them (1 GB ingest, alternated runs: 34.1–35.1 s →
+  // 28.4–32.4 s, peak RSS 269–271 MB → 267–283 MB).
   const queue = [...bySession];
-  const parsers = Math.max(1, options.concurrency ?? 3);
-  const parsing = new Slots(parsers);
-  // Twice as many sessions in flight as parse at once: a session waiting on its last commit has
-  // given its parsing slot to the next one, so the main thread keeps parsing while the store
-  // writes.
   await Promise.all(
-    Array.from({ length: parsers * 2 }, async () => {
+    Array.from({ length: parsers * 4 }, async () => {
       for (let next = queue.shift(); next; next = queue.shift()) {
         options.signal?.throwIfAborted();
-        await parsing.take();
-        await ingestOne(next[0], next[1], () => parsing.give());
+        await ingestOne(next[0], next[1]);
       }
     }),
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { once, Slots } from './slots.js';
+import { Slots } from './slots.js';
 
 describe('Slots', () => {
   it('lets n holders in and the next one when a slot is given back, in order', async () => {
@@ -21,15 +21,5 @@ describe('Slots', () => {
     slots.give();
     await slots.take(); // two free again
     await slots.take();
-  });
-});
-
-describe('once', () => {
-  it('runs the function the first time only', () => {
-    let n = 0;
-    const f = once(() => n++);
-    f();
-    f();
-    expect(n).toBe(1);
   });
 });

@@ -20,13 +20,3 @@ export class Slots {
     else this.#free++;
   }
 }
-
-/** `fn`, callable any number of times, run the first time only. */
-export function once(fn: () => void): () => void {
-  let called = false;
-  return () => {
-    if (called) return;
-    called = true;
-    fn();
-  };
-}
