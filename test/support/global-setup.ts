@@ -2,7 +2,8 @@
  * Builds the TypeScript sources once before the suite: tests that run the real CLI, server or
  * crash-test children execute the compiled `dist/` (as users do), never a stale build. tsc emits
  * even when it finds type errors; those fail the run in CI and only warn on a developer machine.
- * In CI the web UI is type-checked too (the browser tests build it with Vite, which does not).
+ * In CI the tests, the benchmarks and the web UI are type-checked too: vitest and Vite only strip
+ * types, so a type error there would otherwise pass.
  *
  * Every temporary file of the run goes under one directory, removed at the end: the test
  * processes (and the CLIs, servers and browsers they start) inherit its TMPDIR, so a test that
@@ -40,6 +41,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
   try {
     runTsc(['-p', 'tsconfig.build.json']);
     if (process.env.CI) {
+      runTsc(['-p', 'tsconfig.json', '--noEmit']);
       runTsc(['-p', 'web/tsconfig.json', '--noEmit']);
       runTsc(['-p', 'web/tsconfig.node.json', '--noEmit']);
     }
