@@ -26,6 +26,23 @@ describe('io', () => {
     ]);
   });
 
+  it('fills by files and shows only the bytes done while the byte total is unknown', async () => {
+    const plain = capture(false);
+    const p = plain.io.progress('export', { plainEveryMs: 0 });
+    p.update({ filesDone: 2, filesTotal: 4, bytesDone: 6 * 1024 * 1024 });
+    p.stop();
+    await plain.io.flush();
+    expect(plain.err().trim()).toBe('export: 2/4 files, 6.0 MB');
+
+    const tty = capture(true);
+    const bar = tty.io.progress('export');
+    bar.update({ filesDone: 2, filesTotal: 4, bytesDone: 6 * 1024 * 1024 });
+    bar.stop();
+    await tty.io.flush();
+    expect(tty.err()).toContain('50%');
+    expect(tty.err()).toContain('2/4 files | 6.0 MB');
+  });
+
   it('draws a bar with files, MB and ETA on a TTY', async () => {
     const { io, err } = capture(true);
     const p = io.progress('backfill');

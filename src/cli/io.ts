@@ -10,9 +10,14 @@ export interface TransferProgress {
   filesDone: number;
   filesTotal: number;
   bytesDone: number;
-  bytesTotal: number;
+  /** Unknown (a stream whose size nobody can tell yet): the bar then fills by files. */
+  bytesTotal?: number;
   currentFile?: string;
 }
+
+/** "3.0/12.5 MB", or "3.0 MB" while the total is unknown. */
+const megabytes = (p: TransferProgress) =>
+  p.bytesTotal === undefined ? formatMb(p.bytesDone) : `${formatMb(p.bytesDone)}/${formatMb(p.bytesTotal)}`;
 
 export interface ProgressReporter {
   update(p: TransferProgress): void;
@@ -77,16 +82,15 @@ function barProgress(label: string, stream: Writable): ProgressReporter {
   let started = false;
   return {
     update(p) {
-      const payload = {
-        files: `${p.filesDone}/${p.filesTotal}`,
-        mb: `${formatMb(p.bytesDone)}/${formatMb(p.bytesTotal)}`,
-      };
+      const payload = { files: `${p.filesDone}/${p.filesTotal}`, mb: megabytes(p) };
+      const [done, total] =
+        p.bytesTotal === undefined ? [p.filesDone, p.filesTotal] : [p.bytesDone, p.bytesTotal];
       if (!started) {
-        bar.start(Math.max(p.bytesTotal, 1), p.bytesDone, payload);
+        bar.start(Math.max(total, 1), done, payload);
         started = true;
       } else {
-        bar.setTotal(Math.max(p.bytesTotal, 1));
-        bar.update(p.bytesDone, payload);
+        bar.setTotal(Math.max(total, 1));
+        bar.update(done, payload);
       }
     },
     stop() {
@@ -100,7 +104,7 @@ function plainProgress(label: string, stream: Writable, everyMs: number): Progre
   let lastLine = '';
   return {
     update(p) {
-      const line = `${label}: ${p.filesDone}/${p.filesTotal} files, ${formatMb(p.bytesDone)}/${formatMb(p.bytesTotal)} MB`;
+      const line = `${label}: ${p.filesDone}/${p.filesTotal} files, ${megabytes(p)} MB`;
       const now = Date.now();
       if (line !== lastLine && (now - last >= everyMs || p.filesDone === p.filesTotal)) {
         stream.write(`${line}\n`);

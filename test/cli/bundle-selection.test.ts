@@ -209,6 +209,9 @@ describe('export selections', () => {
     expect(tty.stderr).toMatch(/export objects \[[=-]+\] \d+%/);
     const plain = await runCommand(['export', target(), '--session', 'session', '--webapi', a.url]);
     expect(plain.stderr).toMatch(/export objects: 1\/1 files/);
+    // Documents: bytes so far while they stream (no guessed total), the exact size once written.
+    expect(plain.stderr).toMatch(/export documents: \d+\/\d+ files, [\d.]+ MB\n/);
+    expect(plain.stderr).toMatch(/export documents: (\d+)\/\1 files, ([\d.]+)\/\2 MB\n/);
     expect(plain.stderr).not.toContain(String.fromCharCode(27));
   });
 });

@@ -112,12 +112,12 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         scanner.push(chunk, noteDoc);
         await docs.write(chunk);
-        const total = Math.max(docTotal ?? documents, documents);
+        // No byte total: documents come in id order, the large chunks first, so any estimate
+        // from the size so far overshoots many times over until the small ones arrive.
         progress.update({
           filesDone: documents,
-          filesTotal: total,
+          filesTotal: Math.max(docTotal ?? documents, documents),
           bytesDone: docs.bytes,
-          bytesTotal: documents ? Math.round((docs.bytes * total) / documents) : docs.bytes,
         });
       }
       scanner.end();
