@@ -1,9 +1,10 @@
 /**
  * `full_text`: PostgreSQL full-text search over entry text. `full_text_entries` holds one row per
  * entry with searchable text (capped, see views-common/entry-search-text.ts) and its tsvector
- * (made as search-query.ts says), indexed with GIN. Rows are keyed (session, file, index) like the
- * embedded engine's, so a replaced chunk's rows are found by range and overlapping chunks resolve
- * the same way (the later write wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of
+ * (made as search-query.ts says, sent as a literal where tsvector-literal.ts can make one), indexed
+ * with GIN. Rows are keyed (session, file, index) like the embedded engine's, so a replaced
+ * chunk's rows are found by range and overlapping chunks resolve the same way (the later write
+ * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of
  * hits may differ between engines, their set does not.
  *
  * GIN's pending list (fast update) is kept small: every search scans it whole, and at the default
@@ -30,6 +31,7 @@ import {
 } from './postgres-view.js';
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
+import { TSVECTOR_PROBE, vectorSource, type VectorSource } from './tsvector-literal.js';
 import type { FilterSql } from './session-filter-sql.js';
 
 /**
@@ -72,7 +74,8 @@ const SQL = {
   upsert: (
     values: string,
   ) => `INSERT INTO full_text_entries (session_id, file, idx, role, timestamp, text, tsv)
-    SELECT s, f, i, r, ts, t, to_tsvector('${TS_CONFIG}', k) FROM (VALUES ${values}) AS u(s, f, i, r, ts, t, k)
+    SELECT s, f, i, r, ts, t, coalesce(l::tsvector, to_tsvector('${TS_CONFIG}', k))
+    FROM (VALUES ${values}) AS u(s, f, i, r, ts, t, l, k)
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
       timestamp = excluded.timestamp, text = excluded.text, tsv = excluded.tsv`,
 };
@@ -92,6 +95,8 @@ type Op =
 export class FullTextView implements PostgresView {
   readonly name = 'full_text' as const;
   readonly #stats = new SearchTableStats();
+  /** Whether the server makes of text the tsvectors this process writes as literals (asked once). */
+  #literals: Promise<boolean> | null = null;
   readonly follows = ['chunk'];
   readonly needsChunkRange = true;
 
@@ -111,15 +116,30 @@ export class FullTextView implements PostgresView {
    */
   async build(q: Queryable): Promise<void> {
     await forEachDoc(q, 'chunk', async (rows) => {
-      const batch = new Batch(q);
+      const batch = this.batch(q);
       for (const row of rows) batch.add(row.session_id, JSON.parse(row.body) as Record<string, unknown>);
       await batch.flush();
     });
     await q.query(INDEX_DDL);
   }
 
-  batch(q: Queryable): ViewBatch {
-    return new Batch(q);
+  batch(q: Queryable): Batch {
+    return new Batch(q, () => this.#serverAgrees(q));
+  }
+
+  #serverAgrees(q: Queryable): Promise<boolean> {
+    this.#literals ??= (async () => {
+      const probe = vectorSource(TSVECTOR_PROBE);
+      const { rows } = await q.query<{ same: boolean }>(
+        `SELECT to_tsvector('${TS_CONFIG}', $1) = $2::tsvector AS same`,
+        [tokenText(TSVECTOR_PROBE), probe.literal],
+      );
+      return rows[0]?.same === true;
+    })().catch((err: unknown) => {
+      this.#literals = null; // asked again by the next write
+      throw err;
+    });
+    return this.#literals;
   }
 
   /** Rebuilds the index from the chunk documents; the table is recreated, not emptied row by row. */
@@ -310,10 +330,12 @@ function toHits(rows: HitRow[], searchTerms: SearchTerm[]): SearchHit[] {
 
 class Batch implements ViewBatch {
   readonly #q: Queryable;
+  readonly #literals: () => Promise<boolean>;
   readonly #ops: Op[] = [];
 
-  constructor(q: Queryable) {
+  constructor(q: Queryable, literals: () => Promise<boolean>) {
     this.#q = q;
+    this.#literals = literals;
   }
 
   removing(prev: PreviousDoc): void {
@@ -351,14 +373,21 @@ class Batch implements ViewBatch {
   }
 
   async flush(): Promise<void> {
+    if (this.#ops.length === 0) return;
+    const source = (await this.#literals())
+      ? vectorSource
+      : (text: string): VectorSource => ({ tokens: tokenText(text) });
     // Overlapping chunks index an entry twice: the later write wins, as in the embedded engine.
     await applyRuns(this.#ops, {
       remove: (ops) => this.#q.query(SQL.removeRanges, columns(ops, 'sessionId', 'file', 'lo', 'hi')),
       upsert: (ops) =>
         writeValues(
           this.#q,
-          ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, tokenText(o.text)]),
-          ['text', 'text', 'int', 'text', 'text', 'text', 'text'],
+          ops.map((o) => {
+            const { literal, tokens } = source(o.text);
+            return [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, literal ?? null, tokens ?? null];
+          }),
+          ['text', 'text', 'int', 'text', 'text', 'text', 'text', 'text'],
           SQL.upsert,
         ),
       key: entryKey,

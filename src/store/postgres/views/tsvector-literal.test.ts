@@ -1,0 +1,146 @@
+/**
+ * Tsvector literals: the rules by example (what PostgreSQL's `ts_debug` shows its parser doing),
+ * then against a real PostgreSQL (skipped, with the reason, when none answers): for every entry of
+ * the shared corpus and for generated tricky text, the literal must be the very tsvector the
+ * server makes of the token text.
+ */
+import { createReadStream, existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { claudeCorpusDir } from '../../../../test/support/paths.js';
+import { testEngine } from '../../../../test/support/engines.js';
+import { TEST_DATABASE_URL } from '../../../../test/support/postgres-probe.js';
+import { projectLines } from '../../../core/transcript/project-lines.js';
+import { splitLines } from '../../../core/transcript/split-lines.js';
+import { entrySearchText } from '../../views-common/entry-search-text.js';
+import { tokenText } from '../../views-common/search-tokens.js';
+import { TS_CONFIG } from './search-query.js';
+import { TSVECTOR_PROBE, vectorSource } from './tsvector-literal.js';
+
+/** A literal as lexeme → positions, the server's order of lexemes aside. */
+function lexemes(text: string): Record<string, number[]> {
+  const { literal } = vectorSource(text);
+  if (literal === undefined) throw new Error(`no literal for ${text}`);
+  const out: Record<string, number[]> = {};
+  for (const m of literal.matchAll(/'([^']*)':([\d,]+)/g)) out[m[1]!] = m[2]!.split(',').map(Number);
+  return out;
+}
+
+describe('vectorSource', () => {
+  it('numbers the lower-cased runs of letters and digits', () => {
+    expect(lexemes('The fox, the DOG: fox-trot_3 x')).toEqual({
+      the: [1, 3],
+      fox: [2, 5],
+      dog: [4],
+      trot: [6],
+      '3': [7],
+      x: [8],
+    });
+    expect(lexemes('')).toEqual({});
+    expect(lexemes('--- ... ---')).toEqual({});
+  });
+
+  it('splits a leading number in scientific notation from the word that follows it', () => {
+    expect(lexemes('1e5abc abc1e5 12E3B 1e5e7 12e 1e 0x1F 1E5')).toEqual({
+      '1e5': [1, 6, 11],
+      abc: [2],
+      abc1e5: [3],
+      '12e3': [4],
+      b: [5],
+      e7: [7],
+      '12e': [8],
+      '1e': [9],
+      '0x1f': [10],
+    });
+  });
+
+  it('skips tokens of 2048 characters or more without giving them a position', () => {
+    expect(lexemes(`a ${'y'.repeat(2047)} ${'z'.repeat(2048)} b`)).toEqual({
+      a: [1],
+      ['y'.repeat(2047)]: [2],
+      b: [3],
+    });
+  });
+
+  it('keeps 255 positions of a lexeme', () => {
+    const positions = lexemes('w '.repeat(300)).w!;
+    expect(positions).toHaveLength(255);
+    expect(positions.at(-1)).toBe(255);
+  });
+
+  it('folds accents and punctuation as the token text does, and leaves other scripts to the server', () => {
+    expect(lexemes('Café “naïve” — über')).toEqual({ cafe: [1], naive: [2], uber: [3] });
+    expect(vectorSource('日本語 text')).toEqual({ tokens: tokenText('日本語 text') });
+    expect(vectorSource('Ελληνικά')).toEqual({ tokens: tokenText('Ελληνικά') });
+  });
+});
+
+const engine = testEngine('postgres');
+const describePg = engine.skip ? describe.skip : describe;
+
+describePg(`tsvector literals on PostgreSQL${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
+  let client: pg.Client;
+  beforeAll(async () => {
+    client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    await client.query('SET client_min_messages = warning'); // "word is too long" notices
+  });
+  afterAll(() => client?.end());
+
+  /** Texts whose literal differs from the server's own tsvector of their token text. */
+  async function disagreements(texts: string[]): Promise<string[]> {
+    const withLiteral = texts.filter((t) => vectorSource(t).literal !== undefined);
+    const out: string[] = [];
+    for (let at = 0; at < withLiteral.length; at += 500) {
+      const part = withLiteral.slice(at, at + 500);
+      const { rows } = await client.query<{ n: number }>(
+        `SELECT u.n::int FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(k, l, n)
+         WHERE to_tsvector('${TS_CONFIG}', u.k) <> u.l::tsvector`,
+        [part.map(tokenText), part.map((t) => vectorSource(t).literal)],
+      );
+      out.push(...rows.map((r) => part[r.n - 1]!));
+    }
+    return out;
+  }
+
+  it('agrees with the probe the store checks a server with', async () => {
+    expect(await disagreements([TSVECTOR_PROBE])).toEqual([]);
+  });
+
+  it('agrees on every entry of the shared corpus', async () => {
+    const files = existsSync(claudeCorpusDir)
+      ? readdirSync(claudeCorpusDir, { recursive: true, encoding: 'utf8' }).filter((f) =>
+          f.endsWith('.jsonl'),
+        )
+      : [];
+    expect(files.length).toBeGreaterThan(0);
+    const texts: string[] = [];
+    for (const file of files) {
+      const lines = splitLines(createReadStream(path.join(claudeCorpusDir, file)));
+      for await (const { entry } of projectLines(lines)) {
+        const text = entrySearchText(entry);
+        if (text.trim() !== '') texts.push(text);
+      }
+    }
+    expect(texts.length).toBeGreaterThan(1000);
+    expect(texts.filter((t) => vectorSource(t).literal !== undefined).length).toBeGreaterThan(
+      texts.length * 0.9,
+    );
+    expect(await disagreements(texts)).toEqual([]);
+  });
+
+  it('agrees on generated runs of digits, letters and exponents', async () => {
+    // A small deterministic generator: runs mixing the characters the parser treats specially.
+    let seed = 7;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const alphabet = '0123456789eEabxZ_.-/ ';
+    const texts = Array.from({ length: 3000 }, () =>
+      Array.from({ length: 1 + next(60) }, () => alphabet[next(alphabet.length)]).join(''),
+    );
+    expect(await disagreements(texts)).toEqual([]);
+  });
+});
