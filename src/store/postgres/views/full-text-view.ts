@@ -31,7 +31,7 @@ import {
 } from './postgres-view.js';
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
-import { TSVECTOR_PROBE, vectorSource, type VectorSource } from './tsvector-literal.js';
+import { serverAgrees, vectorSource, type VectorSource } from './tsvector-literal.js';
 import type { FilterSql } from './session-filter-sql.js';
 
 /**
@@ -128,14 +128,7 @@ export class FullTextView implements PostgresView {
   }
 
   #serverAgrees(q: Queryable): Promise<boolean> {
-    this.#literals ??= (async () => {
-      const probe = vectorSource(TSVECTOR_PROBE);
-      const { rows } = await q.query<{ same: boolean }>(
-        `SELECT to_tsvector('${TS_CONFIG}', $1) = $2::tsvector AS same`,
-        [tokenText(TSVECTOR_PROBE), probe.literal],
-      );
-      return rows[0]?.same === true;
-    })().catch((err: unknown) => {
+    this.#literals ??= serverAgrees(q).catch((err: unknown) => {
       this.#literals = null; // asked again by the next write
       throw err;
     });

@@ -16,7 +16,7 @@ import { splitLines } from '../../../core/transcript/split-lines.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
 import { tokenText } from '../../views-common/search-tokens.js';
 import { TS_CONFIG } from './search-query.js';
-import { TSVECTOR_PROBE, vectorSource } from './tsvector-literal.js';
+import { serverAgrees, TSVECTOR_PROBE, vectorSource } from './tsvector-literal.js';
 
 /** A literal as lexeme → positions, the server's order of lexemes aside. */
 function lexemes(text: string): Record<string, number[]> {
@@ -69,10 +69,17 @@ describe('vectorSource', () => {
     expect(positions.at(-1)).toBe(255);
   });
 
-  it('folds accents and punctuation as the token text does, and leaves other scripts to the server', () => {
-    expect(lexemes('Café “naïve” — über')).toEqual({ cafe: [1], naive: [2], uber: [3] });
-    expect(vectorSource('日本語 text')).toEqual({ tokens: tokenText('日本語 text') });
-    expect(vectorSource('Ελληνικά')).toEqual({ tokens: tokenText('Ελληνικά') });
+  it('treats other characters as the token text does: separators here, letters left to the server', () => {
+    expect(lexemes('“Quoted” — x→y ✓ 🤖Done… n🤖')).toEqual({
+      quoted: [1],
+      x: [2],
+      y: [3],
+      done: [4],
+      n: [5],
+    });
+    for (const text of ['Café au lait', '日本語 text', 'Ελληνικά', 'e\u0301x', 'lone \ud800 surrogate']) {
+      expect(vectorSource(text)).toEqual({ tokens: tokenText(text) });
+    }
   });
 });
 
@@ -105,7 +112,9 @@ describePg(`tsvector literals on PostgreSQL${engine.skip ? ` (skipped: ${engine.
   }
 
   it('agrees with the probe the store checks a server with', async () => {
+    expect(vectorSource(TSVECTOR_PROBE).literal).toBeDefined();
     expect(await disagreements([TSVECTOR_PROBE])).toEqual([]);
+    expect(await serverAgrees(client)).toBe(true);
   });
 
   it('agrees on every entry of the shared corpus', async () => {
