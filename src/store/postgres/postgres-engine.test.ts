@@ -16,6 +16,7 @@ import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.
 import { materializeAll } from '../contract/views-sessions.case.js';
 import { openStore } from '../open-store.js';
 import { RANK_WINDOW } from '../views-common/rank-window.js';
+import { MERGE_AFTER_MS, PENDING_LIST_KB } from './views/pending-list.js';
 
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
@@ -174,10 +175,37 @@ describePg(title, () => {
       await client.end();
     }
   });
+
+  it("merges the search index's pending list once writes pause", async () => {
+    await materializeAll(a);
+    const { client, schema } = await directClient(databaseUrl);
+    // Pages it merged: what the pending list held (and no longer holds).
+    const merge = async () =>
+      Number(
+        (
+          await client.query<{ pages: string }>('SELECT gin_clean_pending_list($1::regclass) AS pages', [
+            `${schema}.full_text_entries_tsv`,
+          ])
+        ).rows[0]!.pages,
+      );
+    const words = (n: number) => Array.from({ length: 200 }, (_, i) => entry(i, 'user', `tomato ${n} ${i}`));
+    try {
+      // A write leaves its entries in the pending list...
+      await putDocs(a, [chunkDoc('p1', words(1))]);
+      expect(await merge()).toBeGreaterThan(0);
+      // ...until writes have paused for a second.
+      await putDocs(a, [chunkDoc('p2', words(2))]);
+      await new Promise((r) => setTimeout(r, MERGE_AFTER_MS + 1000));
+      expect(await merge()).toBe(0);
+      expect((await b.views.search({ q: 'tomato', limit: 1, offset: 0 })).total).toBe(400);
+    } finally {
+      await client.end();
+    }
+  });
 });
 
 describePg('postgres: views made by an older version', () => {
-  it('gives an older search table its insertion order and in-row tsvectors when a process opens the store', async () => {
+  it('gives an older search table its insertion order, in-row tsvectors and pending-list limit when a process opens the store', async () => {
     const env = await engine.serverEnv();
     databaseUrl = env.CT_DATABASE_URL!;
     const dataDir = path.join(tmpdir(), 'ct-unused');
@@ -204,17 +232,27 @@ describePg('postgres: views made by an older version', () => {
           [`${schema}.full_text_entries`],
         )
       ).rows;
+    const pendingLimit = async () =>
+      (
+        await client.query<{ options: string[] }>(
+          `SELECT reloptions AS options FROM pg_class WHERE oid = $1::regclass`,
+          [`${schema}.full_text_entries_tsv`],
+        )
+      ).rows[0]!.options;
     try {
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
+      expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
       // As 0.1.0 made it:
       await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN seq`);
       await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET STORAGE EXTENDED`);
+      await client.query(`ALTER INDEX ${schema}.full_text_entries_tsv SET (gin_pending_list_limit = 512)`);
       await Promise.all(stores.splice(0).map((s) => s.close()));
       const b = await openStore({ dataDir, env });
       stores.push(b);
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
+      expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
       const found = await b.views.search({ q: 'word', limit: 1, offset: 0 });
       expect(found).toMatchObject({ total: RANK_WINDOW, totalExact: false });
       // New entries come after every upgraded one.

@@ -36,6 +36,7 @@ import { LOCK, type PostgresDatabase, type Queryable } from './postgres-database
 import { DailyActivityView, type DailyBatch } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
 import { FullTextView } from './views/full-text-view.js';
+import { PendingListMerger } from './views/pending-list.js';
 import { termParams } from './views/search-query.js';
 import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
 import { sessionEvents } from './views/session-events.js';
@@ -59,12 +60,13 @@ export class PostgresViews implements Views {
   readonly #rollup = new SessionRollupView();
   readonly #transcript = new TranscriptEntriesView();
   readonly #speaker = new SpeakerSplitView();
-  readonly #fullText = new FullTextView();
+  readonly #fullText: FullTextView;
   readonly #daily = new DailyActivityView();
   readonly #views: Map<ViewName, PostgresView>;
 
   constructor(db: PostgresDatabase) {
     this.#db = db;
+    this.#fullText = new FullTextView(new PendingListMerger(db, 'full_text_entries_tsv'));
     const all: PostgresView[] = [
       this.#rollup,
       ...FILTER_INDEX_VIEWS.map((name) => new FilterIndexView(name)),

@@ -7,8 +7,8 @@
  * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of
  * hits may differ between engines, their set does not.
  *
- * GIN's pending list (fast update) is kept small: every search scans it whole, and at the default
- * 4 MB a fresh import left each search several milliseconds slower until autovacuum merged it.
+ * GIN's pending list (fast update) may grow while writes come, and is merged when they pause
+ * (pending-list.ts).
  */
 import type { Page, SearchHit, SearchQuery, SearchResult } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
@@ -32,6 +32,7 @@ import {
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
 import { serverAgrees, vectorSource, type VectorSource } from './tsvector-literal.js';
+import { PENDING_LIST_KB, PendingListMerger } from './pending-list.js';
 import type { FilterSql } from './session-filter-sql.js';
 
 /**
@@ -60,7 +61,7 @@ ${TSV_STORAGE_DDL};
 const SEQ_INDEX_DDL = 'CREATE INDEX IF NOT EXISTS full_text_entries_seq ON full_text_entries (seq)';
 const INDEX_DDL = `
 CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv)
-  WITH (gin_pending_list_limit = 512);
+  WITH (gin_pending_list_limit = ${PENDING_LIST_KB});
 ${SEQ_INDEX_DDL};
 `;
 
@@ -99,6 +100,12 @@ export class FullTextView implements PostgresView {
   #literals: Promise<boolean> | null = null;
   readonly follows = ['chunk'];
   readonly needsChunkRange = true;
+  readonly #merger: PendingListMerger | null;
+
+  /** `merger` merges the index's pending list once this process's writes pause. */
+  constructor(merger: PendingListMerger | null = null) {
+    this.#merger = merger;
+  }
 
   async create(q: Queryable): Promise<void> {
     await q.query(TABLE_DDL);
@@ -116,7 +123,7 @@ export class FullTextView implements PostgresView {
    */
   async build(q: Queryable): Promise<void> {
     await forEachDoc(q, 'chunk', async (rows) => {
-      const batch = this.batch(q);
+      const batch = new Batch(q, () => this.#serverAgrees(q), null); // no index yet, no pending list
       for (const row of rows) batch.add(row.session_id, JSON.parse(row.body) as Record<string, unknown>);
       await batch.flush();
     });
@@ -124,7 +131,7 @@ export class FullTextView implements PostgresView {
   }
 
   batch(q: Queryable): Batch {
-    return new Batch(q, () => this.#serverAgrees(q));
+    return new Batch(q, () => this.#serverAgrees(q), this.#merger);
   }
 
   #serverAgrees(q: Queryable): Promise<boolean> {
@@ -150,7 +157,8 @@ export class FullTextView implements PostgresView {
    * Brings a table made by an older version to this one's shape: `seq` (insertion order, which
    * the ranking window of an unfiltered search walks) came later, and so did the tsvector's
    * storage. Adding `seq` rewrites the table once; the storage applies to rows written from now
-   * on (`transcripts reindex` rewrites the rest). The caller holds the views lock exclusively.
+   * on (`transcripts reindex` rewrites the rest). The pending list's limit changed too. The
+   * caller holds the views lock exclusively.
    */
   async upgrade(q: Queryable): Promise<void> {
     const { rows } = await q.query<{ attname: string; attstorage: string }>(
@@ -163,6 +171,13 @@ export class FullTextView implements PostgresView {
       await q.query(SEQ_INDEX_DDL);
     }
     if (storage.get('tsv') !== 'm') await q.query(TSV_STORAGE_DDL);
+    const limit = `gin_pending_list_limit=${PENDING_LIST_KB}`;
+    const index = await q.query<{ options: string[] | null }>(
+      "SELECT reloptions AS options FROM pg_class WHERE oid = 'full_text_entries_tsv'::regclass",
+    );
+    if (!index.rows[0]?.options?.includes(limit)) {
+      await q.query(`ALTER INDEX full_text_entries_tsv SET (${limit})`);
+    }
   }
 
   /** Hits ranked best first; `filter` comes from `sessionFilterSql(…, 'e.session_id')`. */
@@ -324,11 +339,13 @@ function toHits(rows: HitRow[], searchTerms: SearchTerm[]): SearchHit[] {
 class Batch implements ViewBatch {
   readonly #q: Queryable;
   readonly #literals: () => Promise<boolean>;
+  readonly #merger: PendingListMerger | null;
   readonly #ops: Op[] = [];
 
-  constructor(q: Queryable, literals: () => Promise<boolean>) {
+  constructor(q: Queryable, literals: () => Promise<boolean>, merger: PendingListMerger | null) {
     this.#q = q;
     this.#literals = literals;
+    this.#merger = merger;
   }
 
   removing(prev: PreviousDoc): void {
@@ -382,7 +399,7 @@ class Batch implements ViewBatch {
           }),
           ['text', 'text', 'int', 'text', 'text', 'text', 'text', 'text'],
           SQL.upsert,
-        ),
+        ).then(() => this.#merger?.wrote()),
       key: entryKey,
     });
   }
