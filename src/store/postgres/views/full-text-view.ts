@@ -4,8 +4,8 @@
  * (made as search-query.ts says, sent as a literal where tsvector-literal.ts can make one), indexed
  * with GIN. Rows are keyed (session, file, index) like the embedded engine's, so a replaced
  * chunk's rows are found by range and overlapping chunks resolve the same way (the later write
- * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of
- * hits may differ between engines, their set does not.
+ * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of hits may differ between
+ * engines, their set does not.
  *
  * GIN's pending list (fast update) may grow while writes come, and is merged when they pause
  * (pending-list.ts).
@@ -31,9 +31,9 @@ import {
 } from './postgres-view.js';
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
-import { serverAgrees, vectorSource, type VectorSource } from './tsvector-literal.js';
-import { PENDING_LIST_KB, PendingListMerger } from './pending-list.js';
+import { PENDING_LIST_KB, type PendingListMerger } from './pending-list.js';
 import type { FilterSql } from './session-filter-sql.js';
+import { serverAgrees, vectorSource, type VectorSource } from './tsvector-literal.js';
 
 /**
  * Every search reads the tsvector of every candidate row (to rank it, and to check a phrase), so
@@ -100,10 +100,10 @@ export class FullTextView implements PostgresView {
   #literals: Promise<boolean> | null = null;
   readonly follows = ['chunk'];
   readonly needsChunkRange = true;
-  readonly #merger: PendingListMerger | null;
+  readonly #merger: PendingListMerger;
 
   /** `merger` merges the index's pending list once this process's writes pause. */
-  constructor(merger: PendingListMerger | null = null) {
+  constructor(merger: PendingListMerger) {
     this.#merger = merger;
   }
 
@@ -130,7 +130,7 @@ export class FullTextView implements PostgresView {
     await q.query(INDEX_DDL);
   }
 
-  batch(q: Queryable): Batch {
+  batch(q: Queryable): ViewBatch {
     return new Batch(q, () => this.#serverAgrees(q), this.#merger);
   }
 
