@@ -235,6 +235,30 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(await search('zebra')).toMatchObject({ total: 1, totalExact: true, hits: [{ index: 10 }] });
     });
 
+    it('counts, but does not rank, the one match just past the window', async () => {
+      await materializeAll(store());
+      await putDocs(store(), [summaryDoc('b')]);
+      // One match more than the window; the oldest would rank first.
+      const n = RANK_WINDOW + 1;
+      const text = (i: number) => (i === 0 ? 'edge edge edge edge' : `edge ${i}`);
+      for (let at = 0; at < n; at += 1000) {
+        const entries = [];
+        for (let i = at; i < Math.min(n, at + 1000); i++) entries.push(entry(i, 'user', text(i)));
+        await putDocs(store(), [chunkDoc('b', entries)]);
+      }
+      const exact = store().capabilities.exactSearchTotals;
+      const found = await search('edge', { limit: 50 });
+      expect(found).toMatchObject(
+        exact ? { total: n, totalExact: true } : { total: RANK_WINDOW, totalExact: false },
+      );
+      expect(found.hits).toHaveLength(50);
+      expect(found.hits.map((h) => h.index)).not.toContain(0);
+      // A page that reaches it widens the window: then it ranks first.
+      const wide = await search('edge', { limit: n });
+      expect(wide).toMatchObject({ total: n, totalExact: true });
+      expect(wide.hits[0]).toMatchObject({ index: 0 });
+    });
+
     it('leaves search alone for writes that defer it, until a reindex catches up', async () => {
       await materializeAll(store());
       await seedSearch(store());

@@ -250,15 +250,12 @@ export class FullTextView implements PostgresView {
       await client.query('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
       return pageOfMatches(
         client,
-        `SELECT w.session_id, w.seq,
-          CASE WHEN row_number() OVER (ORDER BY w.seq DESC) <= $3 THEN w.rank END AS rank
-        FROM (
-          SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank
-          FROM full_text_entries e WHERE e.tsv @@ ${MATCH} ORDER BY e.seq DESC LIMIT $3::int + 1
-        ) w`,
+        `SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank
+        FROM full_text_entries e WHERE e.tsv @@ ${MATCH} ORDER BY e.seq DESC LIMIT $3::int + 1`,
         params,
         1,
         page,
+        3,
       );
     });
   }
@@ -271,15 +268,16 @@ interface Matches {
 }
 
 /**
- * Ranks `matches` (session_id, seq, rank; a null rank counts and sorts last, past any page the
- * window holds) and returns one page of them, with the entries' text; the total rides along each
- * row. `params` are those of `matches`, the query's terms and prefixes at `termsAt` and the one
- * after.
+ * Ranks `matches` (session_id, seq, rank) and returns one page of them, with the entries' text;
+ * the total rides along each row. `params` are those of `matches`, the query's terms and
+ * prefixes at `termsAt` and the one after. With `windowAt` (the parameter holding the window),
+ * `matches` are the window's plus one older match at most: that one counts, but is not ranked.
  *
  * The matches carry only (session_id, seq, rank): sorting thousands of rows that also carry their
- * file names cost a fifth of a common word's search. The page is still ordered exactly by rank,
- * then session, file and index: `cut` is the rank of the page's last row, every row of the page
- * ranks at or above it whatever the ties, so only those rows are looked up and sorted in full.
+ * file names cost a fifth of a common word's search. `top` keeps the rows ranked at or above the
+ * page's last one (WITH TIES), so the page is still ordered exactly by rank, then session, file
+ * and index, and only those rows are looked up and sorted in full. One pass over the matches
+ * counts them and finds the oldest; no window function (a common word: 10 → 7.7 ms).
  * The lookup joins on session as well as `seq`, so it stays local to a shard on Citus.
  */
 async function pageOfMatches(
@@ -288,18 +286,21 @@ async function pageOfMatches(
   params: unknown[],
   termsAt: number,
   page: Page,
+  windowAt?: number,
 ): Promise<Matches> {
   const cte = tsQueryCte(`$${termsAt}`, `$${termsAt + 1}`);
   const limit = `$${params.length + 1}::int`;
   const offset = `$${params.length + 2}::int`;
+  const ranked = windowAt === undefined ? '' : `WHERE s.n <= $${windowAt}::int OR m.seq > s.oldest`;
   const { rows } = await readQuery<HitRow & { total: string }>(
     q,
     `WITH ${cte}, m AS MATERIALIZED (${matches}),
-    cut AS (SELECT m.rank FROM m ORDER BY m.rank DESC NULLS LAST LIMIT 1 OFFSET greatest(${limit} + ${offset} - 1, 0))
-    SELECT e.session_id, e.file, e.idx, m.rank, (SELECT count(*) FROM m) AS total, e.role, e.timestamp, e.text
-    FROM m JOIN full_text_entries e ON e.session_id = m.session_id AND e.seq = m.seq
-    WHERE (SELECT rank FROM cut) IS NULL OR m.rank >= (SELECT rank FROM cut)
-    ORDER BY m.rank DESC NULLS LAST, e.session_id, e.file, e.idx
+    s AS (SELECT count(*) AS n, min(m.seq) AS oldest FROM m),
+    top AS (SELECT m.session_id, m.seq, m.rank FROM m, s ${ranked}
+      ORDER BY m.rank DESC FETCH FIRST (${limit} + ${offset}) ROWS WITH TIES)
+    SELECT e.session_id, e.file, e.idx, top.rank, (SELECT n FROM s) AS total, e.role, e.timestamp, e.text
+    FROM top JOIN full_text_entries e ON e.session_id = top.session_id AND e.seq = top.seq
+    ORDER BY top.rank DESC, e.session_id, e.file, e.idx
     LIMIT ${limit} OFFSET ${offset}`,
     [...params, page.limit, page.offset],
   );
