@@ -1,7 +1,7 @@
 /**
  * `full_text`: PostgreSQL full-text search over entry text. `full_text_entries` holds one row per
  * entry with searchable text (capped, see views-common/entry-search-text.ts) and its tsvector
- * (made as search-query.ts says, sent as a literal where tsvector-literal.ts can make one), indexed
+ * (made as search-query.ts says, sent ready-made where tsvector-binary.ts can make it), indexed
  * with GIN. Rows are keyed (session, file, index) like the embedded engine's, so a replaced
  * chunk's rows are found by range and overlapping chunks resolve the same way (the later write
  * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of hits may differ between
@@ -33,7 +33,7 @@ import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
 import { PENDING_LIST_KB, type PendingListMerger } from './pending-list.js';
 import type { FilterSql } from './session-filter-sql.js';
-import { serverAgrees, vectorSource, type VectorSource } from './tsvector-literal.js';
+import { serverAgrees, vectorSource, type VectorSource } from './tsvector-binary.js';
 
 /**
  * Every search reads the tsvector of every candidate row (to rank it, and to check a phrase), so
@@ -75,8 +75,8 @@ const SQL = {
   upsert: (
     values: string,
   ) => `INSERT INTO full_text_entries (session_id, file, idx, role, timestamp, text, tsv)
-    SELECT s, f, i, r, ts, t, coalesce(l::tsvector, to_tsvector('${TS_CONFIG}', k))
-    FROM (VALUES ${values}) AS u(s, f, i, r, ts, t, l, k)
+    SELECT s, f, i, r, ts, t, coalesce(v, to_tsvector('${TS_CONFIG}', k))
+    FROM (VALUES ${values}) AS u(s, f, i, r, ts, t, v, k)
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
       timestamp = excluded.timestamp, text = excluded.text, tsv = excluded.tsv`,
 };
@@ -96,8 +96,8 @@ type Op =
 export class FullTextView implements PostgresView {
   readonly name = 'full_text' as const;
   readonly #stats = new SearchTableStats();
-  /** Whether the server makes of text the tsvectors this process writes as literals (asked once). */
-  #literals: Promise<boolean> | null = null;
+  /** Whether the server makes of text the tsvectors this process makes (asked once). */
+  #readyMade: Promise<boolean> | null = null;
   readonly follows = ['chunk'];
   readonly needsChunkRange = true;
   readonly #merger: PendingListMerger;
@@ -135,11 +135,11 @@ export class FullTextView implements PostgresView {
   }
 
   #serverAgrees(q: Queryable): Promise<boolean> {
-    this.#literals ??= serverAgrees(q).catch((err: unknown) => {
-      this.#literals = null; // asked again by the next write
+    this.#readyMade ??= serverAgrees(q).catch((err: unknown) => {
+      this.#readyMade = null; // asked again by the next write
       throw err;
     });
-    return this.#literals;
+    return this.#readyMade;
   }
 
   /** Rebuilds the index from the chunk documents; the table is recreated, not emptied row by row. */
@@ -339,13 +339,13 @@ function toHits(rows: HitRow[], searchTerms: SearchTerm[]): SearchHit[] {
 
 class Batch implements ViewBatch {
   readonly #q: Queryable;
-  readonly #literals: () => Promise<boolean>;
+  readonly #readyMade: () => Promise<boolean>;
   readonly #merger: PendingListMerger | null;
   readonly #ops: Op[] = [];
 
-  constructor(q: Queryable, literals: () => Promise<boolean>, merger: PendingListMerger | null) {
+  constructor(q: Queryable, readyMade: () => Promise<boolean>, merger: PendingListMerger | null) {
     this.#q = q;
-    this.#literals = literals;
+    this.#readyMade = readyMade;
     this.#merger = merger;
   }
 
@@ -385,7 +385,7 @@ class Batch implements ViewBatch {
 
   async flush(): Promise<void> {
     if (this.#ops.length === 0) return;
-    const source = (await this.#literals())
+    const source = (await this.#readyMade())
       ? vectorSource
       : (text: string): VectorSource => ({ tokens: tokenText(text) });
     // Overlapping chunks index an entry twice: the later write wins, as in the embedded engine.
@@ -395,10 +395,10 @@ class Batch implements ViewBatch {
         writeValues(
           this.#q,
           ops.map((o) => {
-            const { literal, tokens } = source(o.text);
-            return [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, literal ?? null, tokens ?? null];
+            const { vector, tokens } = source(o.text);
+            return [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, vector ?? null, tokens ?? null];
           }),
-          ['text', 'text', 'int', 'text', 'text', 'text', 'text', 'text'],
+          ['text', 'text', 'int', 'text', 'text', 'text', 'tsvector', 'text'],
           SQL.upsert,
         ).then(() => this.#merger?.wrote()),
       key: entryKey,

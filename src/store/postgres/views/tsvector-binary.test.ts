@@ -1,8 +1,8 @@
 /**
- * Tsvector literals: the rules by example (what PostgreSQL's `ts_debug` shows its parser doing),
+ * Tsvectors made here: the rules by example (what PostgreSQL's `ts_debug` shows its parser doing),
  * then against a real PostgreSQL (skipped, with the reason, when none answers): for every entry of
- * the shared corpus and for generated tricky text, the literal must be the very tsvector the
- * server makes of the token text.
+ * the shared corpus and for generated tricky text, the binary tsvector must be the very tsvector
+ * the server makes of the token text.
  */
 import { createReadStream, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
@@ -16,14 +16,24 @@ import { splitLines } from '../../../core/transcript/split-lines.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
 import { tokenText } from '../../views-common/search-tokens.js';
 import { TS_CONFIG } from './search-query.js';
-import { serverAgrees, TSVECTOR_PROBE, vectorSource } from './tsvector-literal.js';
+import { serverAgrees, TSVECTOR_PROBE, vectorSource } from './tsvector-binary.js';
 
-/** A literal as lexeme → positions, the server's order of lexemes aside. */
+/** A binary tsvector read back as lexeme → positions, the server's order of lexemes aside. */
 function lexemes(text: string): Record<string, number[]> {
-  const { literal } = vectorSource(text);
-  if (literal === undefined) throw new Error(`no literal for ${text}`);
+  const { vector } = vectorSource(text);
+  if (vector === undefined) throw new Error(`no tsvector for ${text}`);
   const out: Record<string, number[]> = {};
-  for (const m of literal.matchAll(/'([^']*)':([\d,]+)/g)) out[m[1]!] = m[2]!.split(',').map(Number);
+  let at = 4;
+  for (let n = vector.readInt32BE(0); n > 0; n--) {
+    const end = vector.indexOf(0, at);
+    const lexeme = vector.toString('latin1', at, end);
+    const count = vector.readUInt16BE(end + 1);
+    at = end + 3;
+    const positions: number[] = [];
+    for (let i = 0; i < count; i++, at += 2) positions.push(vector.readUInt16BE(at));
+    out[lexeme] = positions;
+  }
+  expect(at).toBe(vector.length);
   return out;
 }
 
@@ -86,7 +96,7 @@ describe('vectorSource', () => {
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
 
-describePg(`tsvector literals on PostgreSQL${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
+describePg(`tsvectors made here, on PostgreSQL${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
   let client: pg.Client;
   beforeAll(async () => {
     client = new pg.Client({ connectionString: TEST_DATABASE_URL });
@@ -95,24 +105,28 @@ describePg(`tsvector literals on PostgreSQL${engine.skip ? ` (skipped: ${engine.
   });
   afterAll(() => client?.end());
 
-  /** Texts whose literal differs from the server's own tsvector of their token text. */
+  /**
+   * Texts whose tsvector made here differs from the server's own of their token text. Each is
+   * sent as the store sends it: a parameter of its own, in binary.
+   */
   async function disagreements(texts: string[]): Promise<string[]> {
-    const withLiteral = texts.filter((t) => vectorSource(t).literal !== undefined);
+    const made = texts.filter((t) => vectorSource(t).vector !== undefined);
     const out: string[] = [];
-    for (let at = 0; at < withLiteral.length; at += 500) {
-      const part = withLiteral.slice(at, at + 500);
+    for (let at = 0; at < made.length; at += 500) {
+      const part = made.slice(at, at + 500);
+      const values = part.map((_, i) => `(${i}, $${2 * i + 1}::text, $${2 * i + 2}::tsvector)`);
       const { rows } = await client.query<{ n: number }>(
-        `SELECT u.n::int FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS u(k, l, n)
-         WHERE to_tsvector('${TS_CONFIG}', u.k) <> u.l::tsvector`,
-        [part.map(tokenText), part.map((t) => vectorSource(t).literal)],
+        `SELECT u.n FROM (VALUES ${values.join(', ')}) AS u(n, k, v)
+         WHERE to_tsvector('${TS_CONFIG}', u.k) <> u.v`,
+        part.flatMap((t) => [tokenText(t), vectorSource(t).vector]),
       );
-      out.push(...rows.map((r) => part[r.n - 1]!));
+      out.push(...rows.map((r) => part[r.n]!));
     }
     return out;
   }
 
   it('agrees with the probe the store checks a server with', async () => {
-    expect(vectorSource(TSVECTOR_PROBE).literal).toBeDefined();
+    expect(vectorSource(TSVECTOR_PROBE).vector).toBeDefined();
     expect(await disagreements([TSVECTOR_PROBE])).toEqual([]);
     expect(await serverAgrees(client)).toBe(true);
   });
@@ -133,7 +147,7 @@ describePg(`tsvector literals on PostgreSQL${engine.skip ? ` (skipped: ${engine.
       }
     }
     expect(texts.length).toBeGreaterThan(1000);
-    expect(texts.filter((t) => vectorSource(t).literal !== undefined).length).toBeGreaterThan(
+    expect(texts.filter((t) => vectorSource(t).vector !== undefined).length).toBeGreaterThan(
       texts.length * 0.9,
     );
     expect(await disagreements(texts)).toEqual([]);
