@@ -27,9 +27,6 @@ const MAX_TOKEN_CHARS = 2047;
 const MAX_POSITIONS = 255;
 const MAX_POSITION = 16383;
 
-/** A number in scientific notation at the start of a (lower-cased) run that goes on after it. */
-const SCIENTIFIC_PREFIX = /^[0-9]+e[0-9]+(?=[a-z])/;
-
 /** What the server makes the tsvector from: the binary tsvector, or token text for `to_tsvector`. */
 export type VectorSource = { vector: Buffer; tokens?: undefined } | { tokens: string; vector?: undefined };
 
@@ -41,46 +38,26 @@ export function vectorSource(text: string): VectorSource {
 /**
  * The binary tsvector of text whose tokens are ASCII: every other character separates tokens (as
  * `tokenText` says of it, asked once per character); null when one does not (a letter, digit or
- * mark outside ASCII). Scanned in place, folding case per token: lower-casing or splitting the
- * whole text would copy it. Characters outside ASCII never need folding here: any that is not a
+ * mark outside ASCII). Characters outside ASCII never need folding here: any that is not a
  * separator (every letter) makes the text the server's.
+ *
+ * The text is scanned in place: a token is a range of it, looked up by a hash of its lower-cased
+ * characters, and each lexeme is written to the result straight from the text. No string is made
+ * per token (making one, and a Map of them, cost twice as much: this runs for every entry written).
  */
 function vectorOf(text: string): Buffer | null {
-  const lexemes = new Map<string, number[]>();
-  let position = 0;
-  const add = (token: string) => {
-    if (token.length > MAX_TOKEN_CHARS) return;
-    if (position < MAX_POSITION) position++;
-    const positions = lexemes.get(token);
-    if (positions === undefined) lexemes.set(token, [position]);
-    else if (positions.length < MAX_POSITIONS && positions[positions.length - 1] !== position) {
-      positions.push(position);
-    }
-  };
+  const t = table.reset();
   let start = -1;
-  let upper = false;
-  let digitFirst = false;
-  const end = (i: number) => {
-    const run = upper ? text.slice(start, i).toLowerCase() : text.slice(start, i);
-    const number = digitFirst ? SCIENTIFIC_PREFIX.exec(run) : null;
-    if (number) {
-      add(number[0]);
-      add(run.slice(number[0].length));
-    } else add(run);
-    start = -1;
-  };
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 97 ? c <= 122 : c >= 65 ? c <= 90 : c >= 48 && c <= 57) {
-      if (start < 0) {
-        start = i;
-        upper = false;
-        digitFirst = c <= 57;
-      }
-      if (c <= 90 && c >= 65) upper = true;
+    if (isAsciiAlnum(c)) {
+      if (start < 0) start = i;
       continue;
     }
-    if (start >= 0) end(i);
+    if (start >= 0) {
+      t.addRun(text, start, i);
+      start = -1;
+    }
     if (c >= 128) {
       if (c >= 0xd800 && c <= 0xdbff) {
         if (!separatesAstral(text.codePointAt(i)!)) return null;
@@ -88,20 +65,171 @@ function vectorOf(text: string): Buffer | null {
       } else if (!separates(c)) return null;
     }
   }
-  if (start >= 0) end(text.length);
-  // Lexemes in order of first occurrence (the server sorts them); ASCII, so a byte a character.
-  let size = 4;
-  for (const [lexeme, positions] of lexemes) size += lexeme.length + 3 + 2 * positions.length;
-  const out = Buffer.allocUnsafe(size);
-  let at = out.writeInt32BE(lexemes.size, 0);
-  for (const [lexeme, positions] of lexemes) {
-    at += out.write(lexeme, at, 'latin1');
-    out[at++] = 0;
-    at = out.writeUInt16BE(positions.length, at);
-    for (const p of positions) at = out.writeUInt16BE(p, at);
-  }
-  return out;
+  if (start >= 0) t.addRun(text, start, text.length);
+  return t.vector(text);
 }
+
+function isAsciiAlnum(c: number): boolean {
+  return c >= 97 ? c <= 122 : c >= 65 ? c <= 90 : c >= 48 && c <= 57;
+}
+
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
+}
+
+/** A character lower-cased, for ASCII letters. */
+function fold(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/**
+ * The lexemes of one text and their positions, in typed arrays reused from text to text (a text
+ * is done in one synchronous call, so one table serves them all).
+ */
+class LexemeTable {
+  /** Open addressing by hash: lexeme number + 1, or 0 for an empty slot. */
+  #slots = new Int32Array(1024);
+  /** Per lexeme: where its first occurrence is in the text, its length and hash. */
+  #start = new Int32Array(256);
+  #length = new Int32Array(256);
+  #hash = new Int32Array(256);
+  /** Per lexeme: positions kept, the last one, and (while writing) where the next one goes. */
+  #count = new Int32Array(256);
+  #last = new Int32Array(256);
+  #next = new Int32Array(256);
+  #lexemes = 0;
+  /** Every position kept, in text order, with its lexeme. */
+  #occurrenceLexeme = new Int32Array(1024);
+  #occurrencePosition = new Int32Array(1024);
+  #occurrences = 0;
+  #position = 0;
+
+  reset(): this {
+    if (this.#lexemes > 0) this.#slots.fill(0);
+    this.#lexemes = 0;
+    this.#occurrences = 0;
+    this.#position = 0;
+    return this;
+  }
+
+  /** A run of letters and digits: one token, or two when it starts with a number like `1e5`. */
+  addRun(text: string, start: number, end: number): void {
+    if (isDigit(text.charCodeAt(start))) {
+      let j = start;
+      while (j < end && isDigit(text.charCodeAt(j))) j++;
+      if (j + 1 < end && fold(text.charCodeAt(j)) === 101 && isDigit(text.charCodeAt(j + 1))) {
+        let k = j + 1;
+        while (k < end && isDigit(text.charCodeAt(k))) k++;
+        if (k < end) {
+          this.#add(text, start, k);
+          this.#add(text, k, end);
+          return;
+        }
+      }
+    }
+    this.#add(text, start, end);
+  }
+
+  #add(text: string, start: number, end: number): void {
+    const length = end - start;
+    if (length > MAX_TOKEN_CHARS) return;
+    if (this.#position < MAX_POSITION) this.#position++;
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ fold(text.charCodeAt(i)), 0x01000193);
+    const mask = this.#slots.length - 1;
+    let slot = hash & mask;
+    for (;;) {
+      const found = this.#slots[slot]!;
+      if (found === 0) break;
+      const k = found - 1;
+      if (
+        this.#hash[k] === hash &&
+        this.#length[k] === length &&
+        sameFolded(text, this.#start[k]!, start, length)
+      ) {
+        if (this.#count[k]! < MAX_POSITIONS && this.#last[k] !== this.#position) this.#keep(k);
+        return;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const k = this.#lexemes++;
+    if (k === this.#start.length) this.#growLexemes();
+    this.#start[k] = start;
+    this.#length[k] = length;
+    this.#hash[k] = hash;
+    this.#count[k] = 0;
+    this.#slots[slot] = k + 1;
+    this.#keep(k);
+    if (this.#lexemes * 2 > this.#slots.length) this.#rehash();
+  }
+
+  #keep(k: number): void {
+    this.#count[k]!++;
+    this.#last[k] = this.#position;
+    const n = this.#occurrences++;
+    if (n === this.#occurrenceLexeme.length) {
+      this.#occurrenceLexeme = grown(this.#occurrenceLexeme);
+      this.#occurrencePosition = grown(this.#occurrencePosition);
+    }
+    this.#occurrenceLexeme[n] = k;
+    this.#occurrencePosition[n] = this.#position;
+  }
+
+  #growLexemes(): void {
+    this.#start = grown(this.#start);
+    this.#length = grown(this.#length);
+    this.#hash = grown(this.#hash);
+    this.#count = grown(this.#count);
+    this.#last = grown(this.#last);
+    this.#next = grown(this.#next);
+  }
+
+  #rehash(): void {
+    this.#slots = new Int32Array(this.#slots.length * 2);
+    const mask = this.#slots.length - 1;
+    for (let k = 0; k < this.#lexemes; k++) {
+      let slot = this.#hash[k]! & mask;
+      while (this.#slots[slot] !== 0) slot = (slot + 1) & mask;
+      this.#slots[slot] = k + 1;
+    }
+  }
+
+  /** Lexemes in order of first occurrence (the server sorts them); ASCII, so a byte a character. */
+  vector(text: string): Buffer {
+    let size = 4 + 2 * this.#occurrences;
+    for (let k = 0; k < this.#lexemes; k++) size += this.#length[k]! + 3;
+    const out = Buffer.allocUnsafe(size);
+    let at = out.writeInt32BE(this.#lexemes, 0);
+    for (let k = 0; k < this.#lexemes; k++) {
+      const from = this.#start[k]!;
+      for (let i = from; i < from + this.#length[k]!; i++) out[at++] = fold(text.charCodeAt(i));
+      out[at++] = 0;
+      at = out.writeUInt16BE(this.#count[k]!, at);
+      this.#next[k] = at;
+      at += 2 * this.#count[k]!;
+    }
+    // Each lexeme's positions, in text order: ascending, as the server requires.
+    for (let n = 0; n < this.#occurrences; n++) {
+      const k = this.#occurrenceLexeme[n]!;
+      this.#next[k] = out.writeUInt16BE(this.#occurrencePosition[n]!, this.#next[k]!);
+    }
+    return out;
+  }
+}
+
+function sameFolded(text: string, a: number, b: number, length: number): boolean {
+  for (let i = 0; i < length; i++)
+    if (fold(text.charCodeAt(a + i)) !== fold(text.charCodeAt(b + i))) return false;
+  return true;
+}
+
+function grown(a: Int32Array<ArrayBuffer>): Int32Array<ArrayBuffer> {
+  const b = new Int32Array(a.length * 2);
+  b.set(a);
+  return b;
+}
+
+const table = new LexemeTable();
 
 /** Whether `tokenText` turns a character outside ASCII into a separator: 1 yes, 2 no, 0 not asked yet. */
 const SEPARATES = new Uint8Array(0x10000);
