@@ -1,0 +1,45 @@
+/**
+ * The connections of the PostgreSQL engine's pool prepare each statement given with parameters
+ * once and reuse it; statements whose text changes with their rows are left unprepared. Skipped
+ * with the reason when no PostgreSQL answers.
+ */
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { testEngine } from '../../../test/support/engines.js';
+import { PostgresDatabase, writeValues } from './postgres-database.js';
+import { postgresSettings } from './postgres-settings.js';
+
+const engine = testEngine('postgres');
+const describePg = engine.skip ? describe.skip : describe;
+
+let db: PostgresDatabase | null = null;
+afterEach(async () => {
+  await db?.close();
+  db = null;
+  await engine.cleanup();
+});
+afterAll(() => engine.stop());
+
+describePg(`postgres connections${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
+  it('prepare a parameterised statement once and run it again without parsing it', async () => {
+    const env = await engine.serverEnv();
+    db = await PostgresDatabase.open(postgresSettings(env.CT_DATABASE_URL!), { maxConnections: 1 });
+    const prepared = async () =>
+      (
+        await db!.pool.query<{ statement: string }>(
+          'SELECT statement FROM pg_prepared_statements ORDER BY prepare_time',
+        )
+      ).rows.map((r) => r.statement);
+    await db.transaction(async (client) => {
+      for (let n = 1; n <= 3; n++) {
+        const { rows } = await client.query<{ n: number }>('SELECT $1::int * 2 AS n', [n]);
+        expect(rows).toEqual([{ n: 2 * n }]);
+      }
+      await writeValues(client, [[1], [2]], ['int'], (values) => `SELECT * FROM (VALUES ${values}) v(x)`);
+    });
+    const statements = await prepared();
+    expect(statements.filter((s) => s === 'SELECT $1::int * 2 AS n')).toHaveLength(1);
+    expect(statements.some((s) => s.includes('VALUES'))).toBe(false);
+    // A statement without parameters (several at once, DDL) is sent as it is.
+    await db.pool.query('SELECT 1; SELECT 2');
+  });
+});
