@@ -38,6 +38,9 @@ describePg(`postgres connections${engine.skip ? ` (skipped: ${engine.skip})` : '
     });
     const statements = await prepared();
     expect(statements.filter((s) => s === 'SELECT $1::int * 2 AS n')).toHaveLength(1);
+    // The pool hands its connection a callback (every read goes this way): prepared as well.
+    expect((await db.pool.query<{ n: number }>('SELECT $1::int + 1 AS n', [41])).rows).toEqual([{ n: 42 }]);
+    expect(await prepared()).toContain('SELECT $1::int + 1 AS n');
     expect(statements.some((s) => s.includes('VALUES'))).toBe(false);
     // A statement without parameters (several at once, DDL) is sent as it is.
     await db.pool.query('SELECT 1; SELECT 2');
