@@ -291,12 +291,12 @@ async function pageOfMatches(
   const cte = tsQueryCte(`$${termsAt}`, `$${termsAt + 1}`);
   const limit = `$${params.length + 1}::int`;
   const offset = `$${params.length + 2}::int`;
-  const ranked = windowAt === undefined ? '' : `WHERE s.n <= $${windowAt}::int OR m.seq > s.oldest`;
+  const ranked = windowAt === undefined ? '' : `, s WHERE s.n <= $${windowAt}::int OR m.seq > s.oldest`;
   const { rows } = await readQuery<HitRow & { total: string }>(
     q,
     `WITH ${cte}, m AS MATERIALIZED (${matches}),
     s AS (SELECT count(*) AS n, min(m.seq) AS oldest FROM m),
-    top AS (SELECT m.session_id, m.seq, m.rank FROM m, s ${ranked}
+    top AS (SELECT m.session_id, m.seq, m.rank FROM m${ranked}
       ORDER BY m.rank DESC FETCH FIRST (${limit} + ${offset}) ROWS WITH TIES)
     SELECT e.session_id, e.file, e.idx, top.rank, (SELECT n FROM s) AS total, e.role, e.timestamp, e.text
     FROM top JOIN full_text_entries e ON e.session_id = top.session_id AND e.seq = top.seq
