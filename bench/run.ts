@@ -24,11 +24,14 @@ import { generateCorpus } from './generate-corpus.js';
 const run = promisify(execFile);
 
 /**
- * Flushes dirty pages before a timed step. Without it, each step pays for the writeback of the
- * one before (the generated corpus, the ingest just done), and by how much depends on the order
- * of the steps: seen, the same export taking 6 s or 13 s.
+ * Flushes dirty pages (the engine's own, then the OS's) before a timed step. Without it, each
+ * step pays for the writeback of the one before (the generated corpus, the ingest just done), and
+ * by how much depends on the order of the steps: seen, the same export taking 6 s or 13 s.
  */
-const settle = () => run('sync', []);
+const settle = async (engine?: BenchEngine) => {
+  await engine?.settle();
+  await run('sync', []);
+};
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repoRoot = path.resolve(here, '../..');
 
@@ -146,7 +149,7 @@ async function benchEngine(
   console.log(`\n## ${engine.label}\n`);
   const env = await engine.env();
   const dataDir = path.join(tmp, `data-${engine.name}`);
-  await settle();
+  await settle(engine);
   const full = await worker(env, 'ingest', dataDir, corpus.root);
   const rerun = await worker(env, 'ingest', dataDir, corpus.root);
   const target = corpus.files[Math.floor(corpus.files.length / 2)]!;
@@ -198,7 +201,7 @@ async function benchEngine(
     env: await engine.env(),
   });
   try {
-    await settle();
+    await settle(engine);
     const t0 = performance.now();
     await run(process.execPath, [binPath, 'backfill', '--dir', corpus.root, '--webapi', server.url], {
       env: server.env,
@@ -216,6 +219,8 @@ async function benchEngine(
         ['backfill through the API', fmt(backfillMs, 0), fmt(backfillMBs), fmt(backfillMBs / fullMBs, 2)],
       ],
     );
+    // Latency is of a loaded instance at rest, not of one still writing the backfill out.
+    await settle(engine);
     const latency = await measureApi(server.url, args.requests);
     console.log('');
     printTable(
@@ -260,7 +265,7 @@ async function measureBundles(
   reference: { tar?: TarFigure },
 ): Promise<{ exportRatio?: number; importRatio: number }> {
   const bundle = path.join(tmp, `bundle-${engine.name}`);
-  await settle();
+  await settle(engine);
   const t0 = performance.now();
   await run(process.execPath, [binPath, 'export', bundle, '--webapi', server.url], {
     env: server.env,
@@ -276,7 +281,7 @@ async function measureBundles(
     const tarRuns: number[] = [];
     for (let i = 0; i < 3; i++) {
       const tarFile = path.join(tmp, `data-${engine.name}-${i}.tar`);
-      await settle();
+      await settle(engine);
       const t1 = performance.now();
       await run('tar', ['-cf', tarFile, '-C', dataDir, '.']);
       tarRuns.push(performance.now() - t1);
@@ -293,7 +298,7 @@ async function measureBundles(
   });
   let importMs: number;
   try {
-    await settle();
+    await settle(engine);
     const t2 = performance.now();
     await run(process.execPath, [binPath, 'import', bundle, '--webapi', target.url], {
       env: target.env,
