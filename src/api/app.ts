@@ -8,7 +8,6 @@
  * const res = await app.request('/api/sessions?limit=10');
  */
 import type { OpenAPIHono } from '@hono/zod-openapi';
-import { Scalar } from '@scalar/hono-api-reference';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { z } from 'zod';
@@ -18,6 +17,7 @@ import { MigrationRangeError } from '../migrations/runner.js';
 import { StoreInputError, ViewMissingError, type Store } from '../store/contract.js';
 import type { ApiDeps } from './deps.js';
 import { codeForStatus, HttpError } from './http-error.js';
+import { apiReference } from './middleware/api-reference.js';
 import { hostCheck } from './middleware/host-check.js';
 import { staticApp } from './middleware/static-app.js';
 import { tokenAuth } from './middleware/token.js';
@@ -82,16 +82,6 @@ function pathRegex(path: string): RegExp {
   return new RegExp(`^${out}$`);
 }
 
-/**
- * Scalar's page loads its script from a CDN. A self-hosted instance is often used from a
- * browser that cannot reach it, and the page was then blank: this note fills the empty mount
- * point until the script renders into it, and stays, saying why, when it never does.
- */
-const DOCS_PAGE_NOTE = `#app:empty::before {
-  display: block; padding: 2rem; font: 16px/1.5 system-ui, sans-serif; white-space: pre-line;
-  content: "Loading the API reference viewer from cdn.jsdelivr.net…\\A\\A If this stays, this browser cannot reach that address. The API's description is served here at /api/openapi.json (OpenAPI 3.1), and docs/api.md in the transcripts repository lists every route.";
-}`;
-
 export function createApp(options: CreateAppOptions): OpenAPIHono {
   const deps: ApiDeps = {
     store: options.store,
@@ -133,10 +123,7 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
     },
     security: options.token ? [{ bearer: [] }] : [],
   });
-  app.get(
-    '/api/docs',
-    Scalar({ url: '/api/openapi.json', pageTitle: 'transcripts API', customCss: DOCS_PAGE_NOTE }),
-  );
+  app.route('/api/docs', apiReference());
 
   app.get('/', (c) => c.redirect('/app/'));
   const ui = staticApp(options.staticDir ?? defaultStaticDir());

@@ -411,11 +411,25 @@ describeEngines('read routes', (engine) => {
       for (const p of paths) expect(doc, p).toContain(p.replace('{name}', '{name…}'));
     });
 
-    it('serves the browsable reference at /api/docs', async () => {
+    it('serves the browsable reference at /api/docs, viewer included (no CDN)', async () => {
       const res = await fetch(`${server.url}/api/docs`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
-      expect(await res.text()).toContain('/api/openapi.json');
+      const page = await res.text();
+      // Every script and stylesheet comes from this instance.
+      const refs = [...page.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+      expect(refs.length).toBeGreaterThanOrEqual(4);
+      for (const ref of refs) {
+        expect(ref, ref).toMatch(/^\/api\/docs\//);
+        const asset = await fetch(`${server.url}${ref}`);
+        expect(asset.status, ref).toBe(200);
+        expect((await asset.arrayBuffer()).byteLength, ref).toBeGreaterThan(0);
+      }
+      const init = await (await fetch(`${server.url}/api/docs/init.js`)).text();
+      expect(init).toContain("url: '/api/openapi.json'");
+      const bundle = await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`);
+      expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+      expect((await fetch(`${server.url}/api/docs/package.json`)).status).toBe(404);
     });
 
     it('serves /app (a build page or the UI) and redirects / there', async () => {

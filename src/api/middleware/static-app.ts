@@ -42,16 +42,22 @@ code,pre{background:#222;padding:.1em .3em;border-radius:3px}a{color:#8ab4f8}</s
 </body></html>`;
 }
 
-function fileResponse(path: string, size: number, cacheable: boolean): Response {
+const CACHE_CONTROL = {
+  immutable: 'public, max-age=31536000, immutable',
+  day: 'public, max-age=86400',
+  revalidate: 'no-cache',
+};
+
+export function fileResponse(path: string, size: number, cache: keyof typeof CACHE_CONTROL): Response {
   const headers: Record<string, string> = {
     'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
     'content-length': String(size),
-    'cache-control': cacheable ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'cache-control': CACHE_CONTROL[cache],
   };
   return new Response(Readable.toWeb(createReadStream(path)) as ReadableStream, { status: 200, headers });
 }
 
-function statFile(path: string): number | null {
+export function statFile(path: string): number | null {
   try {
     const st = statSync(path);
     return st.isFile() ? st.size : null;
@@ -77,12 +83,13 @@ export function staticApp(staticDir: string): Hono {
       const target = resolve(root, rel);
       if (target.startsWith(root + sep)) {
         const size = statFile(target);
-        if (size !== null) return fileResponse(target, size, rel.startsWith('assets/'));
+        if (size !== null)
+          return fileResponse(target, size, rel.startsWith('assets/') ? 'immutable' : 'revalidate');
         // A missing asset is a 404, not index.html (a stale tab asking for an old bundle).
         if (extname(rel) !== '' && !rel.endsWith('.html')) return c.text(`not found: /app/${rel}`, 404);
       }
     }
-    return fileResponse(index, statFile(index) ?? 0, false);
+    return fileResponse(index, statFile(index) ?? 0, 'revalidate');
   });
   return app;
 }

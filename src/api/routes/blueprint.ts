@@ -26,7 +26,7 @@ export function buildBlueprint(deps: ApiDeps, searchEnabled: boolean): Blueprint
         items: [
           { label: 'Documents (JSON)', href: '/api/store/docs?limit=100' },
           { label: 'Activity (JSON)', href: '/api/activity' },
-          { label: 'Export and import', href: '/api/docs#tag/store' },
+          { label: 'Export and import', href: '/api/docs#/store' },
         ],
       },
       {
