@@ -6,6 +6,7 @@
 import { Hono } from 'hono';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
+import { HttpError } from '../http-error.js';
 import { fileResponse, statFile } from './static-app.js';
 
 /** The viewer's files this page uses; nothing else of the package is reachable. */
@@ -40,11 +41,14 @@ export function apiReference(): Hono {
     c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }),
   );
   for (const name of VIEWER_FILES) {
-    app.get(`/${name}`, (c) => {
+    app.get(`/${name}`, () => {
       const path = join(viewerDir, name);
       const size = statFile(path);
+      // Only a broken install lacks one; said in the API's error form, naming the file.
+      if (size === null)
+        throw new HttpError(500, 'internal', `the API reference viewer is not installed: ${path} is missing`);
       // The package version changes with an upgrade, so a day's caching rather than immutable.
-      return size === null ? c.text(`not found: /api/docs/${name}`, 404) : fileResponse(path, size, 'day');
+      return fileResponse(path, size, 'day');
     });
   }
   return app;

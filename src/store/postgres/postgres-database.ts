@@ -90,7 +90,7 @@ CREATE TABLE IF NOT EXISTS view_registry (
  * good part of a small statement's time). Named after its text, so a different text is a
  * different statement; there are a few dozen (one per filter combination, per view's write).
  */
-export function named(text: string, values: unknown[]): pg.QueryConfig {
+function named(text: string, values: unknown[]): pg.QueryConfig {
   return { name: `ct_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text, values };
 }
 
