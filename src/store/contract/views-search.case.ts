@@ -61,6 +61,32 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(await found('nothing-like-this')).toEqual([]);
     });
 
+    it('finds a phrase of common words wherever its words stand next to each other', async () => {
+      await materializeAll(store());
+      await putDocs(store(), [
+        summaryDoc('p1', { span: ['2025-04-01T10:00:00.000Z', '2025-04-01T11:00:00.000Z'] }),
+        chunkDoc('p1', [
+          entry(0, 'user', 'Please read the file.'),
+          entry(1, 'user', 'The file? Read it.'),
+          entry(2, 'user', 'READ, THE  FILE: done'),
+          entry(3, 'user', 'Read the files, the file read'),
+          entry(4, 'user', 'Café: read the file first'),
+          entry(5, 'user', 'naïve read the fix'),
+          entry(6, 'assistant', undefined, {
+            toolUses: [{ id: 't', name: 'Read', input: { note: 'read the file_path' } }],
+          }),
+          entry(7, 'user', `${'of the '.repeat(100)}read the end of the file`),
+        ]),
+      ]);
+      expect(await found('"read the file"')).toEqual(['p1#0', 'p1#2', 'p1#4', 'p1#6']);
+      expect(await found('"read the fi"*')).toEqual(['p1#0', 'p1#2', 'p1#3', 'p1#4', 'p1#5', 'p1#6']);
+      expect(await found('"the file" "read the"')).toEqual(['p1#0', 'p1#2', 'p1#3', 'p1#4', 'p1#6', 'p1#7']);
+      expect(await found('"of the file"')).toEqual(['p1#7']);
+      expect(await found('"the file read"')).toEqual(['p1#1', 'p1#3']);
+      expect(await found('"read the file" café')).toEqual(['p1#4']);
+      expect(await found('"file the"')).toEqual([]);
+    });
+
     it('indexes thinking, tool inputs and tool results, and folds accents', async () => {
       await materializeAll(store());
       await seedSearch(store());

@@ -17,6 +17,7 @@ import { materializeAll } from '../contract/views-sessions.case.js';
 import { openStore } from '../open-store.js';
 import { RANK_WINDOW } from '../views-common/rank-window.js';
 import { MERGE_AFTER_MS, PENDING_LIST_KB } from './views/pending-list.js';
+import { UNPAIRED } from './views/phrase-pairs.js';
 
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
@@ -205,7 +206,7 @@ describePg(title, () => {
 });
 
 describePg('postgres: views made by an older version', () => {
-  it('gives an older search table its insertion order, in-row tsvectors and pending-list limit when a process opens the store', async () => {
+  it('gives an older search table its insertion order, in-row tsvectors, word pairs and pending-list limit when a process opens the store', async () => {
     const env = await engine.serverEnv();
     databaseUrl = env.CT_DATABASE_URL!;
     const dataDir = path.join(tmpdir(), 'ct-unused');
@@ -213,8 +214,18 @@ describePg('postgres: views made by an older version', () => {
     stores.push(a);
     await materializeAll(a);
     const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
-    await putDocs(a, [chunkDoc('old', words(RANK_WINDOW + 1))]);
+    await putDocs(a, [
+      chunkDoc('old', words(RANK_WINDOW + 1)),
+      chunkDoc('old-phrase', [entry(0, 'user', 'read the file')]),
+    ]);
     const { client, schema } = await directClient(databaseUrl);
+    const indexed = async () =>
+      (
+        await client.query<{ def: string }>(
+          `SELECT indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND indexname = 'full_text_entries_tsv'`,
+          [schema],
+        )
+      ).rows.map((r) => r.def.replace(/^.* USING /, ''));
     const seqColumn = async () =>
       (
         await client.query(
@@ -243,7 +254,12 @@ describePg('postgres: views made by an older version', () => {
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
       expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
-      // As 0.1.0 made it:
+      expect(await indexed()).toEqual([
+        `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,
+      ]);
+      // As 0.1.0 made it (dropping the column drops the index over it):
+      await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN pairs`);
+      await client.query(`CREATE INDEX full_text_entries_tsv ON ${schema}.full_text_entries USING gin (tsv)`);
       await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN seq`);
       await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET STORAGE EXTENDED`);
       await client.query(`ALTER INDEX ${schema}.full_text_entries_tsv SET (gin_pending_list_limit = 512)`);
@@ -253,6 +269,13 @@ describePg('postgres: views made by an older version', () => {
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
       expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
+      expect(await indexed()).toEqual([
+        `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,
+      ]);
+      // Rows written before pairs existed are still found by a phrase of pair words.
+      await putDocs(b, [chunkDoc('new-phrase', [entry(0, 'user', 'Read the file!')])]);
+      const phrase = await b.views.search({ q: '"read the file"', limit: 10, offset: 0 });
+      expect(phrase.hits.map((h) => h.sessionId).sort()).toEqual(['new-phrase', 'old-phrase']);
       const found = await b.views.search({ q: 'word', limit: 1, offset: 0 });
       expect(found).toMatchObject({ total: RANK_WINDOW, totalExact: false });
       // New entries come after every upgraded one.
@@ -260,6 +283,49 @@ describePg('postgres: views made by an older version', () => {
       expect((await b.views.search({ q: 'word', limit: 1, offset: 0 })).hits[0]).toMatchObject({
         sessionId: 'new',
       });
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describePg('postgres: phrases and word pairs', () => {
+  it('keeps the word pairs of each entry and asks a phrase of common words for them', async () => {
+    const env = await engine.serverEnv();
+    const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
+    stores.push(store);
+    await materializeAll(store);
+    await putDocs(store, [
+      summaryDoc('ascii'),
+      summaryDoc('accented'),
+      summaryDoc('other'),
+      chunkDoc('ascii', [entry(0, 'user', 'Read the file.')]),
+      chunkDoc('accented', [entry(0, 'user', 'Café: read the file')]),
+      chunkDoc('other', [entry(0, 'user', 'the file to read')]),
+    ]);
+    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
+    const phrase = async (filter: { cwd?: string } = {}) =>
+      (await store.views.search({ q: '"read the file"', limit: 10, offset: 0, ...filter })).hits
+        .map((h) => h.sessionId)
+        .sort();
+    try {
+      const { rows } = await client.query<{ session_id: string; pairs: string }>(
+        `SELECT session_id, pairs::text AS pairs FROM ${schema}.full_text_entries ORDER BY session_id`,
+      );
+      // Text only the server tokenizes gets no pairs of its own: every pair query accepts it.
+      expect(rows).toEqual([
+        { session_id: 'accented', pairs: `'${UNPAIRED}'` },
+        { session_id: 'ascii', pairs: `'read the' 'the file'` },
+        { session_id: 'other', pairs: `'file to' 'the file' 'to read'` },
+      ]);
+      expect(await phrase()).toEqual(['accented', 'ascii']);
+      expect(await phrase({ cwd: '/work/project' })).toEqual(['accented', 'ascii']);
+      // Without its pairs, a row is no longer a candidate for the phrase (its words still match).
+      await client.query(`UPDATE ${schema}.full_text_entries SET pairs = '' WHERE session_id = 'ascii'`);
+      expect(await phrase()).toEqual(['accented']);
+      expect(await phrase({ cwd: '/work/project' })).toEqual(['accented']);
+      const words = await store.views.search({ q: 'read the file', limit: 10, offset: 0 });
+      expect(words.hits.map((h) => h.sessionId).sort()).toEqual(['accented', 'ascii', 'other']);
     } finally {
       await client.end();
     }

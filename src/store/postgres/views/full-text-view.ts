@@ -2,7 +2,8 @@
  * `full_text`: PostgreSQL full-text search over entry text. `full_text_entries` holds one row per
  * entry with searchable text (capped, see views-common/entry-search-text.ts) and its tsvector
  * (made as search-query.ts says, sent ready-made where tsvector-binary.ts can make it), indexed
- * with GIN. Rows are keyed (session, file, index) like the embedded engine's, so a replaced
+ * with GIN together with its word pairs, which spare a phrase of common words most of its
+ * candidates (phrase-pairs.ts). Rows are keyed (session, file, index) like the embedded engine's, so a replaced
  * chunk's rows are found by range and overlapping chunks resolve the same way (the later write
  * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of hits may differ between
  * engines, their set does not.
@@ -31,9 +32,10 @@ import {
 } from './postgres-view.js';
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
 import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
+import { pairsQuery, UNPAIRED } from './phrase-pairs.js';
 import { PENDING_LIST_KB, type PendingListMerger } from './pending-list.js';
 import type { FilterSql } from './session-filter-sql.js';
-import { serverAgrees, vectorSource, type VectorSource } from './tsvector-binary.js';
+import { asciiTokens, serverAgrees, vectorSource, type VectorSource } from './tsvector-binary.js';
 
 /**
  * Every search reads the tsvector of every candidate row (to rank it, and to check a phrase), so
@@ -52,16 +54,20 @@ CREATE TABLE IF NOT EXISTS full_text_entries (
   timestamp text,
   text text NOT NULL,
   tsv tsvector NOT NULL,
+  -- Adjacent lexemes with a common word, for phrases (phrase-pairs.ts).
+  pairs tsvector NOT NULL DEFAULT '${UNPAIRED}',
   -- Insertion order: an unfiltered search ranks the most recent matches (see #searchEverything).
   seq bigint GENERATED ALWAYS AS IDENTITY,
   PRIMARY KEY (session_id, file, idx)
 );
 ${TSV_STORAGE_DDL};
 `;
+/** One GIN index over both columns: a phrase's words and pairs are looked up in one scan. */
+const TSV_INDEX_DDL = `CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv, pairs)
+  WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`;
 const SEQ_INDEX_DDL = 'CREATE INDEX IF NOT EXISTS full_text_entries_seq ON full_text_entries (seq)';
 const INDEX_DDL = `
-CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv)
-  WITH (gin_pending_list_limit = ${PENDING_LIST_KB});
+${TSV_INDEX_DDL};
 ${SEQ_INDEX_DDL};
 `;
 
@@ -74,11 +80,11 @@ const SQL = {
     WHERE t.session_id = r.session_id AND t.file = r.file AND t.idx >= r.lo AND t.idx < r.hi`,
   upsert: (
     values: string,
-  ) => `INSERT INTO full_text_entries (session_id, file, idx, role, timestamp, text, tsv)
-    SELECT s, f, i, r, ts, t, coalesce(v, to_tsvector('${TS_CONFIG}', k))
-    FROM (VALUES ${values}) AS u(s, f, i, r, ts, t, v, k)
+  ) => `INSERT INTO full_text_entries (session_id, file, idx, role, timestamp, text, tsv, pairs)
+    SELECT s, f, i, r, ts, t, coalesce(v, to_tsvector('${TS_CONFIG}', k)), coalesce(p, '${UNPAIRED}')
+    FROM (VALUES ${values}) AS u(s, f, i, r, ts, t, v, p, k)
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
-      timestamp = excluded.timestamp, text = excluded.text, tsv = excluded.tsv`,
+      timestamp = excluded.timestamp, text = excluded.text, tsv = excluded.tsv, pairs = excluded.pairs`,
 };
 
 type Op =
@@ -156,14 +162,15 @@ export class FullTextView implements PostgresView {
   /**
    * Brings a table made by an older version to this one's shape: `seq` (insertion order, which
    * the ranking window of an unfiltered search walks) came later, and so did the tsvector's
-   * storage. Adding `seq` rewrites the table once; the storage applies to rows written from now
-   * on (`transcripts reindex` rewrites the rest). The pending list's limit changed too. The
-   * caller holds the views lock exclusively.
+   * storage and the word pairs. Adding `seq` rewrites the table once; the storage applies to rows
+   * written from now on. Older rows get `UNPAIRED` (found as before, not faster) and the index is
+   * rebuilt over both columns. `transcripts reindex` rewrites the rest. The pending list's limit
+   * changed too. The caller holds the views lock exclusively.
    */
   async upgrade(q: Queryable): Promise<void> {
     const { rows } = await q.query<{ attname: string; attstorage: string }>(
       `SELECT attname, attstorage FROM pg_attribute
-       WHERE attrelid = 'full_text_entries'::regclass AND attname IN ('seq', 'tsv') AND NOT attisdropped`,
+       WHERE attrelid = 'full_text_entries'::regclass AND attname IN ('seq', 'tsv', 'pairs') AND NOT attisdropped`,
     );
     const storage = new Map(rows.map((r) => [r.attname, r.attstorage]));
     if (!storage.has('seq')) {
@@ -171,6 +178,12 @@ export class FullTextView implements PostgresView {
       await q.query(SEQ_INDEX_DDL);
     }
     if (storage.get('tsv') !== 'm') await q.query(TSV_STORAGE_DDL);
+    if (!storage.has('pairs')) {
+      // A constant default: existing rows are not rewritten.
+      await q.query(`ALTER TABLE full_text_entries ADD COLUMN pairs tsvector NOT NULL DEFAULT '${UNPAIRED}'`);
+      await q.query('DROP INDEX IF EXISTS full_text_entries_tsv');
+      await q.query(TSV_INDEX_DDL);
+    }
     const limit = `gin_pending_list_limit=${PENDING_LIST_KB}`;
     const index = await q.query<{ options: string[] | null }>(
       "SELECT reloptions AS options FROM pg_class WHERE oid = 'full_text_entries_tsv'::regclass",
@@ -184,18 +197,19 @@ export class FullTextView implements PostgresView {
   async search(db: PostgresDatabase, query: SearchQuery, filter: FilterSql): Promise<SearchResult> {
     const terms = termParams(query.q);
     if (terms === null) return { total: 0, totalExact: true, hits: [] };
-    if (filter.where.length === 0) return this.#searchEverything(db, query, terms);
+    const pairs = termPairs(terms.searchTerms);
+    if (filter.where.length === 0) return this.#searchEverything(db, query, terms, pairs);
     const n = filter.params.length;
     const from = `FROM full_text_entries e
       ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = e.session_id' : ''}
-      WHERE e.tsv @@ ${MATCH} ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
+      WHERE ${matchSql(pairs, n + 3)} ${filter.where.map((w) => `AND ${w}`).join(' ')}`;
     // The rank is computed below an optimisation fence (OFFSET 0), so the window that counts
     // sees narrow rows rather than every match's tsvector, which spilled to disk past work_mem
     // (a rare word: 10 ms → 6 ms).
     const found = await pageOfMatches(
       db.pool,
       `SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank ${from} OFFSET 0`,
-      [...filter.params, terms.terms, terms.prefixes],
+      [...filter.params, terms.terms, terms.prefixes, ...(pairs === null ? [] : [pairs])],
       n + 1,
       query,
     );
@@ -215,13 +229,15 @@ export class FullTextView implements PostgresView {
     db: PostgresDatabase,
     query: SearchQuery,
     terms: NonNullable<ReturnType<typeof termParams>>,
+    pairs: string | null,
   ): Promise<SearchResult> {
     const window = rankWindow(query.offset, query.limit);
-    const params = [terms.terms, terms.prefixes, window];
+    const params = [terms.terms, terms.prefixes, window, ...(pairs === null ? [] : [pairs])];
     const lexemes = terms.searchTerms.map((t, i) => plainLexeme(terms.terms[i]!, t.prefix));
     const common = expectedMatches(lexemes, await this.#stats.get(db)) > 4 * window;
-    let found = common ? null : await this.#firstMatches(db, params, query);
-    if (!found || found.total > window) found = await this.#recentMatches(db, params, query);
+    const match = matchSql(pairs, 4);
+    let found = common ? null : await this.#firstMatches(db, match, params, query);
+    if (!found || found.total > window) found = await this.#recentMatches(db, match, params, query);
     const exact = found.total <= window;
     return {
       total: exact ? found.total : window,
@@ -231,11 +247,11 @@ export class FullTextView implements PostgresView {
   }
 
   /** Up to `window` + 1 matches through the GIN index (the first found), ranked and paged. */
-  async #firstMatches(db: PostgresDatabase, params: unknown[], page: Page): Promise<Matches> {
+  async #firstMatches(db: PostgresDatabase, match: string, params: unknown[], page: Page): Promise<Matches> {
     return pageOfMatches(
       db.pool,
       `SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank
-      FROM full_text_entries e WHERE e.tsv @@ ${MATCH} LIMIT $3::int + 1`,
+      FROM full_text_entries e WHERE ${match} LIMIT $3::int + 1`,
       params,
       1,
       page,
@@ -243,7 +259,7 @@ export class FullTextView implements PostgresView {
   }
 
   /** The `window` most recently indexed matches (and whether there is one more), ranked and paged. */
-  async #recentMatches(db: PostgresDatabase, params: unknown[], page: Page): Promise<Matches> {
+  async #recentMatches(db: PostgresDatabase, match: string, params: unknown[], page: Page): Promise<Matches> {
     return db.transaction(async (client) => {
       // The walk down `seq` must not be planned as a GIN bitmap (which would visit every match
       // to sort them by `seq`); without statistics the planner would choose just that.
@@ -251,7 +267,7 @@ export class FullTextView implements PostgresView {
       return pageOfMatches(
         client,
         `SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank
-        FROM full_text_entries e WHERE e.tsv @@ ${MATCH} ORDER BY e.seq DESC LIMIT $3::int + 1`,
+        FROM full_text_entries e WHERE ${match} ORDER BY e.seq DESC LIMIT $3::int + 1`,
         params,
         1,
         page,
@@ -259,6 +275,22 @@ export class FullTextView implements PostgresView {
       );
     });
   }
+}
+
+/** The tsquery of the terms' word pairs (phrase-pairs.ts), or null when they have none. */
+function termPairs(terms: SearchTerm[]): string | null {
+  return pairsQuery(
+    terms.map((t) => {
+      const tokens = asciiTokens(t.text);
+      return tokens && { tokens, prefix: t.prefix };
+    }),
+  );
+}
+
+/** The condition a matching row meets: its tsvector, and its pairs (parameter `pairsAt`) if any. */
+function matchSql(pairs: string | null, pairsAt: number): string {
+  const words = `e.tsv @@ ${MATCH}`;
+  return pairs === null ? words : `${words} AND e.pairs @@ $${pairsAt}::tsquery`;
 }
 
 interface Matches {
@@ -395,10 +427,11 @@ class Batch implements ViewBatch {
         writeValues(
           this.#q,
           ops.map((o) => {
-            const { vector, tokens } = source(o.text);
-            return [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, vector ?? null, tokens ?? null];
+            const { vector, pairs, tokens } = source(o.text);
+            const made = [vector ?? null, pairs ?? null, tokens ?? null];
+            return [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, ...made];
           }),
-          ['text', 'text', 'int', 'text', 'text', 'text', 'tsvector', 'text'],
+          ['text', 'text', 'int', 'text', 'text', 'text', 'tsvector', 'tsvector', 'text'],
           SQL.upsert,
         ).then(() => this.#merger?.wrote()),
       key: entryKey,

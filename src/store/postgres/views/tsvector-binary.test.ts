@@ -15,8 +15,9 @@ import { projectLines } from '../../../core/transcript/project-lines.js';
 import { splitLines } from '../../../core/transcript/split-lines.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
 import { tokenText } from '../../views-common/search-tokens.js';
+import { PAIR_WORDS } from './phrase-pairs.js';
 import { TS_CONFIG } from './search-query.js';
-import { serverAgrees, TSVECTOR_PROBE, vectorSource } from './tsvector-binary.js';
+import { asciiTokens, serverAgrees, TSVECTOR_PROBE, vectorSource } from './tsvector-binary.js';
 
 /** A binary tsvector read back as lexeme → positions, the server's order of lexemes aside. */
 function lexemes(text: string): Record<string, number[]> {
@@ -93,6 +94,62 @@ describe('vectorSource', () => {
   });
 });
 
+/** The word pairs made with a text's tsvector, read back, sorted. */
+function pairs(text: string): string[] {
+  const made = vectorSource(text).pairs;
+  if (made === undefined) throw new Error(`no pairs for ${text}`);
+  const out: string[] = [];
+  let at = 4;
+  for (let n = made.readInt32BE(0); n > 0; n--) {
+    const end = made.indexOf(0, at);
+    out.push(made.toString('latin1', at, end));
+    expect(made.readUInt16BE(end + 1)).toBe(0); // no positions
+    at = end + 3;
+  }
+  expect(at).toBe(made.length);
+  return out.sort();
+}
+
+describe('word pairs', () => {
+  it('pairs each two adjacent tokens of which one is a pair word, once', () => {
+    // Not `end read` nor `file again`: neither word is a pair word.
+    expect(pairs('Read the FILE to the end; read the file again')).toEqual([
+      'file to',
+      'read the',
+      'the end',
+      'the file',
+      'to the',
+    ]);
+    expect(pairs('cannot find module')).toEqual([]);
+    expect(pairs('')).toEqual([]);
+  });
+
+  it('pairs across a token the server skips, which takes no position', () => {
+    expect(pairs(`read ${'z'.repeat(2048)} the`)).toEqual(['read the']);
+  });
+
+  it('pairs only positions the tsvector keeps (255 per lexeme)', () => {
+    const text = `${'the '.repeat(300)}end`;
+    expect(pairs(text)).toEqual(['the the']);
+  });
+
+  it('are made only with a tsvector: text the server tokenizes has none', () => {
+    expect(vectorSource('read the café').pairs).toBeUndefined();
+  });
+});
+
+describe('asciiTokens', () => {
+  it('gives the tokens the server makes of a search term, null for one it skips', () => {
+    expect(asciiTokens('Read the-File 1e5abc')).toEqual(['read', 'the', 'file', '1e5', 'abc']);
+    expect(asciiTokens(`a ${'z'.repeat(2048)} b`)).toEqual(['a', null, 'b']);
+    expect(asciiTokens('“the” → file')).toEqual(['the', 'file']);
+  });
+
+  it('is null for text with letters outside ASCII', () => {
+    expect(asciiTokens('the café')).toBeNull();
+  });
+});
+
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
 
@@ -106,19 +163,33 @@ describePg(`tsvectors made here, on PostgreSQL${engine.skip ? ` (skipped: ${engi
   afterAll(() => client?.end());
 
   /**
-   * Texts whose tsvector made here differs from the server's own of their token text. Each is
-   * sent as the store sends it: a parameter of its own, in binary.
+   * Texts whose tsvector made here differs from the server's own of their token text, or whose
+   * word pairs differ from those of the server's tsvector (its lexemes at adjacent positions, one
+   * of them a pair word). Each is sent as the store sends it: a parameter of its own, in binary.
    */
   async function disagreements(texts: string[]): Promise<string[]> {
     const made = texts.filter((t) => vectorSource(t).vector !== undefined);
     const out: string[] = [];
     for (let at = 0; at < made.length; at += 500) {
       const part = made.slice(at, at + 500);
-      const values = part.map((_, i) => `(${i}, $${2 * i + 1}::text, $${2 * i + 2}::tsvector)`);
+      const values = part.map(
+        (_, i) => `(${i}, $${3 * i + 1}::text, $${3 * i + 2}::tsvector, $${3 * i + 3}::tsvector)`,
+      );
+      const words = `$${3 * part.length + 1}::text[]`;
       const { rows } = await client.query<{ n: number }>(
-        `SELECT u.n FROM (VALUES ${values.join(', ')}) AS u(n, k, v)
-         WHERE to_tsvector('${TS_CONFIG}', u.k) <> u.v`,
-        part.flatMap((t) => [tokenText(t), vectorSource(t).vector]),
+        `SELECT u.n FROM (VALUES ${values.join(', ')}) AS u(n, k, v, p),
+          LATERAL (SELECT to_tsvector('${TS_CONFIG}', u.k) AS sv) s
+         WHERE s.sv <> u.v OR tsvector_to_array(u.p) <> ARRAY(
+           SELECT DISTINCT a.lexeme || ' ' || b.lexeme COLLATE "C"
+           FROM unnest(s.sv) a, unnest(a.positions) pa, unnest(s.sv) b, unnest(b.positions) pb
+           WHERE pb = pa + 1 AND (a.lexeme = ANY(${words}) OR b.lexeme = ANY(${words})) ORDER BY 1)`,
+        [
+          ...part.flatMap((t) => {
+            const { vector, pairs } = vectorSource(t);
+            return [tokenText(t), vector, pairs];
+          }),
+          PAIR_WORDS,
+        ],
       );
       out.push(...rows.map((r) => part[r.n]!));
     }

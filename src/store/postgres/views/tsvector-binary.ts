@@ -20,6 +20,7 @@
  */
 import { tokenText } from '../../views-common/search-tokens.js';
 import type { Queryable } from '../postgres-database.js';
+import { isPairWord } from './phrase-pairs.js';
 import { TS_CONFIG } from './search-query.js';
 
 /** PostgreSQL's limits: MAXSTRLEN - 1, MAXNUMPOS - 1, MAXENTRYPOS - 1. */
@@ -27,26 +28,42 @@ const MAX_TOKEN_CHARS = 2047;
 const MAX_POSITIONS = 255;
 const MAX_POSITION = 16383;
 
-/** What the server makes the tsvector from: the binary tsvector, or token text for `to_tsvector`. */
-export type VectorSource = { vector: Buffer; tokens?: undefined } | { tokens: string; vector?: undefined };
+/**
+ * What the server makes the tsvector from: the binary tsvector (with the row's word pairs, see
+ * phrase-pairs.ts), or token text for `to_tsvector`.
+ */
+export type VectorSource =
+  | { vector: Buffer; pairs: Buffer; tokens?: undefined }
+  | { tokens: string; vector?: undefined; pairs?: undefined };
 
 export function vectorSource(text: string): VectorSource {
-  const vector = vectorOf(text);
-  return vector === null ? { tokens: tokenText(text) } : { vector };
+  const t = table.reset();
+  if (!scanAscii(text, (start, end) => t.add(text, start, end))) return { tokens: tokenText(text) };
+  return { vector: t.vector(text), pairs: t.pairs(text) };
 }
 
 /**
- * The binary tsvector of text whose tokens are ASCII: every other character separates tokens (as
- * `tokenText` says of it, asked once per character); null when one does not (a letter, digit or
- * mark outside ASCII). Characters outside ASCII never need folding here: any that is not a
- * separator (every letter) makes the text the server's.
- *
- * The text is scanned in place: a token is a range of it, looked up by a hash of its lower-cased
- * characters, and each lexeme is written to the result straight from the text. No string is made
- * per token (making one, and a Map of them, cost twice as much: this runs for every entry written).
+ * A search term's tokens as the server makes them (lower-cased, in order), with null for a token
+ * it skips; null when the text is not one whose tokens are known here (see `scanAscii`).
  */
-function vectorOf(text: string): Buffer | null {
-  const t = table.reset();
+export function asciiTokens(text: string): Array<string | null> | null {
+  const tokens: Array<string | null> = [];
+  const known = scanAscii(text, (start, end) =>
+    tokens.push(end - start > MAX_TOKEN_CHARS ? null : text.slice(start, end).toLowerCase()),
+  );
+  return known ? tokens : null;
+}
+
+/**
+ * Calls `token` with the range of each token of text whose tokens are ASCII: every other
+ * character separates tokens (as `tokenText` says of it, asked once per character). False, part
+ * way through, when one does not (a letter, digit or mark outside ASCII). Characters outside ASCII
+ * never need folding here: any that is not a separator (every letter) makes the text the server's.
+ *
+ * The text is scanned in place and a token is a range of it: no string is made per token (making
+ * one, and a Map of them, cost twice as much: this runs for every entry written).
+ */
+function scanAscii(text: string, token: (start: number, end: number) => void): boolean {
   let start = -1;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -55,18 +72,36 @@ function vectorOf(text: string): Buffer | null {
       continue;
     }
     if (start >= 0) {
-      t.addRun(text, start, i);
+      run(text, start, i, token);
       start = -1;
     }
     if (c >= 128) {
       if (c >= 0xd800 && c <= 0xdbff) {
-        if (!separatesAstral(text.codePointAt(i)!)) return null;
+        if (!separatesAstral(text.codePointAt(i)!)) return false;
         i++; // the low surrogate
-      } else if (!separates(c)) return null;
+      } else if (!separates(c)) return false;
     }
   }
-  if (start >= 0) t.addRun(text, start, text.length);
-  return t.vector(text);
+  if (start >= 0) run(text, start, text.length, token);
+  return true;
+}
+
+/** A run of letters and digits: one token, or two when it starts with a number like `1e5`. */
+function run(text: string, start: number, end: number, token: (start: number, end: number) => void): void {
+  if (isDigit(text.charCodeAt(start))) {
+    let j = start;
+    while (j < end && isDigit(text.charCodeAt(j))) j++;
+    if (j + 1 < end && fold(text.charCodeAt(j)) === 101 && isDigit(text.charCodeAt(j + 1))) {
+      let k = j + 1;
+      while (k < end && isDigit(text.charCodeAt(k))) k++;
+      if (k < end) {
+        token(start, k);
+        token(k, end);
+        return;
+      }
+    }
+  }
+  token(start, end);
 }
 
 function isAsciiAlnum(c: number): boolean {
@@ -97,6 +132,9 @@ class LexemeTable {
   #count = new Int32Array(256);
   #last = new Int32Array(256);
   #next = new Int32Array(256);
+  /** Per lexeme: 1 when it is one of the pair words (phrase-pairs.ts); its text once asked for. */
+  #pairWord = new Int32Array(256);
+  #words: string[] = [];
   #lexemes = 0;
   /** Every position kept, in text order, with its lexeme. */
   #occurrenceLexeme = new Int32Array(1024);
@@ -107,30 +145,14 @@ class LexemeTable {
   reset(): this {
     if (this.#lexemes > 0) this.#slots.fill(0);
     this.#lexemes = 0;
+    this.#words.length = 0;
     this.#occurrences = 0;
     this.#position = 0;
     return this;
   }
 
-  /** A run of letters and digits: one token, or two when it starts with a number like `1e5`. */
-  addRun(text: string, start: number, end: number): void {
-    if (isDigit(text.charCodeAt(start))) {
-      let j = start;
-      while (j < end && isDigit(text.charCodeAt(j))) j++;
-      if (j + 1 < end && fold(text.charCodeAt(j)) === 101 && isDigit(text.charCodeAt(j + 1))) {
-        let k = j + 1;
-        while (k < end && isDigit(text.charCodeAt(k))) k++;
-        if (k < end) {
-          this.#add(text, start, k);
-          this.#add(text, k, end);
-          return;
-        }
-      }
-    }
-    this.#add(text, start, end);
-  }
-
-  #add(text: string, start: number, end: number): void {
+  /** One token; one of 2048 characters or more is skipped, without taking a position. */
+  add(text: string, start: number, end: number): void {
     const length = end - start;
     if (length > MAX_TOKEN_CHARS) return;
     if (this.#position < MAX_POSITION) this.#position++;
@@ -158,6 +180,7 @@ class LexemeTable {
     this.#length[k] = length;
     this.#hash[k] = hash;
     this.#count[k] = 0;
+    this.#pairWord[k] = isPairWord(text, start, length) ? 1 : 0;
     this.#slots[slot] = k + 1;
     this.#keep(k);
     if (this.#lexemes * 2 > this.#slots.length) this.#rehash();
@@ -182,6 +205,7 @@ class LexemeTable {
     this.#count = grown(this.#count);
     this.#last = grown(this.#last);
     this.#next = grown(this.#next);
+    this.#pairWord = grown(this.#pairWord);
   }
 
   #rehash(): void {
@@ -214,6 +238,41 @@ class LexemeTable {
       this.#next[k] = out.writeUInt16BE(this.#occurrencePosition[n]!, this.#next[k]!);
     }
     return out;
+  }
+
+  /**
+   * The text's word pairs (phrase-pairs.ts) as a binary tsvector without positions: the lexemes
+   * at each two kept positions p and p + 1 of which one is a pair word. A position a lexeme does
+   * not keep (past its 255th) the server's phrase check cannot see either, so no pair it could
+   * need is missing.
+   */
+  pairs(text: string): Buffer {
+    const found = new Set<string>();
+    const at = this.#occurrencePosition;
+    for (let n = 0; n < this.#occurrences; n++) {
+      const a = this.#occurrenceLexeme[n]!;
+      // The next position is the next occurrence's, except where positions stop at their limit.
+      for (let m = n + 1; m < this.#occurrences && at[m]! <= at[n]! + 1; m++) {
+        const b = this.#occurrenceLexeme[m]!;
+        if (at[m] === at[n]! + 1 && (this.#pairWord[a] === 1 || this.#pairWord[b] === 1)) {
+          found.add(`${this.#word(text, a)} ${this.#word(text, b)}`);
+        }
+      }
+    }
+    let size = 4;
+    for (const pair of found) size += pair.length + 3;
+    const out = Buffer.allocUnsafe(size);
+    let offset = out.writeInt32BE(found.size, 0);
+    for (const pair of found) {
+      offset += out.write(pair, offset, 'latin1');
+      out[offset++] = 0;
+      offset = out.writeUInt16BE(0, offset);
+    }
+    return out;
+  }
+
+  #word(text: string, k: number): string {
+    return (this.#words[k] ??= text.slice(this.#start[k]!, this.#start[k]! + this.#length[k]!).toLowerCase());
   }
 }
 
