@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isPairWord, pairsQuery, UNPAIRED } from './phrase-pairs.js';
+import { pairsQuery, UNPAIRED } from './phrase-pairs.js';
 
 const term = (words: string, prefix = false) => ({
   tokens: words.split(' ').map((w) => (w === '-' ? null : w)),
@@ -35,14 +35,5 @@ describe('pairsQuery', () => {
   it('never pairs across a token the server skips; a prefix moves to the last one kept', () => {
     expect(pairsQuery([term('read the - file')])).toBe(`('read the') | ${UNPAIRED}`);
     expect(pairsQuery([term('read the fi -', true)])).toBe(`('read the' & 'the fi':*) | ${UNPAIRED}`);
-  });
-});
-
-describe('isPairWord', () => {
-  it('knows the pair words in any case, within a longer text', () => {
-    expect(isPairWord('read THE file', 5, 3)).toBe(true);
-    expect(isPairWord('read the file', 0, 4)).toBe(false);
-    expect(isPairWord('there', 0, 5)).toBe(false);
-    expect(isPairWord('there', 0, 3)).toBe(true);
   });
 });

@@ -45,12 +45,6 @@ export const PAIR_WORDS: readonly string[] = [
 export const UNPAIRED = 'unpaired';
 
 const WORDS = new Set(PAIR_WORDS);
-const LONGEST = Math.max(...PAIR_WORDS.map((w) => w.length));
-
-/** Whether `text[start, start + length)`, lower-cased ASCII, is one of `PAIR_WORDS`. */
-export function isPairWord(text: string, start: number, length: number): boolean {
-  return length <= LONGEST && WORDS.has(text.slice(start, start + length).toLowerCase());
-}
 
 /** One search term's tokens, in order; null where a token was skipped (it breaks adjacency). */
 export interface TermTokens {

@@ -20,7 +20,7 @@
  */
 import { tokenText } from '../../views-common/search-tokens.js';
 import type { Queryable } from '../postgres-database.js';
-import { isPairWord } from './phrase-pairs.js';
+import { PAIR_WORDS } from './phrase-pairs.js';
 import { TS_CONFIG } from './search-query.js';
 
 /** PostgreSQL's limits: MAXSTRLEN - 1, MAXNUMPOS - 1, MAXENTRYPOS - 1. */
@@ -132,9 +132,9 @@ class LexemeTable {
   #count = new Int32Array(256);
   #last = new Int32Array(256);
   #next = new Int32Array(256);
-  /** Per lexeme: 1 when it is one of the pair words (phrase-pairs.ts); its text once asked for. */
+  /** Per lexeme: 1 when it is one of the pair words (phrase-pairs.ts). */
   #pairWord = new Int32Array(256);
-  #words: string[] = [];
+  #pairs = new Set<number>();
   #lexemes = 0;
   /** Every position kept, in text order, with its lexeme. */
   #occurrenceLexeme = new Int32Array(1024);
@@ -145,7 +145,6 @@ class LexemeTable {
   reset(): this {
     if (this.#lexemes > 0) this.#slots.fill(0);
     this.#lexemes = 0;
-    this.#words.length = 0;
     this.#occurrences = 0;
     this.#position = 0;
     return this;
@@ -156,8 +155,7 @@ class LexemeTable {
     const length = end - start;
     if (length > MAX_TOKEN_CHARS) return;
     if (this.#position < MAX_POSITION) this.#position++;
-    let hash = 0x811c9dc5;
-    for (let i = start; i < end; i++) hash = Math.imul(hash ^ fold(text.charCodeAt(i)), 0x01000193);
+    const hash = foldedHash(text, start, end);
     const mask = this.#slots.length - 1;
     let slot = hash & mask;
     for (;;) {
@@ -180,7 +178,7 @@ class LexemeTable {
     this.#length[k] = length;
     this.#hash[k] = hash;
     this.#count[k] = 0;
-    this.#pairWord[k] = isPairWord(text, start, length) ? 1 : 0;
+    this.#pairWord[k] = isPairWordAt(text, start, length, hash) ? 1 : 0;
     this.#slots[slot] = k + 1;
     this.#keep(k);
     if (this.#lexemes * 2 > this.#slots.length) this.#rehash();
@@ -247,33 +245,59 @@ class LexemeTable {
    * need is missing.
    */
   pairs(text: string): Buffer {
-    const found = new Set<string>();
+    // A pair is a number (its two lexemes'), written out straight from the text like `vector`.
+    const found = this.#pairs;
+    found.clear();
+    const lexemes = this.#lexemes;
     const at = this.#occurrencePosition;
+    let size = 4;
     for (let n = 0; n < this.#occurrences; n++) {
       const a = this.#occurrenceLexeme[n]!;
       // The next position is the next occurrence's, except where positions stop at their limit.
       for (let m = n + 1; m < this.#occurrences && at[m]! <= at[n]! + 1; m++) {
         const b = this.#occurrenceLexeme[m]!;
-        if (at[m] === at[n]! + 1 && (this.#pairWord[a] === 1 || this.#pairWord[b] === 1)) {
-          found.add(`${this.#word(text, a)} ${this.#word(text, b)}`);
-        }
+        if (at[m] !== at[n]! + 1 || (this.#pairWord[a] === 0 && this.#pairWord[b] === 0)) continue;
+        const pair = a * lexemes + b;
+        if (found.has(pair)) continue;
+        found.add(pair);
+        size += this.#length[a]! + this.#length[b]! + 4; // the space, NUL and position count
       }
     }
-    let size = 4;
-    for (const pair of found) size += pair.length + 3;
     const out = Buffer.allocUnsafe(size);
     let offset = out.writeInt32BE(found.size, 0);
     for (const pair of found) {
-      offset += out.write(pair, offset, 'latin1');
+      offset = this.#writeLexeme(text, Math.floor(pair / lexemes), out, offset);
+      out[offset++] = 32;
+      offset = this.#writeLexeme(text, pair % lexemes, out, offset);
       out[offset++] = 0;
       offset = out.writeUInt16BE(0, offset);
     }
     return out;
   }
 
-  #word(text: string, k: number): string {
-    return (this.#words[k] ??= text.slice(this.#start[k]!, this.#start[k]! + this.#length[k]!).toLowerCase());
+  #writeLexeme(text: string, k: number, out: Buffer, offset: number): number {
+    const from = this.#start[k]!;
+    for (let i = from; i < from + this.#length[k]!; i++) out[offset++] = fold(text.charCodeAt(i));
+    return offset;
   }
+}
+
+/** The pair words by the hash `add` gives their text. */
+const PAIR_WORD_HASHES = new Map(PAIR_WORDS.map((w) => [foldedHash(w, 0, w.length), w]));
+if (PAIR_WORD_HASHES.size !== PAIR_WORDS.length) throw new Error('two pair words share a hash');
+
+function foldedHash(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ fold(text.charCodeAt(i)), 0x01000193);
+  return hash;
+}
+
+/** Whether the token `text[start, start + length)`, whose hash is `hash`, is a pair word. */
+function isPairWordAt(text: string, start: number, length: number, hash: number): boolean {
+  const word = PAIR_WORD_HASHES.get(hash);
+  if (word === undefined || word.length !== length) return false;
+  for (let i = 0; i < length; i++) if (fold(text.charCodeAt(start + i)) !== word.charCodeAt(i)) return false;
+  return true;
 }
 
 function sameFolded(text: string, a: number, b: number, length: number): boolean {
