@@ -199,6 +199,11 @@ describePg(title, () => {
       await new Promise((r) => setTimeout(r, MERGE_AFTER_MS + 1000));
       expect(await merge()).toBe(0);
       expect((await b.views.search({ q: 'tomato', limit: 1, offset: 0 })).total).toBe(400);
+      // A process that closes the store sooner merges before it goes.
+      await putDocs(a, [chunkDoc('p3', words(3))]);
+      await a.close();
+      expect(await merge()).toBe(0);
+      expect((await b.views.search({ q: 'tomato', limit: 1, offset: 0 })).total).toBe(600);
     } finally {
       await client.end();
     }

@@ -61,7 +61,8 @@ export class PostgresEngine {
     return this.#docs.counts();
   }
 
-  close(): Promise<void> {
-    return this.#db.close();
+  async close(): Promise<void> {
+    await this.#views.close();
+    await this.#db.close();
   }
 }

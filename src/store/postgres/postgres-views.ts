@@ -61,12 +61,14 @@ export class PostgresViews implements Views {
   readonly #transcript = new TranscriptEntriesView();
   readonly #speaker = new SpeakerSplitView();
   readonly #fullText: FullTextView;
+  readonly #merger: PendingListMerger;
   readonly #daily = new DailyActivityView();
   readonly #views: Map<ViewName, PostgresView>;
 
   constructor(db: PostgresDatabase) {
     this.#db = db;
-    this.#fullText = new FullTextView(new PendingListMerger(db, 'full_text_entries_tsv'));
+    this.#merger = new PendingListMerger(db, 'full_text_entries_tsv');
+    this.#fullText = new FullTextView(this.#merger);
     const all: PostgresView[] = [
       this.#rollup,
       ...FILTER_INDEX_VIEWS.map((name) => new FilterIndexView(name)),
@@ -76,6 +78,11 @@ export class PostgresViews implements Views {
       this.#daily,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
+  }
+
+  /** Leaves nothing of this process's waiting behind (the search index's pending list). */
+  close(): Promise<void> {
+    return this.#merger.close();
   }
 
   // -- registry ---------------------------------------------------------------------------------

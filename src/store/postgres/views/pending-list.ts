@@ -5,7 +5,8 @@
  * 15 % less server CPU at 4 MB than at 512 kB). But every search scans the whole list, about
  * 0.6 ms per MB. So the list may grow to 4 MB while writes keep coming, and is merged as soon as
  * they pause: a second after a process's last write, whether an ingest ended or a live session
- * went quiet, searches find it (nearly) empty again.
+ * went quiet, searches find it (nearly) empty again. A process that closes the store sooner (a
+ * command that ingested and exits) merges before it closes.
  */
 import type { PostgresDatabase } from '../postgres-database.js';
 
@@ -31,15 +32,24 @@ export class PendingListMerger {
   wrote(): void {
     if (this.#timer) this.#timer.refresh();
     else {
-      this.#timer = setTimeout(() => {
-        this.#timer = null;
-        this.#db
-          .query('SELECT gin_clean_pending_list($1::regclass)', [this.#index])
-          // A closed pool, a dropped view, another process merging: the next write asks again.
-          .catch(() => undefined);
-      }, this.#delayMs);
-      // Never what keeps a process alive; one that exits leaves the list to the next merge.
+      this.#timer = setTimeout(() => void this.#merge(), this.#delayMs);
+      // Never what keeps a process alive; one that exits without `close` leaves the list to the
+      // next merge.
       this.#timer.unref();
     }
+  }
+
+  /** Merges now what this process's writes left waiting, if anything; before the pool closes. */
+  async close(): Promise<void> {
+    if (this.#timer) await this.#merge();
+  }
+
+  async #merge(): Promise<void> {
+    if (this.#timer) clearTimeout(this.#timer);
+    this.#timer = null;
+    await this.#db
+      .query('SELECT gin_clean_pending_list($1::regclass)', [this.#index])
+      // A closed pool, a dropped view, another process merging: the next write asks again.
+      .catch(() => undefined);
   }
 }
