@@ -73,6 +73,8 @@ ${SEQ_INDEX_DDL};
 
 /** The tsquery as a scalar subquery: computed once, and usable as a GIN index condition. */
 const MATCH = '(SELECT q FROM query)';
+/** What each match carries into `pageOfMatches`, besides its rank. */
+const MATCH_COLUMNS = 'e.session_id, e.file, e.idx, e.seq';
 
 const SQL = {
   removeRanges: `DELETE FROM full_text_entries t
@@ -208,7 +210,7 @@ export class FullTextView implements PostgresView {
     // (a rare word: 10 ms → 6 ms).
     const found = await pageOfMatches(
       db.pool,
-      `SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank ${from} OFFSET 0`,
+      `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank ${from} OFFSET 0`,
       [...filter.params, terms.terms, terms.prefixes, ...(pairs === null ? [] : [pairs])],
       n + 1,
       query,
@@ -250,7 +252,7 @@ export class FullTextView implements PostgresView {
   async #firstMatches(db: PostgresDatabase, match: string, params: unknown[], page: Page): Promise<Matches> {
     return pageOfMatches(
       db.pool,
-      `SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank
+      `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
       FROM full_text_entries e WHERE ${match} LIMIT $3::int + 1`,
       params,
       1,
@@ -266,7 +268,7 @@ export class FullTextView implements PostgresView {
       await client.query('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
       return pageOfMatches(
         client,
-        `SELECT e.session_id, e.seq, ts_rank(e.tsv, ${MATCH}) AS rank
+        `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
         FROM full_text_entries e WHERE ${match} ORDER BY e.seq DESC LIMIT $3::int + 1`,
         params,
         1,
@@ -300,16 +302,17 @@ interface Matches {
 }
 
 /**
- * Ranks `matches` (session_id, seq, rank) and returns one page of them, with the entries' text;
+ * Ranks `matches` (MATCH_COLUMNS and rank) and returns one page of them, with the entries' text;
  * the total rides along each row. `params` are those of `matches`, the query's terms and
  * prefixes at `termsAt` and the one after. With `windowAt` (the parameter holding the window),
  * `matches` are the window's plus one older match at most: that one counts, but is not ranked.
  *
- * The matches carry only (session_id, seq, rank): sorting thousands of rows that also carry their
- * file names cost a fifth of a common word's search. `top` keeps the rows ranked at or above the
- * page's last one (WITH TIES), so the page is still ordered exactly by rank, then session, file
- * and index, and only those rows are looked up and sorted in full. One pass over the matches
- * counts them and finds the oldest; no window function (a common word: 10 → 7.7 ms).
+ * The matches carry the page's sort key (rank, session, file, index) and `seq`, so a bounded
+ * top-N sort picks the page and only its rows are looked up for their text. Ranks tie often
+ * (every entry holding a word once ranks alike), so picking the page by rank alone WITH TIES
+ * meant a full sort and a lookup of every tie: 83 rows for a page of 20 on the bench's rare
+ * word, 4–5 ms of a 13 ms search. One pass over the matches counts them and finds the oldest;
+ * no window function (a common word: 10 → 7.7 ms).
  * The lookup joins on session as well as `seq`, so it stays local to a shard on Citus.
  */
 async function pageOfMatches(
@@ -328,12 +331,11 @@ async function pageOfMatches(
     q,
     `WITH ${cte}, m AS MATERIALIZED (${matches}),
     s AS (SELECT count(*) AS n, min(m.seq) AS oldest FROM m),
-    top AS (SELECT m.session_id, m.seq, m.rank FROM m${ranked}
-      ORDER BY m.rank DESC FETCH FIRST (${limit} + ${offset}) ROWS WITH TIES)
-    SELECT e.session_id, e.file, e.idx, top.rank, (SELECT n FROM s) AS total, e.role, e.timestamp, e.text
+    top AS (SELECT m.session_id, m.file, m.idx, m.seq, m.rank FROM m${ranked}
+      ORDER BY m.rank DESC, m.session_id, m.file, m.idx LIMIT ${limit} OFFSET ${offset})
+    SELECT top.session_id, top.file, top.idx, top.rank, (SELECT n FROM s) AS total, e.role, e.timestamp, e.text
     FROM top JOIN full_text_entries e ON e.session_id = top.session_id AND e.seq = top.seq
-    ORDER BY top.rank DESC, e.session_id, e.file, e.idx
-    LIMIT ${limit} OFFSET ${offset}`,
+    ORDER BY top.rank DESC, top.session_id, top.file, top.idx`,
     [...params, page.limit, page.offset],
   );
   if (rows.length > 0) return { total: Number(rows[0]!.total), page: rows };
