@@ -209,6 +209,17 @@ describeEngines('read routes', (engine) => {
       expect((await getJson(server, '/api/sessions/no-such-session/transcript')).status).toBe(404);
     });
 
+    it('404s every read of an unknown session, naming it, and a raw line of an unknown file, naming the file', async () => {
+      for (const read of ['transcript', 'turns', 'events', 'raw/0', 'markdown']) {
+        const r = await getJson(server, `/api/sessions/no-such-session/${read}`);
+        expect(r.status, read).toBe(404);
+        expect(r.body.error.message, read).toBe('session "no-such-session" not found');
+      }
+      const raw = await getJson(server, `/api/sessions/${WITH_SUBAGENT}/raw/0?file=nope.jsonl`);
+      expect(raw.status).toBe(404);
+      expect(raw.body.error.message).toBe(`session "${WITH_SUBAGENT}" has no transcript file "nope.jsonl"`);
+    });
+
     it('returns turns by role, and an empty list without full-content chunks', async () => {
       const all = await getJson(server, `/api/sessions/${BIG}/turns`);
       expect(all.status).toBe(200);
