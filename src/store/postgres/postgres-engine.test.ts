@@ -337,6 +337,59 @@ describePg('postgres: phrases and word pairs', () => {
   });
 });
 
+describePg('postgres: planner statistics', () => {
+  it('analyzes a table a large write changed, in the background of a read, and not again until it changes by a fifth', async () => {
+    const env = await engine.serverEnv();
+    const dataDir = path.join(tmpdir(), 'ct-unused');
+    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
+    const analyzedAt = async (): Promise<string | null> =>
+      (
+        await client.query(
+          `SELECT coalesce(last_analyze, last_autoanalyze)::text AS at FROM pg_stat_user_tables
+          WHERE schemaname = $1 AND relname = 'session_rollup'`,
+          [schema],
+        )
+      ).rows[0]?.at ?? null;
+    // Each store is one process; closing it ends its connections, which hands their counts of
+    // changed rows to the server's statistics, and waits for an ANALYZE it started.
+    const process = async (work: (store: Store) => Promise<unknown>) => {
+      const store = await openStore({ dataDir, env });
+      try {
+        await work(store);
+      } finally {
+        await store.close();
+      }
+    };
+    try {
+      await process(async (store) => {
+        await materializeAll(store);
+        // As on a server with autovacuum off: only the store can bring the statistics up to date.
+        await client.query(`ALTER TABLE ${schema}.session_rollup SET (autovacuum_enabled = false)`);
+        const sessions = Array.from({ length: 1500 }, (_, i) =>
+          summaryDoc(`s${i}`, { hostname: i % 3 === 0 ? 'desk' : 'laptop' }),
+        );
+        for (let at = 0; at < sessions.length; at += 500) await putDocs(store, sessions.slice(at, at + 500));
+      });
+      expect(await analyzedAt()).toBeNull();
+
+      await process((store) => store.views.listSessions({ hostname: 'desk' }, { limit: 1, offset: 0 }));
+      const first = await analyzedAt();
+      expect(first).not.toBeNull();
+      const estimate = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
+        `EXPLAIN (FORMAT JSON) SELECT * FROM ${schema}.session_rollup WHERE hostname = 'desk'`,
+      );
+      const rows = estimate.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
+      expect(rows).toBeGreaterThan(400); // 500 sessions match
+      expect(rows).toBeLessThan(600);
+
+      await process((store) => store.views.listSessions({}, { limit: 1, offset: 0 }));
+      expect(await analyzedAt()).toBe(first);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describePg('postgres: unfiltered search with table statistics', () => {
   it('answers the same whether the statistics send it down the index or along the recent matches', async () => {
     const env = await engine.serverEnv();

@@ -33,6 +33,7 @@ import {
   type FacetAttribute,
 } from '../views-common/view-args.js';
 import { LOCK, type PostgresDatabase, type Queryable } from './postgres-database.js';
+import { TableStatistics } from './table-statistics.js';
 import { DailyActivityView, type DailyBatch } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
 import { FullTextView } from './views/full-text-view.js';
@@ -64,9 +65,11 @@ export class PostgresViews implements Views {
   readonly #merger: PendingListMerger;
   readonly #daily = new DailyActivityView();
   readonly #views: Map<ViewName, PostgresView>;
+  readonly #statistics: TableStatistics;
 
   constructor(db: PostgresDatabase) {
     this.#db = db;
+    this.#statistics = new TableStatistics(db);
     this.#merger = new PendingListMerger(db, 'full_text_entries_tsv');
     this.#fullText = new FullTextView(this.#merger);
     const all: PostgresView[] = [
@@ -80,9 +83,9 @@ export class PostgresViews implements Views {
     this.#views = new Map(all.map((v) => [v.name, v]));
   }
 
-  /** Leaves nothing of this process's waiting behind (the search index's pending list). */
-  close(): Promise<void> {
-    return this.#merger.close();
+  /** Leaves nothing of this process's waiting behind (the search index's pending list, an ANALYZE). */
+  async close(): Promise<void> {
+    await Promise.all([this.#merger.close(), this.#statistics.close()]);
   }
 
   // -- registry ---------------------------------------------------------------------------------
@@ -272,6 +275,7 @@ export class PostgresViews implements Views {
 
   /** Runs a query over views' tables; a table that is not there means a view is not materialised. */
   async #over<T>(views: ViewName[], query: () => Promise<T>): Promise<T> {
+    this.#statistics.freshen();
     try {
       return await query();
     } catch (err) {

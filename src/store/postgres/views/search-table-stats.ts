@@ -2,12 +2,9 @@
  * What PostgreSQL's statistics say of the search table — its rows and the share of them holding
  * each common lexeme — so an unfiltered search can tell a word with far more matches than its
  * ranking window before it looks (see full-text-view.ts). Read at most once a minute per process.
- *
- * Statistics come from ANALYZE, which autovacuum runs; on a server where it is off (or has not
- * caught up with a large import) they would never exist or never change, so when the table has
- * changed by a fifth since they were taken, one process analyzes it in the background.
+ * Statistics come from ANALYZE (autovacuum's, or ../table-statistics.ts's when it lags).
  */
-import { LOCK, type PostgresDatabase } from '../postgres-database.js';
+import type { PostgresDatabase } from '../postgres-database.js';
 
 export interface TermStats {
   /** Rows in the search table when it was last analyzed. */
@@ -44,7 +41,6 @@ export function plainLexeme(token: string, prefix: boolean): string | null {
 
 export class SearchTableStats {
   #reading: { at: number; stats: Promise<TermStats | null> } | null = null;
-  #analyzing = false;
 
   /** The latest reading, at most a minute old; null while the table has never been analyzed. */
   get(db: PostgresDatabase): Promise<TermStats | null> {
@@ -57,56 +53,17 @@ export class SearchTableStats {
   }
 
   async #read(db: PostgresDatabase): Promise<TermStats | null> {
-    const { rows } = await db.pool.query<{
-      rows: number;
-      changed: string | null;
-      analyzed: boolean;
-      elems: string[] | null;
-      freqs: number[] | null;
-    }>(
-      `SELECT c.reltuples AS rows, t.n_mod_since_analyze AS changed,
-        coalesce(t.last_analyze, t.last_autoanalyze) IS NOT NULL AS analyzed,
-        s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
+    const { rows } = await db.pool.query<{ rows: number; elems: string[] | null; freqs: number[] | null }>(
+      `SELECT c.reltuples AS rows, s.most_common_elems::text::text[] AS elems, s.most_common_elem_freqs AS freqs
       FROM pg_class c
-      LEFT JOIN pg_stat_user_tables t ON t.relid = c.oid
       LEFT JOIN pg_stats s ON s.schemaname = current_schema() AND s.tablename = c.relname AND s.attname = 'tsv'
       WHERE c.oid = to_regclass('full_text_entries')`,
     );
     const row = rows[0];
-    if (!row) return null;
-    // Never analyzed, or changed by a fifth since (a table without common lexemes is not asked
-    // again until then).
-    if (!row.analyzed || Number(row.changed ?? 0) > 0.2 * Math.max(row.rows, 0) + 1000) this.#analyze(db);
-    if (row.elems === null || row.freqs === null || row.rows < 0) return null;
+    if (!row || row.elems === null || row.freqs === null || row.rows < 0) return null;
+    const { elems, freqs } = row;
     const shares = new Map<string, number>();
-    row.elems!.forEach((lexeme, i) => shares.set(lexeme, row.freqs![i]!));
+    elems.forEach((lexeme, i) => shares.set(lexeme, freqs[i]!));
     return { rows: row.rows, shares };
-  }
-
-  /** One ANALYZE at a time across processes (the others skip it), in the background. */
-  #analyze(db: PostgresDatabase): void {
-    if (this.#analyzing) return;
-    this.#analyzing = true;
-    void (async () => {
-      const client = await db.pool.connect();
-      try {
-        const { rows } = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS got', [
-          LOCK.analyze,
-        ]);
-        if (!rows[0]?.got) return;
-        try {
-          await client.query('ANALYZE full_text_entries');
-        } finally {
-          await client.query('SELECT pg_advisory_unlock($1, 0)', [LOCK.analyze]);
-        }
-        this.#reading = null; // read the new statistics on the next search
-      } finally {
-        client.release();
-      }
-    })()
-      .catch(() => undefined)
-      .finally(() => {
-        this.#analyzing = false;
-      });
   }
 }
