@@ -207,11 +207,11 @@ export function describeSearchViews(options: ContractOptions): void {
         await putDocs(store(), [
           chunkDoc(
             id,
-            Array.from({ length: 12 }, (_, i) => entry(i, 'user', 'tied words')),
+            Array.from({ length: 40 }, (_, i) => entry(i, 'user', 'tied words')),
           ),
         ]);
       }
-      const expected = ['t1', 't2', 't3'].flatMap((id) => Array.from({ length: 12 }, (_, i) => `${id}#${i}`));
+      const expected = ['t1', 't2', 't3'].flatMap((id) => Array.from({ length: 40 }, (_, i) => `${id}#${i}`));
       for (const filter of [{}, { cwd: '/work/tied' }]) {
         const pages: string[] = [];
         for (let offset = 0; offset < expected.length; offset += 5) {

@@ -59,6 +59,27 @@ const SQL_MARK_CLOSE = `char(${MARK_CLOSE.codePointAt(0)})`;
 /** Extra candidates fetched past the page, so equal scores at its edge sort deterministically. */
 const TIE_SPARE = 32;
 
+/** The `take` best-scoring matches from `floor` on, with their entries. */
+const CANDIDATES_SQL = `SELECT t.score, e.session_id, e.file, e.idx, e.role, e.timestamp, e.text
+  FROM (
+    SELECT rowid AS hit, bm25(full_text_index) AS score FROM full_text_index
+    WHERE full_text_index MATCH @match AND rowid >= @floor
+    ORDER BY score LIMIT @take
+  ) t
+  JOIN full_text_entries e ON e.rowid = t.hit
+  ORDER BY t.score, e.session_id, e.file, e.idx`;
+
+/** The first `pageEnd` of every match from `floor` on scoring at least as well as `edge`. */
+const TIED_CANDIDATES_SQL = `SELECT t.score, e.session_id, e.file, e.idx, e.role, e.timestamp, e.text
+  FROM (
+    SELECT rowid AS hit, bm25(full_text_index) AS score FROM full_text_index
+    WHERE full_text_index MATCH @match AND rowid >= @floor
+  ) t
+  JOIN full_text_entries e ON e.rowid = t.hit
+  WHERE t.score <= @edge
+  ORDER BY t.score, e.session_id, e.file, e.idx
+  LIMIT @pageEnd`;
+
 interface SearchRow {
   session_id: string;
   file: string;
@@ -68,6 +89,9 @@ interface SearchRow {
   snippet: string;
   score: number;
 }
+
+/** A match of an unfiltered search, before its snippet is cut. */
+type Candidate = Omit<SearchRow, 'snippet'> & { text: string };
 
 function toHit(r: SearchRow): SearchHit {
   return {
@@ -206,23 +230,20 @@ export class FullTextView implements SqliteView {
     // rebuilt index (other rowids) orders them too. Snippets are then cut in JS from the page's
     // texts (as the PostgreSQL engine does): FTS5's snippet() for one row would walk the whole
     // posting list of a common word again, once per hit.
-    const candidates = cache
-      .get(
-        `SELECT t.score, e.session_id, e.file, e.idx, e.role, e.timestamp, e.text
-        FROM (
-          SELECT rowid AS hit, bm25(full_text_index) AS score FROM full_text_index
-          WHERE full_text_index MATCH @match AND rowid >= @floor
-          ORDER BY score LIMIT @take
-        ) t
-        JOIN full_text_entries e ON e.rowid = t.hit
-        ORDER BY t.score, e.session_id, e.file, e.idx`,
-      )
-      .all({ match, floor, take: query.offset + query.limit + TIE_SPARE }) as Array<
-      Omit<SearchRow, 'snippet'> & { text: string }
-    >;
+    const pageEnd = query.offset + query.limit;
+    const take = pageEnd + TIE_SPARE;
+    let candidates = cache.get(CANDIDATES_SQL).all({ match, floor, take }) as Candidate[];
+    const edge = candidates[pageEnd - 1];
+    if (edge && candidates.length === take && candidates[take - 1]!.score === edge.score) {
+      // More rows tie with the page's last one than the spare held, and which of them FTS5 kept
+      // is arbitrary: take every row that scores as well as the edge, and sort them all.
+      candidates = cache
+        .get(TIED_CANDIDATES_SQL)
+        .all({ match, floor, edge: edge.score, pageEnd }) as Candidate[];
+    }
     const terms = searchTerms(query.q);
     const rows: SearchRow[] = candidates
-      .slice(query.offset, query.offset + query.limit)
+      .slice(query.offset, pageEnd)
       .map(({ text, ...r }) => ({ ...r, snippet: textSnippet(text, terms, SNIPPET_TOKENS) }));
     return { total, totalExact: true, hits: rows.map(toHit) };
   }
