@@ -352,7 +352,7 @@ describePg('postgres: planner statistics', () => {
       ).rows[0]?.at ?? null;
     // Each store is one process; closing it ends its connections, which hands their counts of
     // changed rows to the server's statistics, and waits for an ANALYZE it started.
-    const process = async (work: (store: Store) => Promise<unknown>) => {
+    const inProcess = async (work: (store: Store) => Promise<unknown>) => {
       const store = await openStore({ dataDir, env });
       try {
         await work(store);
@@ -361,7 +361,7 @@ describePg('postgres: planner statistics', () => {
       }
     };
     try {
-      await process(async (store) => {
+      await inProcess(async (store) => {
         await materializeAll(store);
         // As on a server with autovacuum off: only the store can bring the statistics up to date.
         await client.query(`ALTER TABLE ${schema}.session_rollup SET (autovacuum_enabled = false)`);
@@ -372,7 +372,7 @@ describePg('postgres: planner statistics', () => {
       });
       expect(await analyzedAt()).toBeNull();
 
-      await process((store) => store.views.listSessions({ hostname: 'desk' }, { limit: 1, offset: 0 }));
+      await inProcess((store) => store.views.listSessions({ hostname: 'desk' }, { limit: 1, offset: 0 }));
       const first = await analyzedAt();
       expect(first).not.toBeNull();
       const estimate = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
@@ -382,7 +382,7 @@ describePg('postgres: planner statistics', () => {
       expect(rows).toBeGreaterThan(400); // 500 sessions match
       expect(rows).toBeLessThan(600);
 
-      await process((store) => store.views.listSessions({}, { limit: 1, offset: 0 }));
+      await inProcess((store) => store.views.listSessions({}, { limit: 1, offset: 0 }));
       expect(await analyzedAt()).toBe(first);
     } finally {
       await client.end();

@@ -33,11 +33,8 @@ export class TableStatistics {
     const now = Date.now();
     if (this.#running || now - this.#checkedAt < CHECK_EVERY_MS) return;
     this.#checkedAt = now;
-    this.#running = this.analyzeStale()
-      .then(
-        () => undefined,
-        () => undefined,
-      ) // an optimisation: a failure waits for the next look
+    this.#running = this.#analyzeStale()
+      .catch(() => undefined) // an optimisation: a failure waits for the next look
       .finally(() => {
         this.#running = null;
       });
@@ -48,8 +45,8 @@ export class TableStatistics {
     await this.#running;
   }
 
-  /** Analyzes the tables due, and names them; none while another process is analyzing. */
-  async analyzeStale(): Promise<string[]> {
+  /** Analyzes the tables due, unless another process is analyzing. */
+  async #analyzeStale(): Promise<void> {
     const client = await this.#db.pool.connect();
     try {
       const { rows } = await client.query<{ name: string }>(
@@ -59,23 +56,18 @@ export class TableStatistics {
         ORDER BY c.relname`,
         [CHANGED_SHARE, MIN_CHANGES],
       );
-      if (rows.length === 0) return [];
+      if (rows.length === 0) return;
       const locked = await client.query<{ got: boolean }>('SELECT pg_try_advisory_lock($1, 0) AS got', [
         LOCK.analyze,
       ]);
-      if (!locked.rows[0]?.got) return [];
+      if (!locked.rows[0]?.got) return;
       try {
-        for (const { name } of rows) await client.query(`ANALYZE ${quoteIdent(name)}`);
+        for (const { name } of rows) await client.query(`ANALYZE ${client.escapeIdentifier(name)}`);
       } finally {
         await client.query('SELECT pg_advisory_unlock($1, 0)', [LOCK.analyze]);
       }
-      return rows.map((r) => r.name);
     } finally {
       client.release();
     }
   }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replaceAll('"', '""')}"`;
 }
