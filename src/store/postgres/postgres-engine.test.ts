@@ -401,7 +401,9 @@ describePg('postgres: unfiltered search with table statistics', () => {
     };
     const a = await open();
     await materializeAll(a);
-    // "beta" in 21,000 entries: enough for the statistics to promise more than four windows.
+    // "beta" in 21,000 entries and "delta" in 7,000 of 28,000: once analyzed, the statistics send
+    // both down the recent matches; before, both are first collected through the index, "delta"
+    // there and then (fewer than twice the window), "beta" only until it has too many.
     const write = async (sessionId: string, n: number, text: (i: number) => string) => {
       for (let at = 0; at < n; at += 2000) {
         const entries = [];
@@ -410,6 +412,10 @@ describePg('postgres: unfiltered search with table statistics', () => {
       }
     };
     await write('b', 21_000, (i) => (i === 20_999 ? 'beta beta' : `beta ${i}`));
+    // The oldest says it most but falls outside the window; the newest ranks first.
+    await write('d', 7_000, (i) =>
+      i === 0 ? 'delta delta delta delta' : i === 6_999 ? 'delta delta' : `delta ${i}`,
+    );
     const page = (r: {
       total: number;
       totalExact: boolean;
@@ -424,6 +430,14 @@ describePg('postgres: unfiltered search with table statistics', () => {
     expect(before).toMatchObject({ total: RANK_WINDOW, totalExact: false });
     expect(before.hits[0]).toBe('b#20999');
     const deepBefore = page(await search(a, 'beta', 9000));
+    const delta = page(await search(a, 'delta'));
+    expect(delta).toMatchObject({ total: RANK_WINDOW, totalExact: false });
+    expect(delta.hits.slice(0, 3)).toEqual(['d#6999', 'd#2000', 'd#2001']);
+    // A page past the window widens it to reach the oldest, which then ranks first.
+    const deltaDeep = page(await search(a, 'delta', 6_990));
+    expect(deltaDeep).toMatchObject({ total: 7_000, totalExact: true });
+    const all = await a.views.search({ q: 'delta', limit: 7_000, offset: 0 });
+    expect(all.hits[0]).toMatchObject({ sessionId: 'd', index: 0 });
 
     const { client, schema } = await directClient(env.CT_DATABASE_URL!);
     try {
@@ -431,6 +445,8 @@ describePg('postgres: unfiltered search with table statistics', () => {
       const b = await open(); // reads the statistics afresh
       expect(page(await search(b, 'beta'))).toEqual(before);
       expect(page(await search(b, 'beta', 9000))).toEqual(deepBefore);
+      expect(page(await search(b, 'delta'))).toEqual(delta);
+      expect(page(await search(b, 'delta', 6_990))).toEqual(deltaDeep);
       // The statistics now promise far more than there are: the walk finds every match and
       // the total is exact again.
       await write('b', 21_000, (i) => (i % 1000 === 0 ? 'beta again' : `gamma ${i}`));

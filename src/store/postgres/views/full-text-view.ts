@@ -31,7 +31,7 @@ import {
   type WrittenDoc,
 } from './postgres-view.js';
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
-import { expectedMatches, plainLexeme, SearchTableStats } from './search-table-stats.js';
+import { expectedMatches, plainLexeme, planSearch, SearchTableStats } from './search-table-stats.js';
 import { pairsQuery, UNPAIRED } from './phrase-pairs.js';
 import { PENDING_LIST_KB, type PendingListMerger } from './pending-list.js';
 import type { FilterSql } from './session-filter-sql.js';
@@ -222,10 +222,10 @@ export class FullTextView implements PostgresView {
    * An unfiltered search, kept cheap for words found in a large share of the history: when there
    * are more matches than `rankWindow`, counting them all would visit every matching row (a word
    * in half the entries: ~150 ms), so the total stays a lower bound and relevance is ranked over
-   * the most recently indexed matches, found by walking `seq` backwards — the window the
-   * embedded engine ranks too. Which way to look first: a word the table statistics promise many
-   * matches for is walked at once; any other is fetched through the GIN index up to the window's
-   * end plus one, and walked only when that one exists. Either way the answer is the same.
+   * the most recently indexed matches — the window the embedded engine ranks too. They are found
+   * one of two ways, chosen on what the table statistics expect (`planSearch`): walking `seq`
+   * backwards, or collecting every match through the GIN index and keeping the most recent. Either
+   * way the answer is the same.
    */
   async #searchEverything(
     db: PostgresDatabase,
@@ -236,10 +236,12 @@ export class FullTextView implements PostgresView {
     const window = rankWindow(query.offset, query.limit);
     const params = [terms.terms, terms.prefixes, window, ...(pairs === null ? [] : [pairs])];
     const lexemes = terms.searchTerms.map((t, i) => plainLexeme(terms.terms[i]!, t.prefix));
-    const common = expectedMatches(lexemes, await this.#stats.get(db)) > 4 * window;
+    const stats = await this.#stats.get(db);
+    const plan = planSearch(expectedMatches(lexemes, stats), window, stats?.rows ?? 0);
     const match = matchSql(pairs, 4);
-    let found = common ? null : await this.#firstMatches(db, match, params, query);
-    if (!found || found.total > window) found = await this.#recentMatches(db, match, params, query);
+    let found =
+      plan.way === 'collect' ? await this.#collectMatches(db, match, params, query, plan.cap) : null;
+    found ??= await this.#recentMatches(db, match, params, query);
     const exact = found.total <= window;
     return {
       total: exact ? found.total : window,
@@ -248,16 +250,27 @@ export class FullTextView implements PostgresView {
     };
   }
 
-  /** Up to `window` + 1 matches through the GIN index (the first found), ranked and paged. */
-  async #firstMatches(db: PostgresDatabase, match: string, params: unknown[], page: Page): Promise<Matches> {
-    return pageOfMatches(
+  /**
+   * Every match through the GIN index, ranked over the window's most recent, and paged; null when
+   * there are more than `cap` (the walk is then cheaper).
+   */
+  async #collectMatches(
+    db: PostgresDatabase,
+    match: string,
+    params: unknown[],
+    page: Page,
+    cap: number,
+  ): Promise<Matches | null> {
+    const found = await pageOfMatches(
       db.pool,
       `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
-      FROM full_text_entries e WHERE ${match} LIMIT $3::int + 1`,
-      params,
+      FROM full_text_entries e WHERE ${match} LIMIT $${params.length + 1}::int + 1`,
+      [...params, cap],
       1,
       page,
+      3,
     );
+    return found.total > cap ? null : found;
   }
 
   /** The `window` most recently indexed matches (and whether there is one more), ranked and paged. */
@@ -296,7 +309,7 @@ function matchSql(pairs: string | null, pairsAt: number): string {
 }
 
 interface Matches {
-  /** Matches found: at most the window plus one. */
+  /** Matches found (a walk stops at the window plus one). */
   total: number;
   page: HitRow[];
 }
@@ -305,14 +318,15 @@ interface Matches {
  * Ranks `matches` (MATCH_COLUMNS and rank) and returns one page of them, with the entries' text;
  * the total rides along each row. `params` are those of `matches`, the query's terms and
  * prefixes at `termsAt` and the one after. With `windowAt` (the parameter holding the window),
- * `matches` are the window's plus one older match at most: that one counts, but is not ranked.
+ * only the window's most recent matches are ranked; the older ones count, but are not ranked.
  *
  * The matches carry the page's sort key (rank, session, file, index) and `seq`, so a bounded
  * top-N sort picks the page and only its rows are looked up for their text. Ranks tie often
  * (every entry holding a word once ranks alike), so picking the page by rank alone WITH TIES
  * meant a full sort and a lookup of every tie: 83 rows for a page of 20 on the bench's rare
- * word, 4–5 ms of a 13 ms search. One pass over the matches counts them and finds the oldest;
- * no window function (a common word: 10 → 7.7 ms).
+ * word, 4–5 ms of a 13 ms search. One pass over the matches counts them, and a bounded sort by
+ * `seq` finds the newest match left out of the window; no window function (a common word:
+ * 10 → 7.7 ms).
  * The lookup joins on session as well as `seq`, so it stays local to a shard on Citus.
  */
 async function pageOfMatches(
@@ -326,11 +340,14 @@ async function pageOfMatches(
   const cte = tsQueryCte(`$${termsAt}`, `$${termsAt + 1}`);
   const limit = `$${params.length + 1}::int`;
   const offset = `$${params.length + 2}::int`;
-  const ranked = windowAt === undefined ? '' : `, s WHERE s.n <= $${windowAt}::int OR m.seq > s.oldest`;
+  const ranked =
+    windowAt === undefined
+      ? ''
+      : ` WHERE m.seq > coalesce((SELECT m.seq FROM m ORDER BY m.seq DESC OFFSET $${windowAt}::int LIMIT 1), 0)`;
   const { rows } = await readQuery<HitRow & { total: string }>(
     q,
     `WITH ${cte}, m AS MATERIALIZED (${matches}),
-    s AS (SELECT count(*) AS n, min(m.seq) AS oldest FROM m),
+    s AS (SELECT count(*) AS n FROM m),
     top AS (SELECT m.session_id, m.file, m.idx, m.seq, m.rank FROM m${ranked}
       ORDER BY m.rank DESC, m.session_id, m.file, m.idx LIMIT ${limit} OFFSET ${offset})
     SELECT top.session_id, top.file, top.idx, top.rank, (SELECT n FROM s) AS total, e.role, e.timestamp, e.text
@@ -339,10 +356,12 @@ async function pageOfMatches(
     [...params, page.limit, page.offset],
   );
   if (rows.length > 0) return { total: Number(rows[0]!.total), page: rows };
-  // An empty page (limit 0, offset past the end, no match) says nothing of the total.
+  // An empty page (limit 0, offset past the end, no match) says nothing of the total. The window
+  // is named even where only the page used it: every parameter must have a type.
+  const window = windowAt === undefined ? '' : `, $${windowAt}::int AS window`;
   const count = await readQuery<{ n: string }>(
     q,
-    `WITH ${cte} SELECT count(*) AS n FROM (${matches}) m`,
+    `WITH ${cte} SELECT count(*) AS n${window} FROM (${matches}) m`,
     params,
   );
   return { total: Number(count.rows[0]!.n), page: [] };
