@@ -16,8 +16,11 @@ import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.
 import { materializeAll } from '../contract/views-sessions.case.js';
 import { openStore } from '../open-store.js';
 import { RANK_WINDOW } from '../views-common/rank-window.js';
+import { PostgresDatabase } from './postgres-database.js';
+import { postgresSettings } from './postgres-settings.js';
 import { MERGE_AFTER_MS, PENDING_LIST_KB } from './views/pending-list.js';
 import { UNPAIRED } from './views/phrase-pairs.js';
+import { SearchTableStats } from './views/search-table-stats.js';
 
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
@@ -457,6 +460,36 @@ describePg('postgres: unfiltered search with table statistics', () => {
       await client.end();
     }
   }, 60_000);
+});
+
+describePg('postgres: search table statistics', () => {
+  it('reads them again soon while the search table has none, and keeps a reading that found some', async () => {
+    const env = await engine.serverEnv();
+    const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
+    stores.push(store);
+    await materializeAll(store);
+    await putDocs(store, [chunkDoc('s', [entry(0, 'user', 'alpha beta'), entry(1, 'user', 'alpha')])]);
+    const db = await PostgresDatabase.open(postgresSettings(env.CT_DATABASE_URL!), { maxConnections: 1 });
+    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
+    try {
+      const stats = new SearchTableStats(100);
+      expect(await stats.get(db)).toBeNull(); // never analyzed
+      await client.query(`ANALYZE ${schema}.full_text_entries`);
+      expect(await stats.get(db)).toBeNull(); // the reading is kept a little while
+      await new Promise((r) => setTimeout(r, 150));
+      const found = await stats.get(db);
+      expect(found).toMatchObject({ rows: 2 });
+      expect(found!.shares.get('alpha')).toBe(1);
+      // A reading with statistics is kept for a minute, whatever changes meanwhile.
+      await putDocs(store, [chunkDoc('t', [entry(0, 'user', 'gamma')])]);
+      await client.query(`ANALYZE ${schema}.full_text_entries`);
+      await new Promise((r) => setTimeout(r, 150));
+      expect(await stats.get(db)).toBe(found);
+    } finally {
+      await client.end();
+      await db.close();
+    }
+  });
 });
 
 describe('postgres: configuration errors', () => {

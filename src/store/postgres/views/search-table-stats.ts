@@ -15,6 +15,8 @@ export interface TermStats {
 
 /** How long one reading is used. */
 const MAX_AGE_MS = 60_000;
+/** How long a reading that found no statistics is used. */
+const NO_STATS_RETRY_MS = 5_000;
 
 /**
  * The least number of matches the statistics promise for terms that all must match, or 0 when
@@ -66,16 +68,31 @@ export function plainLexeme(token: string, prefix: boolean): string | null {
 }
 
 export class SearchTableStats {
-  #reading: { at: number; stats: Promise<TermStats | null> } | null = null;
+  readonly #retryMs: number;
+  #reading: { at: number; stats: Promise<TermStats | null>; none: boolean } | null = null;
+
+  /**
+   * `retryMs`: how soon a reading that found no statistics is taken again. A table is first
+   * analyzed just after a large import (../table-statistics.ts, in the background of the first
+   * read), which is when people start searching: a minute without statistics had the words in
+   * half the entries looked for both ways, at twice the time.
+   */
+  constructor(retryMs = NO_STATS_RETRY_MS) {
+    this.#retryMs = retryMs;
+  }
 
   /** The latest reading, at most a minute old; null while the table has never been analyzed. */
   get(db: PostgresDatabase): Promise<TermStats | null> {
     const now = Date.now();
-    if (!this.#reading || now - this.#reading.at > MAX_AGE_MS) {
-      const stats = this.#read(db).catch(() => null);
-      this.#reading = { at: now, stats };
+    const last = this.#reading;
+    if (!last || now - last.at > (last.none ? this.#retryMs : MAX_AGE_MS)) {
+      const reading = { at: now, stats: this.#read(db).catch(() => null), none: false };
+      void reading.stats.then((stats) => {
+        reading.none = stats === null;
+      });
+      this.#reading = reading;
     }
-    return this.#reading.stats;
+    return this.#reading!.stats;
   }
 
   async #read(db: PostgresDatabase): Promise<TermStats | null> {
