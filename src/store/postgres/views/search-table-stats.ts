@@ -84,15 +84,15 @@ export class SearchTableStats {
   /** The latest reading, at most a minute old; null while the table has never been analyzed. */
   get(db: PostgresDatabase): Promise<TermStats | null> {
     const now = Date.now();
-    const last = this.#reading;
-    if (!last || now - last.at > (last.none ? this.#retryMs : MAX_AGE_MS)) {
-      const reading = { at: now, stats: this.#read(db).catch(() => null), none: false };
-      void reading.stats.then((stats) => {
-        reading.none = stats === null;
+    let reading = this.#reading;
+    if (!reading || now - reading.at > (reading.none ? this.#retryMs : MAX_AGE_MS)) {
+      const fresh = { at: now, stats: this.#read(db).catch(() => null), none: false };
+      void fresh.stats.then((stats) => {
+        fresh.none = stats === null;
       });
-      this.#reading = reading;
+      this.#reading = reading = fresh;
     }
-    return this.#reading!.stats;
+    return reading.stats;
   }
 
   async #read(db: PostgresDatabase): Promise<TermStats | null> {
