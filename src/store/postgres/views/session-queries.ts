@@ -24,8 +24,9 @@ interface RollupRow {
   body: string;
 }
 
-const COLUMNS = `r.session_id, r.summary_id, r.first_ms, r.last_ms, r.hook_recorded, r.ended_at,
-    r.end_reason, r.event_count, r.activity, d.rev, d.body`;
+const ROLLUP_COLUMNS = `r.session_id, r.summary_id, r.first_ms, r.last_ms, r.hook_recorded, r.ended_at,
+    r.end_reason, r.event_count, r.activity`;
+const COLUMNS = `${ROLLUP_COLUMNS}, d.rev, d.body`;
 const FROM = 'FROM session_rollup r JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id';
 
 export async function listSessions(
@@ -38,14 +39,17 @@ export async function listSessions(
   const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
   const n = f.params.length;
   // Sessions without activity last (as the embedded engine orders NULLs); ties by id keep pages
-  // stable. The total rides along each row: one statement for a page.
+  // stable. The page is read in index order and stops at its last row; the total is a count of
+  // its own, once per statement, riding along each row. Counting in a window over the ordered
+  // rows instead visited every session through the index (1,579 sessions: 1.7 → 0.9 ms).
   const { rows } = await readQuery<RollupRow & { total: string }>(
     q,
     `WITH page AS (
-      SELECT r.session_id, r.last_ms, count(*) OVER () AS total FROM session_rollup r ${where}
+      SELECT ${ROLLUP_COLUMNS} FROM session_rollup r ${where}
       ORDER BY r.last_ms DESC NULLS LAST, r.session_id LIMIT $${n + 1} OFFSET $${n + 2}
     )
-    SELECT ${COLUMNS}, p.total ${FROM} JOIN page p ON p.session_id = r.session_id
+    SELECT p.*, d.rev, d.body, (SELECT count(*) FROM session_rollup r ${where}) AS total
+    FROM page p JOIN docs d ON d.session_id = p.session_id AND d.id = p.summary_id
     ORDER BY p.last_ms DESC NULLS LAST, p.session_id`,
     [...f.params, limit, offset],
   );
