@@ -405,8 +405,9 @@ describePg('postgres: unfiltered search with table statistics', () => {
     const a = await open();
     await materializeAll(a);
     // "beta" in 21,000 entries and "delta" in 7,000 of 28,000: once analyzed, the statistics send
-    // both down the recent matches; before, both are first collected through the index, "delta"
-    // there and then (fewer than twice the window), "beta" only until it has too many.
+    // "beta" down the recent matches and "delta" through the index; before, both are first
+    // collected through the index, "delta" there and then (fewer than twice the window), "beta"
+    // only until it has too many.
     const write = async (sessionId: string, n: number, text: (i: number) => string) => {
       for (let at = 0; at < n; at += 2000) {
         const entries = [];
@@ -490,6 +491,71 @@ describePg('postgres: search table statistics', () => {
       await db.close();
     }
   });
+});
+
+describePg('postgres: unfiltered search over a recent range', () => {
+  it('answers as the walk does, and walks when the range turns out to hold too few', async () => {
+    const env = await engine.serverEnv();
+    const dataDir = path.join(tmpdir(), 'ct-unused');
+    const open = async () => {
+      const store = await openStore({ dataDir, env });
+      stores.push(store);
+      return store;
+    };
+    const a = await open();
+    await materializeAll(a);
+    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
+    // Search reads only its table: filled here in bulk, a history large enough for the range
+    // to be the cheapest way (80,000 entries; "kappa" in 16,000 of them).
+    const fill = (sessionId: string, n: number, text: string) =>
+      client.query(
+        `INSERT INTO ${schema}.full_text_entries (session_id, file, idx, role, text, tsv)
+        SELECT $1, 'transcript.jsonl', i, 'user', t, to_tsvector('simple', t)
+        FROM generate_series(0, $2::int - 1) AS i, LATERAL (SELECT ${text} AS t) AS x`,
+        [sessionId, n],
+      );
+    const page = (r: {
+      total: number;
+      totalExact: boolean;
+      hits: Array<{ sessionId: string; index: number }>;
+    }) => ({
+      total: r.total,
+      totalExact: r.totalExact,
+      hits: r.hits.map((h) => `${h.sessionId}#${h.index}`),
+    });
+    const search = async (store: Store, offset = 0) =>
+      page(await store.views.search({ q: 'kappa', limit: 20, offset }));
+    try {
+      // The oldest says it most but falls outside the window; the newest ranks first.
+      await fill(
+        'r',
+        80_000,
+        `CASE WHEN i = 0 THEN 'kappa kappa kappa' WHEN i = 79995 THEN 'rho kappa kappa'
+          WHEN i % 5 = 0 THEN 'rho ' || i || ' kappa' ELSE 'rho ' || i END`,
+      );
+      // Never analyzed: collected until there are too many, then walked.
+      const walked = await search(a);
+      expect(walked).toMatchObject({ total: RANK_WINDOW, totalExact: false });
+      expect(walked.hits.slice(0, 3)).toEqual(['r#79995', 'r#55000', 'r#55005']);
+      const middle = await search(a, 4_990);
+      const deep = await search(a, 15_990);
+      expect(deep).toMatchObject({ total: 16_000, totalExact: true });
+
+      await client.query(`ANALYZE ${schema}.full_text_entries`);
+      const b = await open(); // reads the statistics afresh: the range
+      expect(await search(b)).toEqual(walked);
+      expect(await search(b, 15_990)).toEqual(deep);
+      expect(await search(b, 4_990)).toEqual(middle);
+
+      // 40,000 newer entries without the word: the range the statistics promise now holds none
+      // of its matches, and the walk finds the same window.
+      await fill('s', 40_000, `'sigma ' || i`);
+      const c = await open();
+      expect(await search(c)).toEqual(walked);
+    } finally {
+      await client.end();
+    }
+  }, 60_000);
 });
 
 describe('postgres: configuration errors', () => {

@@ -223,9 +223,9 @@ export class FullTextView implements PostgresView {
    * are more matches than `rankWindow`, counting them all would visit every matching row (a word
    * in half the entries: ~150 ms), so the total stays a lower bound and relevance is ranked over
    * the most recently indexed matches — the window the embedded engine ranks too. They are found
-   * one of two ways, chosen on what the table statistics expect (`planSearch`): walking `seq`
-   * backwards, or collecting every match through the GIN index and keeping the most recent. Either
-   * way the answer is the same.
+   * one of three ways, chosen on what the table statistics expect (`planSearch`): collecting
+   * every match through the GIN index and keeping the most recent, walking `seq` backwards, or
+   * the GIN bitmap over a range of recent `seq`. Every way gives the same answer.
    */
   async #searchEverything(
     db: PostgresDatabase,
@@ -239,8 +239,11 @@ export class FullTextView implements PostgresView {
     const stats = await this.#stats.get(db);
     const plan = planSearch(expectedMatches(lexemes, stats), window, stats?.rows ?? 0);
     const match = matchSql(pairs, 4);
-    let found =
-      plan.way === 'collect' ? await this.#collectMatches(db, match, params, query, plan.cap) : null;
+    let found: Matches | null = null;
+    if (plan.way === 'collect') found = await this.#collectMatches(db, match, params, query, plan.cap);
+    if (plan.way === 'range') {
+      found = await this.#rangeMatches(db, match, params, query, window, plan.entries, stats?.rows ?? 0);
+    }
     found ??= await this.#recentMatches(db, match, params, query);
     const exact = found.total <= window;
     return {
@@ -271,6 +274,48 @@ export class FullTextView implements PostgresView {
       3,
     );
     return found.total > cap ? null : found;
+  }
+
+  /**
+   * The matches among the newest `entries` entries, ranked over the window's most recent and
+   * paged: the word's GIN bitmap ANDed with a bitmap of that `seq` range, so only matches in the
+   * range are visited. Null when the range holds no more than the window (older matches may
+   * belong in it: the walk follows). `seq` has gaps where rows were replaced, so the range is
+   * widened by the table's gaps per entry, from the statistics' row count `rows`.
+   */
+  async #rangeMatches(
+    db: PostgresDatabase,
+    match: string,
+    params: unknown[],
+    page: Page,
+    window: number,
+    entries: number,
+    rows: number,
+  ): Promise<Matches | null> {
+    return db.transaction(async (client) => {
+      const bounds = await client.query<{ first: string | null; last: string | null }>(
+        'SELECT min(seq) AS first, max(seq) AS last FROM full_text_entries',
+      );
+      const { first, last } = bounds.rows[0]!;
+      if (first === null || last === null) return null;
+      const seqsPerEntry = Math.max(1, (Number(last) - Number(first) + 1) / Math.max(rows, 1));
+      const from = Number(last) - Math.ceil(entries * seqsPerEntry);
+      // Bitmaps only (an index scan down `seq` would be the walk), planned with the range's
+      // bound known: a generic plan guesses at the range and may visit every match instead.
+      await client.query(
+        'SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_custom_plan',
+      );
+      const found = await pageOfMatches(
+        client,
+        `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
+        FROM full_text_entries e WHERE ${match} AND e.seq > $${params.length + 1}::bigint`,
+        [...params, from],
+        1,
+        page,
+        3,
+      );
+      return found.total > window ? found : null;
+    });
   }
 
   /** The `window` most recently indexed matches (and whether there is one more), ranked and paged. */

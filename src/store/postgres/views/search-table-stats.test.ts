@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { expectedMatches, plainLexeme, planSearch, type TermStats } from './search-table-stats.js';
+import {
+  expectedMatches,
+  plainLexeme,
+  planSearch,
+  RANGE_MARGIN,
+  type TermStats,
+} from './search-table-stats.js';
 
 const stats: TermStats = {
   rows: 200_000,
@@ -28,24 +34,34 @@ describe('expectedMatches', () => {
 describe('planSearch', () => {
   const window = 5_000;
 
+  // Cases measured on the bench history: 43,400 entries (200 MB) and 222,000 (1 GB).
   it('walks for a word in a large share of the history', () => {
-    expect(planSearch(100_000, window, 200_000)).toEqual({ way: 'walk' });
-    // 200 MB of history: "the" in half the entries, "with" in a quarter.
-    expect(planSearch(21_700, window, 43_400)).toEqual({ way: 'walk' });
-    expect(planSearch(10_900, window, 43_400)).toEqual({ way: 'walk' });
+    expect(planSearch(21_900, window, 43_400)).toEqual({ way: 'walk' }); // "the": walk 6 ms, range 10
+    expect(planSearch(112_000, window, 222_000)).toEqual({ way: 'walk' }); // "the": 7 ms, range 14.5
+    expect(planSearch(56_000, window, 222_000)).toEqual({ way: 'walk' }); // "with": 11 ms, range 14
   });
 
-  it('collects a word the walk would look far for, up to twice what is expected', () => {
-    // In an eighth of 200 MB: the walk would visit 40,000 entries for 5,400 matches.
+  it('takes a recent range for a word in a middling share, reaching past the window by a margin', () => {
+    // "project", in an eighth of 1 GB: range 13 ms, walk 22, collect 49.
+    const plan = planSearch(27_500, window, 222_000);
+    expect(plan).toMatchObject({ way: 'range' });
+    // The entries expected to hold the window and one more, with the margin.
+    const entries = (plan as { entries: number }).entries;
+    expect(entries).toBe(Math.ceil((RANGE_MARGIN * 5_001 * 222_000) / 27_500));
+    expect(entries).toBeGreaterThan(40_000);
+    // 20,000 matches in 1,000,000 entries: the walk would visit 250,000, collecting all 20,000.
+    expect(planSearch(20_000, window, 1_000_000)).toMatchObject({ way: 'range' });
+  });
+
+  it('collects a word the other ways would look far for, up to twice what is expected', () => {
+    // In an eighth of 200 MB: collect 7 ms, range 8.7, walk 22.5.
     expect(planSearch(5_400, window, 43_400)).toEqual({ way: 'collect', cap: 10_800 });
-    // The same share of a history five times larger: the walk costs as much, collecting more.
-    expect(planSearch(27_000, window, 217_000)).toEqual({ way: 'walk' });
-    // 20,000 matches in 1,000,000 entries: walking would visit 250,000.
-    expect(planSearch(20_000, window, 1_000_000)).toEqual({ way: 'collect', cap: 40_000 });
+    expect(planSearch(7_700, window, 43_400)).toEqual({ way: 'collect', cap: 15_400 }); // 9.3 ms, range 11
   });
 
   it('collects when the window holds every expected match, or nothing is expected', () => {
     expect(planSearch(4_000, window, 4_100)).toEqual({ way: 'collect', cap: 10_000 });
+    expect(planSearch(4_800, window, 222_000)).toEqual({ way: 'collect', cap: 10_000 });
     expect(planSearch(0, window, 200_000)).toEqual({ way: 'collect', cap: 10_000 });
     expect(planSearch(0, 9_020, 0)).toEqual({ way: 'collect', cap: 18_040 });
   });
