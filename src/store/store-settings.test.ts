@@ -70,16 +70,20 @@ describe('postgresSettings', () => {
     expect(postgresSettings('postgres://u@h/db?schema=ct_a', 'ct_b').schema).toBe('ct_b');
     const fromOptions = postgresSettings('postgres://u@h/db?options=-c%20search_path%3Dct_c');
     expect(fromOptions.schema).toBe('ct_c');
-    expect(options(fromOptions)).toBe('-c random_page_cost=1.1 -c search_path=ct_c');
+    expect(options(fromOptions)).toBe('-c random_page_cost=1.1 -c jit=off -c search_path=ct_c');
   });
 
   it('sets the search path on every connection and keeps other options', () => {
     const s = postgresSettings(
       'postgresql://u:pw@h:5433/db?schema=ct_a&options=-c%20statement_timeout%3D5000&sslmode=disable',
     );
-    expect(options(s)).toBe('-c statement_timeout=5000 -c random_page_cost=1.1 -c search_path=ct_a');
+    expect(options(s)).toBe(
+      '-c statement_timeout=5000 -c random_page_cost=1.1 -c jit=off -c search_path=ct_a',
+    );
     const tuned = postgresSettings('postgres://u@h/db?options=-c%20random_page_cost%3D2');
-    expect(options(tuned)).toBe('-c random_page_cost=2 -c search_path=public');
+    expect(options(tuned)).toBe('-c random_page_cost=2 -c jit=off -c search_path=public');
+    const jit = postgresSettings('postgres://u@h/db?options=-c%20jit%3Don');
+    expect(options(jit)).toBe('-c jit=on -c random_page_cost=1.1 -c search_path=public');
     expect(new URL(s.connectionString).searchParams.get('schema')).toBeNull();
     expect(new URL(s.connectionString).searchParams.get('sslmode')).toBe('disable');
     expect(s.display).toBe('postgresql://u:***@h:5433/db?sslmode=disable');

@@ -45,4 +45,13 @@ describePg(`postgres connections${engine.skip ? ` (skipped: ${engine.skip})` : '
     // A statement without parameters (several at once, DDL) is sent as it is.
     await db.pool.query('SELECT 1; SELECT 2');
   });
+
+  it('run with the planner settings the engine needs: SSD page costs, no JIT', async () => {
+    const env = await engine.serverEnv();
+    db = await PostgresDatabase.open(postgresSettings(env.CT_DATABASE_URL!), { maxConnections: 1 });
+    const setting = async (name: string) =>
+      (await db!.pool.query<{ value: string }>('SELECT current_setting($1) AS value', [name])).rows[0]!.value;
+    expect(await setting('random_page_cost')).toBe('1.1');
+    expect(await setting('jit')).toBe('off');
+  });
 });
