@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { createMigrator } from '../../migrations/runner.js';
-import { StoreInputError, ViewMissingError, type Store } from '../contract.js';
+import { StoreInputError, ViewMissingError, type SearchResult, type Store } from '../contract.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { materializeAll } from '../contract/views-sessions.case.js';
 import { openStore } from '../open-store.js';
@@ -46,6 +46,22 @@ async function directClient(url: string): Promise<{ client: pg.Client; schema: s
   const client = new pg.Client({ connectionString: u.toString() });
   await client.connect();
   return { client, schema };
+}
+
+/** One more process on an instance (closed after the test); it reads search statistics afresh. */
+async function openProcess(env: Record<string, string>): Promise<Store> {
+  const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
+  stores.push(store);
+  return store;
+}
+
+/** A page of search hits, comparable across searches: its total and `session#index` per hit. */
+function hitPage(r: SearchResult): { total: number; totalExact: boolean; hits: string[] } {
+  return {
+    total: r.total,
+    totalExact: r.totalExact,
+    hits: r.hits.map((h) => `${h.sessionId}#${h.index}`),
+  };
 }
 
 afterEach(async () => {
@@ -396,12 +412,7 @@ describePg('postgres: planner statistics', () => {
 describePg('postgres: unfiltered search with table statistics', () => {
   it('answers the same whether the statistics send it down the index or along the recent matches', async () => {
     const env = await engine.serverEnv();
-    const dataDir = path.join(tmpdir(), 'ct-unused');
-    const open = async () => {
-      const store = await openStore({ dataDir, env });
-      stores.push(store);
-      return store;
-    };
+    const open = () => openProcess(env);
     const a = await open();
     await materializeAll(a);
     // "beta" in 21,000 entries and "delta" in 7,000 of 28,000: once analyzed, the statistics send
@@ -420,25 +431,16 @@ describePg('postgres: unfiltered search with table statistics', () => {
     await write('d', 7_000, (i) =>
       i === 0 ? 'delta delta delta delta' : i === 6_999 ? 'delta delta' : `delta ${i}`,
     );
-    const page = (r: {
-      total: number;
-      totalExact: boolean;
-      hits: Array<{ sessionId: string; index: number }>;
-    }) => ({
-      total: r.total,
-      totalExact: r.totalExact,
-      hits: r.hits.map((h) => `${h.sessionId}#${h.index}`),
-    });
     const search = (store: Store, q: string, offset = 0) => store.views.search({ q, limit: 20, offset });
-    const before = page(await search(a, 'beta'));
+    const before = hitPage(await search(a, 'beta'));
     expect(before).toMatchObject({ total: RANK_WINDOW, totalExact: false });
     expect(before.hits[0]).toBe('b#20999');
-    const deepBefore = page(await search(a, 'beta', 9000));
-    const delta = page(await search(a, 'delta'));
+    const deepBefore = hitPage(await search(a, 'beta', 9000));
+    const delta = hitPage(await search(a, 'delta'));
     expect(delta).toMatchObject({ total: RANK_WINDOW, totalExact: false });
     expect(delta.hits.slice(0, 3)).toEqual(['d#6999', 'd#2000', 'd#2001']);
     // A page past the window widens it to reach the oldest, which then ranks first.
-    const deltaDeep = page(await search(a, 'delta', 6_990));
+    const deltaDeep = hitPage(await search(a, 'delta', 6_990));
     expect(deltaDeep).toMatchObject({ total: 7_000, totalExact: true });
     const all = await a.views.search({ q: 'delta', limit: 7_000, offset: 0 });
     expect(all.hits[0]).toMatchObject({ sessionId: 'd', index: 0 });
@@ -447,15 +449,15 @@ describePg('postgres: unfiltered search with table statistics', () => {
     try {
       await client.query(`ANALYZE ${schema}.full_text_entries`);
       const b = await open(); // reads the statistics afresh
-      expect(page(await search(b, 'beta'))).toEqual(before);
-      expect(page(await search(b, 'beta', 9000))).toEqual(deepBefore);
-      expect(page(await search(b, 'delta'))).toEqual(delta);
-      expect(page(await search(b, 'delta', 6_990))).toEqual(deltaDeep);
+      expect(hitPage(await search(b, 'beta'))).toEqual(before);
+      expect(hitPage(await search(b, 'beta', 9000))).toEqual(deepBefore);
+      expect(hitPage(await search(b, 'delta'))).toEqual(delta);
+      expect(hitPage(await search(b, 'delta', 6_990))).toEqual(deltaDeep);
       // The statistics now promise far more than there are: the walk finds every match and
       // the total is exact again.
       await write('b', 21_000, (i) => (i % 1000 === 0 ? 'beta again' : `gamma ${i}`));
       const c = await open();
-      expect(page(await search(c, 'beta'))).toMatchObject({ total: 21, totalExact: true });
+      expect(hitPage(await search(c, 'beta'))).toMatchObject({ total: 21, totalExact: true });
       expect((await search(c, 'beta')).hits).toHaveLength(20);
     } finally {
       await client.end();
@@ -496,12 +498,7 @@ describePg('postgres: search table statistics', () => {
 describePg('postgres: unfiltered search over a recent range', () => {
   it('answers as the walk does, and walks when the range turns out to hold too few', async () => {
     const env = await engine.serverEnv();
-    const dataDir = path.join(tmpdir(), 'ct-unused');
-    const open = async () => {
-      const store = await openStore({ dataDir, env });
-      stores.push(store);
-      return store;
-    };
+    const open = () => openProcess(env);
     const a = await open();
     await materializeAll(a);
     const { client, schema } = await directClient(env.CT_DATABASE_URL!);
@@ -514,17 +511,8 @@ describePg('postgres: unfiltered search over a recent range', () => {
         FROM generate_series(0, $2::int - 1) AS i, LATERAL (SELECT ${text} AS t) AS x`,
         [sessionId, n],
       );
-    const page = (r: {
-      total: number;
-      totalExact: boolean;
-      hits: Array<{ sessionId: string; index: number }>;
-    }) => ({
-      total: r.total,
-      totalExact: r.totalExact,
-      hits: r.hits.map((h) => `${h.sessionId}#${h.index}`),
-    });
     const search = async (store: Store, offset = 0) =>
-      page(await store.views.search({ q: 'kappa', limit: 20, offset }));
+      hitPage(await store.views.search({ q: 'kappa', limit: 20, offset }));
     try {
       // The oldest says it most but falls outside the window; the newest ranks first.
       await fill(
