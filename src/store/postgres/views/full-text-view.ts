@@ -237,12 +237,13 @@ export class FullTextView implements PostgresView {
     const params = [terms.terms, terms.prefixes, window, ...(pairs === null ? [] : [pairs])];
     const lexemes = terms.searchTerms.map((t, i) => plainLexeme(terms.terms[i]!, t.prefix));
     const stats = await this.#stats.get(db);
-    const plan = planSearch(expectedMatches(lexemes, stats), window, stats?.rows ?? 0);
+    const rows = stats?.rows ?? 0;
+    const plan = planSearch(expectedMatches(lexemes, stats), window, rows);
     const match = matchSql(pairs, 4);
     let found: Matches | null = null;
     if (plan.way === 'collect') found = await this.#collectMatches(db, match, params, query, plan.cap);
     if (plan.way === 'range') {
-      found = await this.#rangeMatches(db, match, params, query, window, plan.entries, stats?.rows ?? 0);
+      found = await this.#rangeMatches(db, match, params, query, window, plan.entries, rows);
     }
     found ??= await this.#recentMatches(db, match, params, query);
     const exact = found.total <= window;

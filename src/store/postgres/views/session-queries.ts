@@ -27,7 +27,9 @@ interface RollupRow {
 const ROLLUP_COLUMNS = `r.session_id, r.summary_id, r.first_ms, r.last_ms, r.hook_recorded, r.ended_at,
     r.end_reason, r.event_count, r.activity`;
 const COLUMNS = `${ROLLUP_COLUMNS}, d.rev, d.body`;
-const FROM = 'FROM session_rollup r JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id';
+/** Each rollup row `r` with its summary document `d`. */
+const WITH_SUMMARY = 'JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id';
+const FROM = `FROM session_rollup r ${WITH_SUMMARY}`;
 
 export async function listSessions(
   q: Queryable,
@@ -38,6 +40,7 @@ export async function listSessions(
   const f = sessionFilterSql(filter, 'r.session_id');
   const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
   const n = f.params.length;
+  const counting = `SELECT count(*) AS n FROM session_rollup r ${where}`;
   // Sessions without activity last (as the embedded engine orders NULLs); ties by id keep pages
   // stable. The page is read in index order and stops at its last row; the total is a count of
   // its own, once per statement, riding along each row. Counting in a window over the ordered
@@ -48,18 +51,14 @@ export async function listSessions(
       SELECT ${ROLLUP_COLUMNS} FROM session_rollup r ${where}
       ORDER BY r.last_ms DESC NULLS LAST, r.session_id LIMIT $${n + 1} OFFSET $${n + 2}
     )
-    SELECT p.*, d.rev, d.body, (SELECT count(*) FROM session_rollup r ${where}) AS total
-    FROM page p JOIN docs d ON d.session_id = p.session_id AND d.id = p.summary_id
-    ORDER BY p.last_ms DESC NULLS LAST, p.session_id`,
+    SELECT ${COLUMNS}, (${counting}) AS total
+    FROM page r ${WITH_SUMMARY}
+    ORDER BY r.last_ms DESC NULLS LAST, r.session_id`,
     [...f.params, limit, offset],
   );
   if (rows.length > 0) return { total: Number(rows[0]!.total), rows: rows.map(toSessionRow) };
   // An empty page (limit 0, offset past the end) says nothing of the total.
-  const count = await readQuery<{ n: string }>(
-    q,
-    `SELECT count(*) AS n FROM session_rollup r ${where}`,
-    f.params,
-  );
+  const count = await readQuery<{ n: string }>(q, counting, f.params);
   return { total: Number(count.rows[0]!.n), rows: [] };
 }
 
