@@ -97,8 +97,8 @@ function named(text: string, values: unknown[]): pg.QueryConfig {
 /**
  * The store's connections prepare every statement given with parameters (`query(text, values)`)
  * as a named statement: an ingest runs a dozen fixed statements per session it writes, and
- * parsing and planning each anew was a tenth of the server's CPU (200 MB: 4.6 → 4.2 s). A
- * statement whose text varies with its rows is sent as a query config, unnamed (`writeValues`).
+ * parsing and planning each anew was a tenth of the server's CPU (200 MB: 4.6 → 4.2 s). Rows go
+ * as binary array columns (binary-columns.ts), so even a write's text is fixed.
  */
 class PreparingClient extends pg.Client {}
 const clientQuery = pg.Client.prototype.query as (...args: unknown[]) => unknown;
@@ -117,31 +117,6 @@ export function readQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
   values: unknown[] = [],
 ): Promise<pg.QueryResult<R>> {
   return q.query<R>(text, values);
-}
-
-/** Rows per statement when rows are sent as VALUES (PostgreSQL takes at most 65535 parameters). */
-const VALUES_ROWS = 1000;
-
-/**
- * Writes rows with one parameter per value, `statement` turning a VALUES list into the SQL. Large
- * texts (document bodies, entry text) go this way: an array parameter would escape every element
- * into one array literal, which costs more than the write itself. `types` casts each column.
- */
-export async function writeValues(
-  q: Queryable,
-  rows: unknown[][],
-  types: string[],
-  statement: (values: string) => string,
-): Promise<void> {
-  for (let at = 0; at < rows.length; at += VALUES_ROWS) {
-    const group = rows.slice(at, at + VALUES_ROWS);
-    const params: unknown[] = [];
-    const values = group
-      .map((row) => `(${row.map((v, i) => `$${params.push(v)}::${types[i]}`).join(', ')})`)
-      .join(', ');
-    // A query config: its text changes with the row count, so it is not prepared.
-    await q.query({ text: statement(values), values: params });
-  }
 }
 
 /** Errors after which the whole transaction is simply run again. */

@@ -37,7 +37,8 @@ import {
   type PreparedLocal,
 } from '../docs-common/prepare-docs.js';
 import { chunkFields } from '../views-common/chunk-fields.js';
-import { lockForWrite, writeValues, type PostgresDatabase, type Queryable } from './postgres-database.js';
+import { writeColumns, type ColumnType } from './binary-columns.js';
+import { lockForWrite, type PostgresDatabase, type Queryable } from './postgres-database.js';
 import { planWrites, type StoredRow, type WritePlan } from './postgres-write-plan.js';
 import type { PostgresViews } from './postgres-views.js';
 import type { PreviousDoc } from './views/postgres-view.js';
@@ -355,21 +356,21 @@ async function writeRows(q: Queryable, plan: WritePlan): Promise<void> {
   const updates = plan.rows.filter((r) => r.oldSession !== null && r.oldSession === r.sessionId);
   const rows = (list: typeof plan.rows) =>
     list.map((r) => [r.sessionId, r.id, r.rev, r.hash, r.deleted, r.type, r.body]);
-  const types = ['text', 'text', 'text', 'text', 'boolean', 'text', 'text'];
-  await writeValues(
+  const types: ColumnType[] = ['text', 'text', 'text', 'text', 'boolean', 'text', 'text'];
+  await writeColumns(
     q,
     rows(inserts),
     types,
-    (values) => `INSERT INTO docs (session_id, id, rev, hash, deleted, type, body) VALUES ${values}`,
+    (from) => `INSERT INTO docs (session_id, id, rev, hash, deleted, type, body) SELECT * FROM ${from}`,
   );
-  await writeValues(
+  await writeColumns(
     q,
     rows(updates),
     types,
     (
-      values,
+      from,
     ) => `UPDATE docs d SET rev = u.rev, hash = u.hash, deleted = u.deleted, type = u.type, body = u.body, seq = NULL
-      FROM (VALUES ${values}) AS u(session_id, id, rev, hash, deleted, type, body)
+      FROM ${from} AS u(session_id, id, rev, hash, deleted, type, body)
       WHERE d.session_id = u.session_id AND d.id = u.id`,
   );
 }

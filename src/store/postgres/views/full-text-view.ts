@@ -18,7 +18,8 @@ import { splitSnippet, type SearchTerm } from '../../views-common/search-terms.j
 import { rankWindow } from '../../views-common/rank-window.js';
 import { tokenText } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
-import { readQuery, writeValues, type PostgresDatabase, type Queryable } from '../postgres-database.js';
+import { writeColumns } from '../binary-columns.js';
+import { readQuery, type PostgresDatabase, type Queryable } from '../postgres-database.js';
 import {
   columns,
   forEachDoc,
@@ -81,10 +82,10 @@ const SQL = {
     USING unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS r(session_id, file, lo, hi)
     WHERE t.session_id = r.session_id AND t.file = r.file AND t.idx >= r.lo AND t.idx < r.hi`,
   upsert: (
-    values: string,
+    from: string,
   ) => `INSERT INTO full_text_entries (session_id, file, idx, role, timestamp, text, tsv, pairs)
     SELECT s, f, i, r, ts, t, coalesce(v, to_tsvector('${TS_CONFIG}', k)), coalesce(p, '${UNPAIRED}')
-    FROM (VALUES ${values}) AS u(s, f, i, r, ts, t, v, p, k)
+    FROM ${from} AS u(s, f, i, r, ts, t, v, p, k)
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
       timestamp = excluded.timestamp, text = excluded.text, tsv = excluded.tsv, pairs = excluded.pairs`,
 };
@@ -494,7 +495,7 @@ class Batch implements ViewBatch {
     await applyRuns(this.#ops, {
       remove: (ops) => this.#q.query(SQL.removeRanges, columns(ops, 'sessionId', 'file', 'lo', 'hi')),
       upsert: (ops) =>
-        writeValues(
+        writeColumns(
           this.#q,
           ops.map((o) => {
             const { vector, pairs, tokens } = source(o.text);

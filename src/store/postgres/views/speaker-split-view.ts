@@ -6,7 +6,8 @@ import { MAIN_TRANSCRIPT } from '../../../core/doc-ids.js';
 import { turnOf } from '../../../core/transcript/turns.js';
 import type { TurnRow } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
-import { readQuery, writeValues, type Queryable } from '../postgres-database.js';
+import { writeColumns } from '../binary-columns.js';
+import { readQuery, type Queryable } from '../postgres-database.js';
 import {
   columns,
   forEachDoc,
@@ -37,8 +38,8 @@ const SQL = {
   removeRanges: `DELETE FROM speaker_turns t
     USING unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS r(session_id, file, lo, hi)
     WHERE t.session_id = r.session_id AND t.file = r.file AND t.idx >= r.lo AND t.idx < r.hi`,
-  upsert: (values: string) => `INSERT INTO speaker_turns (session_id, file, idx, role, timestamp, text, model)
-    VALUES ${values}
+  upsert: (from: string) => `INSERT INTO speaker_turns (session_id, file, idx, role, timestamp, text, model)
+    SELECT * FROM ${from}
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
       timestamp = excluded.timestamp, text = excluded.text, model = excluded.model`,
   count: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1',
@@ -178,7 +179,7 @@ class Batch implements ViewBatch {
     await applyRuns(this.#ops, {
       remove: (ops) => this.#q.query(SQL.removeRanges, columns(ops, 'sessionId', 'file', 'lo', 'hi')),
       upsert: (ops) =>
-        writeValues(
+        writeColumns(
           this.#q,
           ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, o.model]),
           ['text', 'text', 'int', 'text', 'text', 'text', 'text'],
