@@ -218,6 +218,34 @@ export class PostgresDatabase {
     }
   }
 
+  /**
+   * Runs reads in one read-only transaction, begun in the same round trip as `opening`: statements
+   * without parameters (planner settings for the transaction, a read they depend on), whose
+   * results `fn` gets in order. A search's planner settings cost no round trip of their own.
+   */
+  async readTransaction<T>(
+    opening: string[],
+    fn: (client: pg.PoolClient, opened: pg.QueryResult[]) => Promise<T>,
+  ): Promise<T> {
+    const client = await this.pool.connect();
+    let broken = false;
+    try {
+      // Several statements in one simple query: one result each, BEGIN's first.
+      const results = (await client.query(['BEGIN READ ONLY', ...opening].join('; '))) as unknown as
+        pg.QueryResult | pg.QueryResult[];
+      const value = await fn(client, Array.isArray(results) ? results.slice(1) : []);
+      await client.query('COMMIT');
+      return value;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw err;
+    } finally {
+      client.release(broken);
+    }
+  }
+
   /** Runs `fn` holding a session-level advisory lock on a dedicated connection. */
   async withLock<T>(key: number, fn: () => Promise<T>): Promise<T> {
     const client = await this.pool.connect();

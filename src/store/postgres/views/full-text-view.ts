@@ -294,19 +294,20 @@ export class FullTextView implements PostgresView {
     entries: number,
     rows: number,
   ): Promise<Matches | null> {
-    return db.transaction(async (client) => {
-      const bounds = await client.query<{ first: string | null; last: string | null }>(
-        'SELECT min(seq) AS first, max(seq) AS last FROM full_text_entries',
-      );
-      const { first, last } = bounds.rows[0]!;
+    // The bounds are read before index scans are turned off (min and max need them). Bitmaps
+    // only (an index scan down `seq` would be the walk), planned with the range's bound known:
+    // a generic plan guesses at the range and may visit every match instead.
+    const opening = [
+      'SELECT min(seq) AS first, max(seq) AS last FROM full_text_entries',
+      'SET LOCAL enable_indexscan = off',
+      'SET LOCAL enable_seqscan = off',
+      'SET LOCAL plan_cache_mode = force_custom_plan',
+    ];
+    return db.readTransaction(opening, async (client, [bounds]) => {
+      const { first, last } = bounds!.rows[0] as { first: string | null; last: string | null };
       if (first === null || last === null) return null;
       const seqsPerEntry = Math.max(1, (Number(last) - Number(first) + 1) / Math.max(rows, 1));
       const from = Number(last) - Math.ceil(entries * seqsPerEntry);
-      // Bitmaps only (an index scan down `seq` would be the walk), planned with the range's
-      // bound known: a generic plan guesses at the range and may visit every match instead.
-      await client.query(
-        'SET LOCAL enable_indexscan = off; SET LOCAL enable_seqscan = off; SET LOCAL plan_cache_mode = force_custom_plan',
-      );
       const found = await pageOfMatches(
         client,
         `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
@@ -322,11 +323,11 @@ export class FullTextView implements PostgresView {
 
   /** The `window` most recently indexed matches (and whether there is one more), ranked and paged. */
   async #recentMatches(db: PostgresDatabase, match: string, params: unknown[], page: Page): Promise<Matches> {
-    return db.transaction(async (client) => {
-      // The walk down `seq` must not be planned as a GIN bitmap (which would visit every match
-      // to sort them by `seq`); without statistics the planner would choose just that.
-      await client.query('SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off');
-      return pageOfMatches(
+    // The walk down `seq` must not be planned as a GIN bitmap (which would visit every match to
+    // sort them by `seq`); without statistics the planner would choose just that.
+    const opening = ['SET LOCAL enable_bitmapscan = off', 'SET LOCAL enable_seqscan = off'];
+    return db.readTransaction(opening, (client) =>
+      pageOfMatches(
         client,
         `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
         FROM full_text_entries e WHERE ${match} ORDER BY e.seq DESC LIMIT $3::int + 1`,
@@ -334,8 +335,8 @@ export class FullTextView implements PostgresView {
         1,
         page,
         3,
-      );
-    });
+      ),
+    );
   }
 }
 
