@@ -534,12 +534,24 @@ describePg('postgres: unfiltered search over a recent range', () => {
       expect(await search(b)).toEqual(walked);
       expect(await search(b, 15_990)).toEqual(deep);
       expect(await search(b, 4_990)).toEqual(middle);
+      // Again, from where the window ended: the same pages.
+      expect(await search(b)).toEqual(walked);
+      expect(await search(b, 4_990)).toEqual(middle);
 
       // 40,000 newer entries without the word: the range the statistics promise now holds none
       // of its matches, and the walk finds the same window.
       await fill('s', 40_000, `'sigma ' || i`);
       const c = await open();
       expect(await search(c)).toEqual(walked);
+      expect(await search(b)).toEqual(walked); // from its cutoff, past the new entries
+
+      // The newest 1,000 matches deleted: the range from the cutoff holds too few, and is walked.
+      await client.query(`DELETE FROM ${schema}.full_text_entries WHERE session_id = 'r' AND idx >= 75000`);
+      const fresh = await search(await open());
+      expect(fresh).toMatchObject({ total: RANK_WINDOW, totalExact: false });
+      expect(fresh.hits).not.toContain('r#79995');
+      expect(await search(b)).toEqual(fresh);
+      expect(await search(b)).toEqual(fresh);
     } finally {
       await client.end();
     }

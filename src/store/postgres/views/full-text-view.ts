@@ -32,7 +32,13 @@ import {
   type WrittenDoc,
 } from './postgres-view.js';
 import { termParams, TS_CONFIG, tsQueryCte } from './search-query.js';
-import { expectedMatches, plainLexeme, planSearch, SearchTableStats } from './search-table-stats.js';
+import {
+  expectedMatches,
+  plainLexeme,
+  planSearch,
+  SearchCutoffs,
+  SearchTableStats,
+} from './search-table-stats.js';
 import { pairsQuery, UNPAIRED } from './phrase-pairs.js';
 import { PENDING_LIST_KB, type PendingListMerger } from './pending-list.js';
 import type { FilterSql } from './session-filter-sql.js';
@@ -105,6 +111,7 @@ type Op =
 export class FullTextView implements PostgresView {
   readonly name = 'full_text' as const;
   readonly #stats = new SearchTableStats();
+  readonly #cutoffs = new SearchCutoffs();
   /** Whether the server makes of text the tsvectors this process makes (asked once). */
   #readyMade: Promise<boolean> | null = null;
   readonly follows = ['chunk'];
@@ -283,7 +290,8 @@ export class FullTextView implements PostgresView {
    * paged: the word's GIN bitmap ANDed with a bitmap of that `seq` range, so only matches in the
    * range are visited. Null when the range holds no more than the window (older matches may
    * belong in it: the walk follows). `seq` has gaps where rows were replaced, so the range is
-   * widened by the table's gaps per entry, from the statistics' row count `rows`.
+   * widened by the table's gaps per entry, from the statistics' row count `rows`. The same search
+   * made before in this process starts the range at its cutoff instead (SearchCutoffs).
    */
   async #rangeMatches(
     db: PostgresDatabase,
@@ -294,21 +302,26 @@ export class FullTextView implements PostgresView {
     entries: number,
     rows: number,
   ): Promise<Matches | null> {
+    const key = JSON.stringify([match, params]);
+    const cutoff = this.#cutoffs.get(key);
     // The bounds are read before index scans are turned off (min and max need them). Bitmaps
     // only (an index scan down `seq` would be the walk), planned with the range's bound known:
     // a generic plan guesses at the range and may visit every match instead.
     const opening = [
-      'SELECT min(seq) AS first, max(seq) AS last FROM full_text_entries',
+      ...(cutoff === undefined ? ['SELECT min(seq) AS first, max(seq) AS last FROM full_text_entries'] : []),
       'SET LOCAL enable_indexscan = off',
       'SET LOCAL enable_seqscan = off',
       'SET LOCAL plan_cache_mode = force_custom_plan',
     ];
-    return db.readTransaction(opening, async (client, [bounds]) => {
-      const { first, last } = bounds!.rows[0] as { first: string | null; last: string | null };
-      if (first === null || last === null) return null;
-      const seqsPerEntry = Math.max(1, (Number(last) - Number(first) + 1) / Math.max(rows, 1));
-      const from = Number(last) - Math.ceil(entries * seqsPerEntry);
-      const found = await pageOfMatches(
+    const found = await db.readTransaction(opening, async (client, [bounds]) => {
+      let from = cutoff! - 1;
+      if (cutoff === undefined) {
+        const { first, last } = bounds!.rows[0] as { first: string | null; last: string | null };
+        if (first === null || last === null) return null;
+        const seqsPerEntry = Math.max(1, (Number(last) - Number(first) + 1) / Math.max(rows, 1));
+        from = Number(last) - Math.ceil(entries * seqsPerEntry);
+      }
+      return pageOfMatches(
         client,
         `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
         FROM full_text_entries e WHERE ${match} AND e.seq > $${params.length + 1}::bigint`,
@@ -317,8 +330,10 @@ export class FullTextView implements PostgresView {
         page,
         3,
       );
-      return found.total > window ? found : null;
     });
+    const enough = found !== null && found.total > window;
+    this.#cutoffs.set(key, enough ? found.cutoff : null);
+    return enough ? found : null;
   }
 
   /** The `window` most recently indexed matches (and whether there is one more), ranked and paged. */
@@ -360,6 +375,8 @@ interface Matches {
   /** Matches found (a walk stops at the window plus one). */
   total: number;
   page: HitRow[];
+  /** The `seq` of the newest match left out of the window; null when none was (or no page). */
+  cutoff: number | null;
 }
 
 /**
@@ -373,8 +390,8 @@ interface Matches {
  * (every entry holding a word once ranks alike), so picking the page by rank alone WITH TIES
  * meant a full sort and a lookup of every tie: 83 rows for a page of 20 on the bench's rare
  * word, 4–5 ms of a 13 ms search. One pass over the matches counts them, and a bounded sort by
- * `seq` finds the newest match left out of the window; no window function (a common word:
- * 10 → 7.7 ms).
+ * `seq` finds the newest match left out of the window (the cutoff, returned too); no window
+ * function (a common word: 10 → 7.7 ms).
  * The lookup joins on session as well as `seq`, so it stays local to a shard on Citus.
  */
 async function pageOfMatches(
@@ -390,23 +407,33 @@ async function pageOfMatches(
   const offset = `$${params.length + 2}::int`;
   // The sort by `seq` runs only when there are more matches than the window (a subquery is
   // evaluated when first needed): a rare word, collected whole, skips it (4,800 matches: 0.8 ms).
-  const ranked =
-    windowAt === undefined
-      ? ''
-      : ` WHERE (SELECT n FROM s) <= $${windowAt}::int
-        OR m.seq > (SELECT m.seq FROM m ORDER BY m.seq DESC OFFSET $${windowAt}::int LIMIT 1)`;
-  const { rows } = await readQuery<HitRow & { total: string }>(
+  const windowed = windowAt !== undefined;
+  const over = `(SELECT n FROM s) > $${windowAt}::int`;
+  const cut = windowed
+    ? `, cut AS (SELECT m.seq FROM m ORDER BY m.seq DESC OFFSET $${windowAt}::int LIMIT 1)`
+    : '';
+  const ranked = windowed ? ` WHERE NOT ${over} OR m.seq > (SELECT seq FROM cut)` : '';
+  const cutoff = windowed ? `CASE WHEN ${over} THEN (SELECT seq FROM cut) END` : 'NULL::bigint';
+  const { rows } = await readQuery<HitRow & { total: string; cutoff: string | null }>(
     q,
     `WITH ${cte}, m AS MATERIALIZED (${matches}),
-    s AS (SELECT count(*) AS n FROM m),
+    s AS (SELECT count(*) AS n FROM m)${cut},
     top AS (SELECT m.session_id, m.file, m.idx, m.seq, m.rank FROM m${ranked}
       ORDER BY m.rank DESC, m.session_id, m.file, m.idx LIMIT ${limit} OFFSET ${offset})
-    SELECT top.session_id, top.file, top.idx, top.rank, (SELECT n FROM s) AS total, e.role, e.timestamp, e.text
+    SELECT top.session_id, top.file, top.idx, top.rank, (SELECT n FROM s) AS total,
+      ${cutoff} AS cutoff, e.role, e.timestamp, e.text
     FROM top JOIN full_text_entries e ON e.session_id = top.session_id AND e.seq = top.seq
     ORDER BY top.rank DESC, top.session_id, top.file, top.idx`,
     [...params, page.limit, page.offset],
   );
-  if (rows.length > 0) return { total: Number(rows[0]!.total), page: rows };
+  if (rows.length > 0) {
+    const first = rows[0]!;
+    return {
+      total: Number(first.total),
+      page: rows,
+      cutoff: first.cutoff === null ? null : Number(first.cutoff),
+    };
+  }
   // An empty page (limit 0, offset past the end, no match) says nothing of the total. The window
   // is named even where only the page used it: every parameter must have a type.
   const window = windowAt === undefined ? '' : `, $${windowAt}::int AS window`;
@@ -415,7 +442,7 @@ async function pageOfMatches(
     `WITH ${cte} SELECT count(*) AS n${window} FROM (${matches}) m`,
     params,
   );
-  return { total: Number(count.rows[0]!.n), page: [] };
+  return { total: Number(count.rows[0]!.n), page: [], cutoff: null };
 }
 
 interface HitRow {

@@ -4,6 +4,7 @@ import {
   plainLexeme,
   planSearch,
   RANGE_MARGIN,
+  SearchCutoffs,
   type TermStats,
 } from './search-table-stats.js';
 
@@ -79,5 +80,31 @@ describe('plainLexeme', () => {
     expect(plainLexeme('cafe au lait', false)).toBeNull();
     expect(plainLexeme('日本語', false)).toBeNull();
     expect(plainLexeme('', false)).toBeNull();
+  });
+});
+
+describe('SearchCutoffs', () => {
+  it('remembers a cutoff per search until it is replaced or forgotten', () => {
+    const cutoffs = new SearchCutoffs();
+    expect(cutoffs.get('a')).toBeUndefined();
+    cutoffs.set('a', 120);
+    cutoffs.set('b', 7);
+    expect(cutoffs.get('a')).toBe(120);
+    cutoffs.set('a', 130);
+    expect(cutoffs.get('a')).toBe(130);
+    cutoffs.set('a', null); // the range held too few
+    expect(cutoffs.get('a')).toBeUndefined();
+    expect(cutoffs.get('b')).toBe(7);
+  });
+
+  it('keeps the 512 most recently used', () => {
+    const cutoffs = new SearchCutoffs();
+    for (let i = 0; i < 512; i++) cutoffs.set(`q${i}`, i);
+    expect(cutoffs.get('q0')).toBe(0); // used: now the most recent
+    cutoffs.set('new', 1);
+    expect(cutoffs.get('q1')).toBeUndefined();
+    expect(cutoffs.get('q0')).toBe(0);
+    expect(cutoffs.get('q2')).toBe(2);
+    expect(cutoffs.get('new')).toBe(1);
   });
 });

@@ -134,3 +134,34 @@ export class SearchTableStats {
     return { rows: row.rows, shares };
   }
 }
+
+/** Searches whose cutoff is remembered, at most (the least recently used go first). */
+const CUTOFFS_KEPT = 512;
+
+/**
+ * Where each recent ranged search's window ended: the `seq` of the newest match left out of it.
+ * The range the statistics give is a guess with a margin (a word in an eighth of 1 GB of history:
+ * 6,300 matches visited for a window of 5,000); the same search again (the next page, the same
+ * word later) starts its range at the cutoff, which holds the window and one more match as long
+ * as none of them was deleted since, and visits only those and the newer ones. A cutoff is only
+ * a hint: a range that turns out to hold too few is walked, and its cutoff forgotten.
+ */
+export class SearchCutoffs {
+  readonly #seqs = new Map<string, number>();
+
+  get(key: string): number | undefined {
+    const seq = this.#seqs.get(key);
+    if (seq !== undefined) {
+      this.#seqs.delete(key); // most recently used last
+      this.#seqs.set(key, seq);
+    }
+    return seq;
+  }
+
+  set(key: string, seq: number | null): void {
+    this.#seqs.delete(key);
+    if (seq === null) return;
+    this.#seqs.set(key, seq);
+    if (this.#seqs.size > CUTOFFS_KEPT) this.#seqs.delete(this.#seqs.keys().next().value!);
+  }
+}
