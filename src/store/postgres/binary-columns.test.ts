@@ -34,8 +34,10 @@ describe('binaryArray', () => {
   });
 
   it('refuses a value of another type, naming the column type', () => {
-    expect(() => binaryArray('int', ['1'])).toThrow('a int column cannot hold string');
-    expect(() => binaryArray('int', [1.5])).toThrow('cannot hold number');
+    expect(() => binaryArray('int', ['1'])).toThrow('a int column cannot hold string 1');
+    expect(() => binaryArray('int', [1.5])).toThrow('cannot hold number 1.5');
+    expect(() => binaryArray('int', [2 ** 31])).toThrow('cannot hold number 2147483648');
+    expect(binaryArray('int', [-(2 ** 31), 2 ** 31 - 1]).subarray(24, 28)).toEqual(int32s(-(2 ** 31)));
     expect(() => binaryArray('text', [Buffer.from('x')])).toThrow('a text column cannot hold a Buffer');
     expect(() => binaryArray('tsvector', ['x'])).toThrow('cannot hold string');
     expect(() => binaryArray('boolean', [0])).toThrow('cannot hold number');

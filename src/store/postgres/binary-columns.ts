@@ -21,6 +21,8 @@ export type ColumnType = 'text' | 'int' | 'boolean' | 'tsvector';
 export type ColumnValue = string | number | boolean | Buffer | null;
 
 const ELEMENT_OID: Record<ColumnType, number> = { text: 25, int: 23, boolean: 16, tsvector: 3614 };
+const INT_MIN = -(2 ** 31);
+const INT_MAX = 2 ** 31 - 1;
 
 /**
  * Characters (UTF-16 units) of text per statement, at most: at three bytes each, far below the
@@ -67,13 +69,13 @@ export function binaryArray(type: ColumnType, values: readonly ColumnValue[]): B
 
 function elementBytes(type: ColumnType, v: Exclude<ColumnValue, null>): number {
   const wrong = () =>
-    new TypeError(`a ${type} column cannot hold ${typeof v === 'object' ? 'a Buffer' : typeof v}`);
+    new TypeError(`a ${type} column cannot hold ${typeof v === 'object' ? 'a Buffer' : `${typeof v} ${v}`}`);
   switch (type) {
     case 'text':
       if (typeof v !== 'string') throw wrong();
       return Buffer.byteLength(v, 'utf8');
     case 'int':
-      if (typeof v !== 'number' || !Number.isInteger(v)) throw wrong();
+      if (typeof v !== 'number' || !Number.isInteger(v) || v < INT_MIN || v > INT_MAX) throw wrong();
       return 4;
     case 'boolean':
       if (typeof v !== 'boolean') throw wrong();
