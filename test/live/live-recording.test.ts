@@ -263,10 +263,17 @@ describe('live recording', () => {
     // and events).
     const size = readFileSync(path.join(projects, '-work-app', `${WITH_AGENT.id}.jsonl`)).length;
     const subagent = readFileSync(WITH_AGENT.source.subagents[0]!).length;
-    await waitFor(async () => {
-      const files = (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body.files;
-      return files?.[0]?.bytes === size && files?.[1]?.bytes === subagent;
-    });
+    let files: Array<{ bytes?: number }> | undefined;
+    await waitFor(
+      async () => {
+        files = (await getJson(s, `/api/sessions/${WITH_AGENT.id}`)).body.files;
+        return files?.[0]?.bytes === size && files?.[1]?.bytes === subagent;
+      },
+      // Once seen under a loaded CI machine: say what was stored, and what the server said.
+      () =>
+        `stored ${JSON.stringify(files?.map((f) => f.bytes))} of [${size}, ${subagent}] bytes; ` +
+        `server log:\n${s.logs().slice(-4000)}`,
+    );
     const both = await expectBackfillPlusEvents(s, projects, steps);
     expect(hooksAlone, 'the hooks-alone run comes first').toBeDefined();
     expect(Object.fromEntries(both.docs)).toEqual(Object.fromEntries(hooksAlone!.docs));
@@ -312,11 +319,15 @@ describe('live recording', () => {
   });
 });
 
-async function waitFor(check: () => Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+async function waitFor(
+  check: () => Promise<boolean>,
+  explain: () => string = () => '',
+  timeoutMs = 15_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error('timed out waiting');
+    if (Date.now() > deadline) throw new Error(`timed out waiting ${explain()}`.trim());
     await new Promise((r) => setTimeout(r, 50));
   }
 }
