@@ -314,8 +314,9 @@ export class FullTextView implements PostgresView {
       'SET LOCAL plan_cache_mode = force_custom_plan',
     ];
     const found = await db.readTransaction(opening, async (client, [bounds]) => {
-      let from = cutoff! - 1;
-      if (cutoff === undefined) {
+      let from: number;
+      if (cutoff !== undefined) from = cutoff - 1;
+      else {
         const { first, last } = bounds!.rows[0] as { first: string | null; last: string | null };
         if (first === null || last === null) return null;
         const seqsPerEntry = Math.max(1, (Number(last) - Number(first) + 1) / Math.max(rows, 1));
@@ -407,13 +408,13 @@ async function pageOfMatches(
   const offset = `$${params.length + 2}::int`;
   // The sort by `seq` runs only when there are more matches than the window (a subquery is
   // evaluated when first needed): a rare word, collected whole, skips it (4,800 matches: 0.8 ms).
-  const windowed = windowAt !== undefined;
-  const over = `(SELECT n FROM s) > $${windowAt}::int`;
-  const cut = windowed
-    ? `, cut AS (SELECT m.seq FROM m ORDER BY m.seq DESC OFFSET $${windowAt}::int LIMIT 1)`
-    : '';
-  const ranked = windowed ? ` WHERE NOT ${over} OR m.seq > (SELECT seq FROM cut)` : '';
-  const cutoff = windowed ? `CASE WHEN ${over} THEN (SELECT seq FROM cut) END` : 'NULL::bigint';
+  let [cut, ranked, cutoff] = ['', '', 'NULL::bigint'];
+  if (windowAt !== undefined) {
+    const over = `(SELECT n FROM s) > $${windowAt}::int`;
+    cut = `, cut AS (SELECT m.seq FROM m ORDER BY m.seq DESC OFFSET $${windowAt}::int LIMIT 1)`;
+    ranked = ` WHERE NOT ${over} OR m.seq > (SELECT seq FROM cut)`;
+    cutoff = `CASE WHEN ${over} THEN (SELECT seq FROM cut) END`;
+  }
   const { rows } = await readQuery<HitRow & { total: string; cutoff: string | null }>(
     q,
     `WITH ${cte}, m AS MATERIALIZED (${matches}),
