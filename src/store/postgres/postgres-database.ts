@@ -119,6 +119,9 @@ export function readQuery<R extends pg.QueryResultRow = pg.QueryResultRow>(
   return q.query<R>(text, values);
 }
 
+/** Times a transaction is run before its error is thrown. */
+const TRANSACTION_ATTEMPTS = 5;
+
 /** Errors after which the whole transaction is simply run again. */
 const RETRYABLE = new Set([
   '40001', // serialization_failure
@@ -193,15 +196,22 @@ export class PostgresDatabase {
   /**
    * Runs `fn` in one transaction on one connection; reruns it from the start after a deadlock,
    * serialization failure or a unique violation raced by another process, so `fn` must only
-   * write through `client` and keep no state across attempts.
+   * write through `client` and keep no state across attempts. `opening`: statements without
+   * parameters (settings for the transaction, a read they depend on) sent with BEGIN in one
+   * round trip, whose results `fn` gets in order.
    */
-  async transaction<T>(fn: (client: pg.PoolClient) => Promise<T>, attempts = 5): Promise<T> {
+  async transaction<T>(
+    fn: (client: pg.PoolClient, opened: pg.QueryResult[]) => Promise<T>,
+    opening: string[] = [],
+  ): Promise<T> {
     for (let attempt = 1; ; attempt++) {
       const client = await this.pool.connect();
       let broken = false;
       try {
-        await client.query('BEGIN');
-        const result = await fn(client);
+        // Several statements in one simple query: one result each, BEGIN's first.
+        const begun = (await client.query(['BEGIN', ...opening].join('; '))) as unknown as
+          pg.QueryResult | pg.QueryResult[];
+        const result = await fn(client, Array.isArray(begun) ? begun.slice(1) : []);
         await client.query('COMMIT');
         return result;
       } catch (err) {
@@ -209,40 +219,12 @@ export class PostgresDatabase {
           broken = true;
         });
         const code = (err as { code?: string }).code;
-        if (attempt >= attempts || code === undefined || !RETRYABLE.has(code)) throw err;
+        if (attempt >= TRANSACTION_ATTEMPTS || code === undefined || !RETRYABLE.has(code)) throw err;
       } finally {
         client.release(broken);
       }
       // A short random pause lets the other transaction finish before this one reruns.
       await new Promise((r) => setTimeout(r, Math.random() * 20 * attempt));
-    }
-  }
-
-  /**
-   * Runs reads in one read-only transaction, begun in the same round trip as `opening`: statements
-   * without parameters (planner settings for the transaction, a read they depend on), whose
-   * results `fn` gets in order. A search's planner settings cost no round trip of their own.
-   */
-  async readTransaction<T>(
-    opening: string[],
-    fn: (client: pg.PoolClient, opened: pg.QueryResult[]) => Promise<T>,
-  ): Promise<T> {
-    const client = await this.pool.connect();
-    let broken = false;
-    try {
-      // Several statements in one simple query: one result each, BEGIN's first.
-      const results = (await client.query(['BEGIN READ ONLY', ...opening].join('; '))) as unknown as
-        pg.QueryResult | pg.QueryResult[];
-      const value = await fn(client, Array.isArray(results) ? results.slice(1) : []);
-      await client.query('COMMIT');
-      return value;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw err;
-    } finally {
-      client.release(broken);
     }
   }
 

@@ -277,12 +277,12 @@ export class PostgresDocStore implements DocStore {
   }
 
   async #write(docs: PreparedDoc[], locals: PreparedLocal[], options?: WriteOptions): Promise<WriteResult[]> {
+    // An ingest commit (documents + its cursor) need not wait for the WAL flush: a PostgreSQL crash
+    // can lose only the last fraction of a second of them, cursor included, and the next run reads
+    // those bytes again; never a torn commit. Like the embedded engine's synchronous=NORMAL. It
+    // made ingest about 5 % faster.
+    const opening = locals.length > 0 ? ['SET LOCAL synchronous_commit = off'] : [];
     return this.#db.transaction(async (client) => {
-      // An ingest commit (documents + its cursor) need not wait for the WAL flush: a PostgreSQL
-      // crash can lose only the last fraction of a second of them, cursor included, and the next
-      // run reads those bytes again; never a torn commit. Like the embedded engine's
-      // synchronous=NORMAL. It made ingest about 5 % faster.
-      if (locals.length > 0) await client.query('SET LOCAL synchronous_commit = off');
       const locked = new Set(docs.map((d) => d.sessionId));
       await lockForWrite(client, locked);
       const ids = [...new Set(docs.map((d) => d.id))];
@@ -302,7 +302,7 @@ export class PostgresDocStore implements DocStore {
       if (plan.writes.length > 0) await this.#apply(client, plan, stored, options);
       if (locals.length > 0) await putLocals(client, locals);
       return plan.results;
-    });
+    }, opening);
   }
 
   async #apply(

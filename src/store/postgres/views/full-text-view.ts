@@ -313,7 +313,7 @@ export class FullTextView implements PostgresView {
       'SET LOCAL enable_seqscan = off',
       'SET LOCAL plan_cache_mode = force_custom_plan',
     ];
-    const found = await db.readTransaction(opening, async (client, [bounds]) => {
+    const found = await db.transaction(async (client, [bounds]) => {
       let from: number;
       if (cutoff !== undefined) from = cutoff - 1;
       else {
@@ -331,7 +331,7 @@ export class FullTextView implements PostgresView {
         page,
         3,
       );
-    });
+    }, opening);
     const enough = found !== null && found.total > window;
     this.#cutoffs.set(key, enough ? found.cutoff : null);
     return enough ? found : null;
@@ -342,16 +342,18 @@ export class FullTextView implements PostgresView {
     // The walk down `seq` must not be planned as a GIN bitmap (which would visit every match to
     // sort them by `seq`); without statistics the planner would choose just that.
     const opening = ['SET LOCAL enable_bitmapscan = off', 'SET LOCAL enable_seqscan = off'];
-    return db.readTransaction(opening, (client) =>
-      pageOfMatches(
-        client,
-        `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
+    return db.transaction(
+      (client) =>
+        pageOfMatches(
+          client,
+          `SELECT ${MATCH_COLUMNS}, ts_rank(e.tsv, ${MATCH}) AS rank
         FROM full_text_entries e WHERE ${match} ORDER BY e.seq DESC LIMIT $3::int + 1`,
-        params,
-        1,
-        page,
-        3,
-      ),
+          params,
+          1,
+          page,
+          3,
+        ),
+      opening,
     );
   }
 }
