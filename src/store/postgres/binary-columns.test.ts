@@ -4,11 +4,9 @@
  * NULLs), across several statements when the rows are large. The round trip is skipped with the
  * reason when no PostgreSQL answers.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { testEngine } from '../../../test/support/engines.js';
+import { describe, expect, it } from 'vitest';
+import { postgresDatabases } from '../../../test/support/postgres-database.js';
 import { binaryArray, writeColumns } from './binary-columns.js';
-import { PostgresDatabase } from './postgres-database.js';
-import { postgresSettings } from './postgres-settings.js';
 
 const int32s = (...n: number[]) =>
   Buffer.concat(n.map((v) => Buffer.from([v >>> 24, v >>> 16, v >>> 8, v].map((b) => b & 255))));
@@ -44,21 +42,11 @@ describe('binaryArray', () => {
   });
 });
 
-const engine = testEngine('postgres');
-const describePg = engine.skip ? describe.skip : describe;
+const { describePg, title, open } = postgresDatabases();
 
-let db: PostgresDatabase | null = null;
-afterEach(async () => {
-  await db?.close();
-  db = null;
-  await engine.cleanup();
-});
-afterAll(() => engine.stop());
-
-describePg(`binary columns through PostgreSQL${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
+describePg(title('binary columns through PostgreSQL'), () => {
   it('write every value back as it was, in as many statements as the rows need', async () => {
-    const env = await engine.serverEnv();
-    db = await PostgresDatabase.open(postgresSettings(env.CT_DATABASE_URL!), { maxConnections: 1 });
+    const db = await open();
     const texts = [
       '',
       'plain',
@@ -94,8 +82,7 @@ describePg(`binary columns through PostgreSQL${engine.skip ? ` (skipped: ${engin
   });
 
   it('send a lone surrogate as the replacement character, as every text parameter is', async () => {
-    const env = await engine.serverEnv();
-    db = await PostgresDatabase.open(postgresSettings(env.CT_DATABASE_URL!), { maxConnections: 1 });
+    const db = await open();
     const { rows } = await db.pool.query<{ t: string }>('SELECT unnest($1::text[]) AS t', [
       binaryArray('text', ['a\ud800b']),
     ]);

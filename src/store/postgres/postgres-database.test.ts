@@ -3,30 +3,18 @@
  * once and reuse it, writes of rows included (their rows go as binary array columns, so their
  * text is fixed). Skipped with the reason when no PostgreSQL answers.
  */
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { testEngine } from '../../../test/support/engines.js';
+import { expect, it } from 'vitest';
+import { postgresDatabases } from '../../../test/support/postgres-database.js';
 import { writeColumns } from './binary-columns.js';
-import { PostgresDatabase } from './postgres-database.js';
-import { postgresSettings } from './postgres-settings.js';
 
-const engine = testEngine('postgres');
-const describePg = engine.skip ? describe.skip : describe;
+const { describePg, title, open } = postgresDatabases();
 
-let db: PostgresDatabase | null = null;
-afterEach(async () => {
-  await db?.close();
-  db = null;
-  await engine.cleanup();
-});
-afterAll(() => engine.stop());
-
-describePg(`postgres connections${engine.skip ? ` (skipped: ${engine.skip})` : ''}`, () => {
+describePg(title('postgres connections'), () => {
   it('prepare a parameterised statement once and run it again without parsing it', async () => {
-    const env = await engine.serverEnv();
-    db = await PostgresDatabase.open(postgresSettings(env.CT_DATABASE_URL!), { maxConnections: 1 });
+    const db = await open();
     const prepared = async () =>
       (
-        await db!.pool.query<{ statement: string }>(
+        await db.pool.query<{ statement: string }>(
           'SELECT statement FROM pg_prepared_statements ORDER BY prepare_time',
         )
       ).rows.map((r) => r.statement);
@@ -58,11 +46,27 @@ describePg(`postgres connections${engine.skip ? ` (skipped: ${engine.skip})` : '
   });
 
   it('run with the planner settings the engine needs: SSD page costs, no JIT', async () => {
-    const env = await engine.serverEnv();
-    db = await PostgresDatabase.open(postgresSettings(env.CT_DATABASE_URL!), { maxConnections: 1 });
+    const db = await open();
     const setting = async (name: string) =>
-      (await db!.pool.query<{ value: string }>('SELECT current_setting($1) AS value', [name])).rows[0]!.value;
+      (await db.pool.query<{ value: string }>('SELECT current_setting($1) AS value', [name])).rows[0]!.value;
     expect(await setting('random_page_cost')).toBe('1.1');
     expect(await setting('jit')).toBe('off');
+  });
+
+  it('begin a transaction with its opening statements in one round trip, their results in order', async () => {
+    const db = await open();
+    const seen = await db.transaction(
+      async (client, opened) => ({
+        opened: opened.map((r) => r.rows),
+        inside: (await client.query<{ enable_seqscan: string }>('SHOW enable_seqscan')).rows[0]!
+          .enable_seqscan,
+      }),
+      ['SELECT 7 AS n', 'SET LOCAL enable_seqscan = off'],
+    );
+    expect(seen).toEqual({ opened: [[{ n: 7 }], []], inside: 'off' });
+    // SET LOCAL ended with the transaction (the pool has this one connection).
+    expect(
+      (await db.pool.query<{ enable_seqscan: string }>('SHOW enable_seqscan')).rows[0]!.enable_seqscan,
+    ).toBe('on');
   });
 });
