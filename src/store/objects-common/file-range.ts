@@ -3,6 +3,7 @@
  * copy in the kernel stream it through their ordinary `put`.
  */
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import { StoreInputError, type FileRange } from '../contract.js';
 
 export function checkFileRange(source: FileRange): void {
@@ -37,4 +38,27 @@ export async function* fileRangeBytes(source: FileRange): AsyncGenerator<Uint8Ar
     }
   }
   if (got < source.end - source.start) throw shortFileError(source, source.start + got);
+}
+
+/**
+ * The range's bytes in one buffer, for a body small enough to send whole. Fails when the file ran
+ * out early, before anything is sent.
+ */
+export async function readFileRange(source: FileRange): Promise<Buffer> {
+  const bytes = Buffer.allocUnsafe(source.end - source.start);
+  let got = 0;
+  if (bytes.length > 0) {
+    const file = await open(source.path, 'r');
+    try {
+      while (got < bytes.length) {
+        const { bytesRead } = await file.read(bytes, got, bytes.length - got, source.start + got);
+        if (bytesRead === 0) break;
+        got += bytesRead;
+      }
+    } finally {
+      await file.close();
+    }
+  }
+  if (got < bytes.length) throw shortFileError(source, source.start + got);
+  return bytes;
 }

@@ -1,9 +1,13 @@
 /**
  * What the S3 engine promises beyond the object contract (which runs in postgres.contract.test.ts):
  * clear errors at start for a missing bucket, refused credentials or an unreachable endpoint;
- * multipart uploads; appends past the 5 MiB copy threshold; all against a real S3-protocol server.
+ * multipart uploads; local files sent whole or in parts by size; appends past the 5 MiB copy
+ * threshold; all against a real S3-protocol server.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server, S3_TEST_KEY, type TestS3Server } from '../../../test/support/s3-server.js';
 import { StoreConfigError, StoreInputError } from '../contract.js';
@@ -85,6 +89,40 @@ describe('s3 objects: large objects', () => {
     );
   });
 
+  it('stores a local file whole up to the part size and in parts past it, byte for byte', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ct-s3-file-'));
+    try {
+      const file = join(dir, 'transcript.jsonl');
+      const data = randomBytes(11 * MiB + 3);
+      await writeFile(file, data);
+      const ranges = [
+        [0, 5 * MiB], // exactly one part: a single request
+        [7, 5 * MiB + 7],
+        [0, data.length], // three parts
+        [MiB + 1, data.length],
+      ] as const;
+      for (const [start, end] of ranges) {
+        const key = `file-${start}-${end}/transcript.jsonl`;
+        expect(await store.putFile(key, { path: file, start, end })).toEqual({ key, size: end - start });
+        expect((await read(store, key))!.equals(data.subarray(start, end))).toBe(true);
+      }
+
+      // A file that shrank below the range fails either way, and the stored object stays whole.
+      const before = (await read(store, 'file-0-5242880/transcript.jsonl'))!;
+      await writeFile(file, data.subarray(0, 2 * MiB));
+      for (const end of [5 * MiB, data.length]) {
+        const err = await store
+          .putFile('file-0-5242880/transcript.jsonl', { path: file, start: 0, end })
+          .catch((e: unknown) => e);
+        expect(err).toBeInstanceOf(StoreInputError);
+        expect((err as Error).message).toMatch(/holds 2097152 bytes, fewer than the/);
+      }
+      expect((await read(store, 'file-0-5242880/transcript.jsonl'))!.equals(before)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('appends past the 5 MiB copy threshold, and a bad append leaves the object whole', async () => {
     const first = randomBytes(6 * MiB);
     const more = randomBytes(MiB + 17);
@@ -107,7 +145,7 @@ describe('s3 objects: large objects', () => {
       store.put('grow/transcript.jsonl', [more], { offset: first.length, sha256: sha256(tail) }),
     ).rejects.toBeInstanceOf(StoreInputError);
     expect((await read(store, 'grow/transcript.jsonl'))!.equals(before)).toBe(true);
-    expect(await store.totals()).toMatchObject({ objects: 2 });
+    expect(await store.totals()).toMatchObject({ objects: 6 });
   });
 });
 
