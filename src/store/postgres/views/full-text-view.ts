@@ -413,7 +413,10 @@ async function pageOfMatches(
   let [cut, ranked, cutoff] = ['', '', 'NULL::bigint'];
   if (windowAt !== undefined) {
     const over = `(SELECT n FROM s) > $${windowAt}::int`;
-    cut = `, cut AS (SELECT m.seq FROM m ORDER BY m.seq DESC OFFSET $${windowAt}::int LIMIT 1)`;
+    // The newest match left out is the (n - window)th oldest: a sort bounded by how many matches
+    // the window leaves out (one, from a cutoff), not by the window.
+    cut = `, cut AS (SELECT m.seq FROM m ORDER BY m.seq
+      OFFSET (SELECT n FROM s) - $${windowAt}::int - 1 LIMIT 1)`;
     ranked = ` WHERE NOT ${over} OR m.seq > (SELECT seq FROM cut)`;
     cutoff = `CASE WHEN ${over} THEN (SELECT seq FROM cut) END`;
   }
