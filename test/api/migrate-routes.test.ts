@@ -36,6 +36,10 @@ describeEngines('migrate routes', (engine) => {
         expect(a).toMatchObject({ version: expect.any(Number), name: expect.any(String) });
     });
 
+    it('the server starts without a warning from the libraries under it (the S3 SDK has one on Node 20)', () => {
+      expect(server.logs()).not.toMatch(/\(node:\d+\) \w*Warning/);
+    });
+
     it('dry runs report the plan and change nothing', async () => {
       const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: 3, dryRun: true });
       expect(down.status).toBe(200);

@@ -67,6 +67,10 @@ export class S3ObjectStore implements ObjectStore {
 
   /** Connects and checks the bucket (HeadBucket), so a wrong name or key fails at start, clearly. */
   static async open(options: S3ObjectStoreOptions): Promise<S3ObjectStore> {
+    // On Node 20 the SDK warns, at every start, that its releases after January 2027 will need
+    // Node 22: a note for whoever upgrades the SDK here (the lockfile pins one that runs on 20),
+    // not for someone running `transcripts`. The SDK's own switch turns it off.
+    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
     const s3 = new S3Client({
       region: options.region ?? 'us-east-1',
       ...(options.endpoint ? { endpoint: options.endpoint } : {}),
