@@ -1,6 +1,7 @@
 /**
  * Migrations through the routes: status, dry runs that change nothing, a real round trip down and
- * up (search turns itself off while the full-text view is gone), and range errors as 400s.
+ * up (search turns itself off while the full-text view is gone), and range errors as 400s. The
+ * start log, which reports the migrations, also holds no warning from the libraries underneath.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

@@ -108,16 +108,15 @@ describe('s3 objects: large objects', () => {
       }
 
       // A file that shrank below the range fails either way, and the stored object stays whole.
-      const before = (await read(store, 'file-0-5242880/transcript.jsonl'))!;
+      const stored = `file-0-${5 * MiB}/transcript.jsonl`;
+      const before = (await read(store, stored))!;
       await writeFile(file, data.subarray(0, 2 * MiB));
       for (const end of [5 * MiB, data.length]) {
-        const err = await store
-          .putFile('file-0-5242880/transcript.jsonl', { path: file, start: 0, end })
-          .catch((e: unknown) => e);
+        const err = await store.putFile(stored, { path: file, start: 0, end }).catch((e: unknown) => e);
         expect(err).toBeInstanceOf(StoreInputError);
         expect((err as Error).message).toMatch(/holds 2097152 bytes, fewer than the/);
       }
-      expect((await read(store, 'file-0-5242880/transcript.jsonl'))!.equals(before)).toBe(true);
+      expect((await read(store, stored))!.equals(before)).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
