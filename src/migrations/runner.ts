@@ -31,9 +31,15 @@ export interface MigrateResult {
   error?: string;
 }
 
-/** A `to` or `steps` outside what the store can do; the API maps it to 400. */
+/** A `to` or `steps` outside what the store can do; the API maps it to 400, naming `field`. */
 export class MigrationRangeError extends Error {
   override name = 'MigrationRangeError';
+  constructor(
+    readonly field: 'to' | 'steps',
+    readonly reason: string,
+  ) {
+    super(`${field} ${reason}`);
+  }
 }
 
 export interface Migrator {
@@ -138,11 +144,12 @@ export function createMigrator(store: Store, migrations: readonly Migration[] = 
         const { version: current } = await readMarker();
         const target = to ?? latest;
         if (!Number.isInteger(target) || target < 0 || target > latest) {
-          throw new MigrationRangeError(`to must be an integer from 0 to ${latest}, got ${to}`);
+          throw new MigrationRangeError('to', `must be an integer from 0 to ${latest}, got ${to}`);
         }
         if (target < current) {
           throw new MigrationRangeError(
-            `the store is at version ${current}; up cannot go to ${target} (use down to revert)`,
+            'to',
+            `cannot be ${target}: the store is at version ${current} and up does not go back (use down)`,
           );
         }
         const plan = migrations.filter((m) => m.version > current && m.version <= target);
@@ -152,11 +159,12 @@ export function createMigrator(store: Store, migrations: readonly Migration[] = 
       store.withMigrationLock(async () => {
         const { version: current } = await readMarker();
         if (!Number.isInteger(steps) || steps < 0) {
-          throw new MigrationRangeError(`steps must be a non-negative integer, got ${steps}`);
+          throw new MigrationRangeError('steps', `must be a non-negative integer, got ${steps}`);
         }
         if (steps > current) {
           throw new MigrationRangeError(
-            `the store is at version ${current}; cannot revert ${steps} migrations`,
+            'steps',
+            `cannot be ${steps}: the store is at version ${current}, so at most ${current} can be reverted`,
           );
         }
         const plan = migrations

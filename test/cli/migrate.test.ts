@@ -91,7 +91,7 @@ describe('migrate', () => {
     }
     const r = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/to must be an integer from 0 to 10/);
+    expect(r.stderr).toMatch(/body field to: must be an integer from 0 to 10, got 99 /);
     expect((await status()).currentVersion).toBe(10);
   });
 });

@@ -52,11 +52,11 @@ const downRoute = createRoute({
 });
 
 /** The runner's range errors, reworded to name the body field they are about. */
-async function naming<T>(field: string, run: () => Promise<T>): Promise<T> {
+async function naming<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (err) {
-    if (err instanceof MigrationRangeError) throw badRequest(`body field ${field}: ${err.message}`);
+    if (err instanceof MigrationRangeError) throw badRequest(`body field ${err.field}: ${err.reason}`);
     throw err;
   }
 }
@@ -68,12 +68,12 @@ export function migrateRoutes(deps: ApiDeps) {
   app.openapi(statusRoute, async (c) => c.json(await migrator.status(), 200));
   app.openapi(upRoute, async (c) => {
     const body = c.req.valid('json');
-    return c.json(await naming('to', () => migrator.up({ to: body.to, dryRun: body.dryRun ?? false })), 200);
+    return c.json(await naming(() => migrator.up({ to: body.to, dryRun: body.dryRun ?? false })), 200);
   });
   app.openapi(downRoute, async (c) => {
     const body = c.req.valid('json');
     return c.json(
-      await naming('steps', () => migrator.down({ steps: body.steps, dryRun: body.dryRun ?? false })),
+      await naming(() => migrator.down({ steps: body.steps, dryRun: body.dryRun ?? false })),
       200,
     );
   });
