@@ -16,12 +16,19 @@ const TARGET_WORDS: Record<string, string> = {
   form: 'form field',
 };
 
-/** One line naming every failing parameter: `query parameter limit: expected number, received NaN`. */
-export function describeValidationError(target: string, error: z.ZodError): string {
+/**
+ * One line naming every failing parameter: `query parameter limit: expected number, received NaN`.
+ * `at` is where the validated value sits in the request (`['docs', 2]` for one document of a batch).
+ */
+export function describeValidationError(
+  target: string,
+  error: z.ZodError,
+  at: readonly PropertyKey[] = [],
+): string {
   const what = TARGET_WORDS[target] ?? target;
   return error.issues
     .map((issue) => {
-      const path = issue.path.map(String).join('.');
+      const path = [...at, ...issue.path].map(String).join('.');
       if (issue.code === 'unrecognized_keys') {
         const keys = (issue as { keys?: string[] }).keys ?? [];
         return keys

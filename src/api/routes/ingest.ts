@@ -4,13 +4,13 @@
  * streaming object upload with an optional sha256 check, and a full-text reindex.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { describeZodError, docIds, sessionDocSchema } from '../../core/documents.js';
+import { docIds, sessionDocSchema } from '../../core/documents.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocInput } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, conflict, tooLarge } from '../http-error.js';
 import { jsonBodyLimit, MAX_JSON_BYTES, MAX_OBJECT_BYTES } from '../middleware/body-limit.js';
-import { createRouter } from '../router.js';
+import { createRouter, describeValidationError } from '../router.js';
 import { errorResponses, errorSchema } from '../schemas/common.js';
 import {
   ingestDocsRequestSchema,
@@ -54,17 +54,20 @@ const reindexRoute = createRoute({
   },
 });
 
-/** Problems with one document, or null. Checks the schema and that `_id` matches its content. */
+/**
+ * Problems with one document, or null, each named like the router's own validation errors
+ * (`body field docs.<i>.<field>: …`). Checks the schema and that `_id` matches its content.
+ */
 function docProblem(doc: Record<string, unknown>, i: number): string | null {
   const id = doc._id;
   if (typeof id === 'string' && id.startsWith('_design/')) return null;
   if (typeof id === 'string' && id.startsWith('_local/'))
-    return `docs.${i}._id: _local/ documents are instance-local; send them in "locals"`;
+    return `body field docs.${i}._id: _local/ documents are instance-local; send them in "locals"`;
   const parsed = sessionDocSchema.safeParse(doc);
-  if (!parsed.success) return describeZodError(parsed.error, `docs.${i}`);
+  if (!parsed.success) return describeValidationError('json', parsed.error, ['docs', i]);
   const d = parsed.data;
   const sid = sessionIdProblem(d.sessionId);
-  if (sid) return `docs.${i}.sessionId: ${sid}`;
+  if (sid) return `body field docs.${i}.sessionId: ${sid}`;
   const expected =
     d.type === 'summary'
       ? d._id === docIds.summary(d.sessionId)
@@ -78,19 +81,18 @@ function docProblem(doc: Record<string, unknown>, i: number): string | null {
         : d.type === 'chunk'
           ? docIds.chunk(d.sessionId, d.file, d.byteStart)
           : `event:${d.sessionId}:…`;
-    return `docs.${i}._id: a ${d.type} document's id must be ${want}, got ${d._id}`;
+    return `body field docs.${i}._id: a ${d.type} document's id must be ${want}, got ${d._id}`;
   }
   if (d.type === 'chunk') {
     const key = objectKeyProblem(`${d.sessionId}/${d.file}`);
-    if (key) return `docs.${i}.file: ${key}`;
-    if (d.byteEnd < d.byteStart) return `docs.${i}.byteEnd: must not be before byteStart`;
+    if (key) return `body field docs.${i}.file: ${key}`;
+    if (d.byteEnd < d.byteStart) return `body field docs.${i}.byteEnd: must not be before byteStart`;
   }
   return null;
 }
 
 class ObjectTooLarge extends Error {}
 
-/** Counts bytes through the stream and fails it past `max`. */
 /**
  * The request body, cut off with `ObjectTooLarge` past `max` bytes. A generator over the web
  * stream, not a piped Transform: a client that goes away mid-upload then fails the store's
