@@ -4,6 +4,7 @@ import {
   formatBytes,
   formatClock,
   formatCount,
+  formatCountOf,
   formatDuration,
   formatRelative,
   formatTimestamp,
@@ -77,6 +78,10 @@ describe('timestamps and text', () => {
   });
   it('counts, ellipses and model names', () => {
     expect(formatCount(1234567)).toBe('1,234,567');
+    expect(formatCountOf(1, 'compaction')).toBe('1 compaction');
+    expect(formatCountOf(0, 'compaction')).toBe('0 compactions');
+    expect(formatCountOf(1204, 'image')).toBe('1,204 images');
+    expect(formatCountOf(2, 'entry', 'entries')).toBe('2 entries');
     expect(middleEllipsis('/home/me/projects/deep/nested/app', 16)).toBe('/home/me…ted/app');
     expect(middleEllipsis('short', 16)).toBe('short');
     expect(shortModel('claude-opus-4-1-20250805')).toBe('opus-4-1');

@@ -59,6 +59,11 @@ export function formatCount(n: number | null | undefined): string {
     .replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 }
 
+/** A count with its noun, singular for exactly one: `1 compaction`, `1,204 compactions`. */
+export function formatCountOf(n: number, noun: string, pluralNoun = `${noun}s`): string {
+  return `${formatCount(n)} ${n === 1 ? noun : pluralNoun}`;
+}
+
 /** Sum of a token usage record. */
 export function totalTokens(
   t: { input: number; output: number; cacheWrite: number; cacheRead: number } | null | undefined,
@@ -99,7 +104,7 @@ export function formatRelative(iso: string | null | undefined, now: number): str
   const h = Math.floor(min / 60);
   if (h < 24) return `${h} h ago`;
   const days = Math.floor(h / 24);
-  if (days <= 30) return `${days} day${days === 1 ? '' : 's'} ago`;
+  if (days <= 30) return `${formatCountOf(days, 'day')} ago`;
   return new Date(ms).toISOString().slice(0, 10);
 }
 

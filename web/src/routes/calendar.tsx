@@ -19,7 +19,7 @@ import {
   projectColor,
 } from '../lib/calendar.js';
 import { isoDay } from '../lib/date-phrases.js';
-import { formatDuration } from '../lib/format.js';
+import { formatCountOf, formatDuration } from '../lib/format.js';
 import {
   calendarSearchSchema,
   filterChips,
@@ -107,7 +107,7 @@ function DayCell({
 }) {
   const items = data?.items ?? [];
   const label = data
-    ? `${data.sessions} session${data.sessions === 1 ? '' : 's'}, ${formatDuration(data.activeMs)} active`
+    ? `${formatCountOf(data.sessions, 'session')}, ${formatDuration(data.activeMs)} active`
     : 'no sessions';
   return (
     <Tooltip label={`${day}: ${label}`} openDelay={300}>
@@ -239,7 +239,7 @@ function CalendarPage() {
       <Text size="xs" c="dimmed">
         {activity.isLoading
           ? 'loading…'
-          : `${total} session-day${total === 1 ? '' : 's'} this month · days are UTC · shading = active time`}
+          : `${formatCountOf(total, 'session-day')} this month · days are UTC · shading = active time`}
       </Text>
       <Box
         style={{ display: 'grid', gridTemplateColumns: 'repeat(7, minmax(0, 1fr))', gap: 4 }}

@@ -9,7 +9,7 @@ import { createFileRoute } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo } from 'react';
 import { FilterChips } from '../components/FilterChips.js';
 import { WindowList } from '../components/WindowList.js';
-import { formatCount } from '../lib/format.js';
+import { formatCount, formatCountOf } from '../lib/format.js';
 import { formatFilters, parseOmnibox } from '../lib/omnibox-grammar.js';
 import {
   filterChips,
@@ -84,7 +84,7 @@ function SessionListPage() {
         <Text size="sm" c="dimmed" data-testid="session-count">
           {words.length
             ? `${formatCount(shown.length)} of ${formatCount(all.length)} loaded sessions match “${search.text}” (${formatCount(total)} in all)`
-            : `${formatCount(total)} session${total === 1 ? '' : 's'}`}
+            : formatCountOf(total, 'session')}
         </Text>
         {chips.length > 0 && (
           <Group gap={4}>

@@ -9,7 +9,7 @@ import type { Virtualizer } from '@tanstack/react-virtual';
 import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { WindowList } from '../../components/WindowList.js';
-import { formatClock } from '../../lib/format.js';
+import { formatClock, formatCountOf } from '../../lib/format.js';
 import { describeError, type TranscriptEntry } from '../../queries/api.js';
 import { rawEntryQueryOptions } from '../../queries/transcript.js';
 import { STICKY_OFFSET } from './ConversationReader.js';
@@ -32,7 +32,7 @@ export function entryPreview(e: TranscriptEntry): string {
   if (e.toolUses?.length) parts.push(`→ ${e.toolUses.map((u) => u.name).join(', ')}`);
   if (e.toolResults?.length)
     parts.push(`← ${e.toolResults.map((r) => (r.isError ? `error: ${r.content}` : r.content)).join(' | ')}`);
-  if (e.images?.length) parts.push(`[${e.images.length} image${e.images.length === 1 ? '' : 's'}]`);
+  if (e.images?.length) parts.push(`[${formatCountOf(e.images.length, 'image')}]`);
   return parts.join(' ').replace(/\s+/g, ' ').slice(0, 300);
 }
 

@@ -27,6 +27,7 @@ import { StatusMarker } from '../../components/StatusMarker.js';
 import {
   formatBytes,
   formatCount,
+  formatCountOf,
   formatDuration,
   formatTimestamp,
   formatTokens,
@@ -164,12 +165,12 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
             <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={4}>
               <Table.Tbody>
                 <Row label="entries">
-                  {formatCount(s.counts.entries)} · {formatCount(s.counts.prompts)} prompts ·{' '}
-                  {formatCount(s.counts.assistantMessages)} answers
+                  {formatCount(s.counts.entries)} · {formatCountOf(s.counts.prompts, 'prompt')} ·{' '}
+                  {formatCountOf(s.counts.assistantMessages, 'answer')}
                 </Row>
                 <Row label="tool calls" testId="detail-tool-calls">
                   {formatCount(s.counts.toolCalls)}
-                  {s.counts.toolErrors ? ` · ${formatCount(s.counts.toolErrors)} errors` : ''}
+                  {s.counts.toolErrors ? ` · ${formatCountOf(s.counts.toolErrors, 'error')}` : ''}
                 </Row>
                 <Row label="by tool">
                   {tools.length ? (
@@ -186,14 +187,13 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
                 </Row>
                 <Row label="subagents" testId="detail-subagents">
                   {formatCount(s.subagents)}
-                  {subagentFiles.length
-                    ? ` · ${subagentFiles.length} file${subagentFiles.length === 1 ? '' : 's'}`
-                    : ''}
+                  {subagentFiles.length ? ` · ${formatCountOf(subagentFiles.length, 'file')}` : ''}
                 </Row>
                 <Row label="other">
-                  {formatCount(s.counts.sidechainEntries)} sidechain · {formatCount(s.counts.compactions)}{' '}
-                  compactions · {formatCount(s.counts.images)} images · {formatCount(s.counts.malformed)}{' '}
-                  malformed · {formatCount(s.counts.events)} events
+                  {formatCount(s.counts.sidechainEntries)} sidechain ·{' '}
+                  {formatCountOf(s.counts.compactions, 'compaction')} ·{' '}
+                  {formatCountOf(s.counts.images, 'image')} · {formatCount(s.counts.malformed)} malformed ·{' '}
+                  {formatCountOf(s.counts.events, 'event')}
                 </Row>
               </Table.Tbody>
             </Table>

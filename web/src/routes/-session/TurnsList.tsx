@@ -9,7 +9,7 @@ import { AnchorLink } from '../../components/AnchorLink.js';
 import { useMemo } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { WindowList } from '../../components/WindowList.js';
-import { formatClock, formatCount, formatTimestamp, shortModel } from '../../lib/format.js';
+import { formatClock, formatCountOf, formatTimestamp, shortModel } from '../../lib/format.js';
 import { describeError, type Turn } from '../../queries/api.js';
 import { turnsInfiniteOptions, type TurnRole } from '../../queries/transcript.js';
 import { MAIN_FILE } from './ConversationReader.js';
@@ -90,7 +90,7 @@ export function TurnsList({
   return (
     <Stack gap={0}>
       <Text size="xs" c="dimmed" mb={4} data-testid="turns-count">
-        {formatCount(total)} “{side}” turn{total === 1 ? '' : 's'}
+        {formatCountOf(total, `“${side}” turn`)}
       </Text>
       <WindowList
         testId="turns-list"

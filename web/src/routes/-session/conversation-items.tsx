@@ -13,7 +13,7 @@ import {
   type ReaderItem,
   type SubagentFileHead,
 } from '../../lib/entry-groups.js';
-import { formatBytes, formatClock, formatTokens, shortModel } from '../../lib/format.js';
+import { formatBytes, formatClock, formatCountOf, formatTokens, shortModel } from '../../lib/format.js';
 import { hasMatch } from '../../lib/highlight.js';
 import type { TranscriptEntry } from '../../queries/api.js';
 import { SubagentThread, ToolCallView } from './ToolCallView.js';
@@ -159,13 +159,11 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
               {ctx.open ? '▾' : '▸'}
             </Text>
             <Text size="sm" c="gray.4" truncate>
-              {n === 0
-                ? 'tool results'
-                : `${n} tool call${n === 1 ? '' : 's'}: ${summarizeCalls(item.calls)}`}
+              {n === 0 ? 'tool results' : `${formatCountOf(n, 'tool call')}: ${summarizeCalls(item.calls)}`}
             </Text>
             {errors > 0 && (
               <Badge size="xs" color="red" variant="light">
-                {errors} error{errors === 1 ? '' : 's'}
+                {formatCountOf(errors, 'error')}
               </Badge>
             )}
           </Group>
@@ -247,8 +245,7 @@ function MetaView({ item, ctx }: { item: Extract<ReaderItem, { type: 'meta' }>; 
     <Box pl={22} py={1} data-testid="meta" data-entry={item.entries[0]?.index}>
       <UnstyledButton onClick={ctx.toggle} aria-expanded={ctx.open}>
         <Text size="xs" c="dark.2">
-          {ctx.open ? '▾' : '▸'} {item.entries.length} bookkeeping line{item.entries.length === 1 ? '' : 's'}:{' '}
-          {summary}
+          {ctx.open ? '▾' : '▸'} {formatCountOf(item.entries.length, 'bookkeeping line')}: {summary}
         </Text>
       </UnstyledButton>
       {ctx.open && (
