@@ -19,6 +19,9 @@ export function encodeContent(doc: DocInput): EncodedContent {
   return { body, hash: hashBody(body) };
 }
 
+/** What a tombstone stores, on every engine: never equal to real content, so a recreate is always `written`. */
+export const TOMBSTONE: EncodedContent = encodeContent({ _id: '', _deleted: true });
+
 /** The canonical JSON of a document's content (everything but `_id` and `_rev`). */
 export function encodeBody(doc: DocInput): string {
   const { _id: _i, _rev: _r, ...content } = doc;

@@ -24,7 +24,7 @@ import {
   type WriteOptions,
   type WriteResult,
 } from '../contract.js';
-import { encodeContent } from '../docs-common/encode-content.js';
+import { TOMBSTONE } from '../docs-common/encode-content.js';
 import {
   checkBodiesOptions,
   nonNegativeInt,
@@ -42,9 +42,6 @@ import { lockForWrite, type PostgresDatabase, type Queryable } from './postgres-
 import { planWrites, type StoredRow, type WritePlan } from './postgres-write-plan.js';
 import type { PostgresViews } from './postgres-views.js';
 import type { PreviousDoc } from './views/postgres-view.js';
-
-/** What a tombstone stores: never equal to real content, so a recreate is always `written`. */
-const TOMBSTONE = encodeContent({ _id: '', _deleted: true });
 
 export class PostgresDocStore implements DocStore {
   readonly #db: PostgresDatabase;

@@ -19,7 +19,7 @@ import {
   type WriteResult,
 } from '../contract.js';
 import type { DocWriteObserver, PreviousDoc } from './doc-write-observer.js';
-import { encodeContent, hashBody } from '../docs-common/encode-content.js';
+import { hashBody, TOMBSTONE } from '../docs-common/encode-content.js';
 import {
   checkBodiesOptions,
   nonNegativeInt,
@@ -33,9 +33,6 @@ import {
 } from '../docs-common/prepare-docs.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStatements, type DocRow } from './sqlite-doc-statements.js';
-
-/** What a tombstone stores: never equal to real content, so a recreate is always `written`. */
-const TOMBSTONE = encodeContent({ _id: '', _deleted: true });
 
 export class SqliteDocStore implements DocStore {
   readonly #db: SqliteDatabase;
