@@ -15,7 +15,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { CreateBucketCommand, S3Client } from '@aws-sdk/client-s3';
+import { CreateBucketCommand } from '@aws-sdk/client-s3';
+import { createS3Client } from '../../src/store/s3-objects/s3-client.js';
 
 const require = createRequire(import.meta.url);
 
@@ -61,12 +62,7 @@ export async function startS3Server(): Promise<TestS3Server> {
   makePutsAtomic(server.store, uploads);
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
-  const client = new S3Client({
-    endpoint,
-    region: 'us-east-1',
-    forcePathStyle: true,
-    credentials: S3_TEST_KEY,
-  });
+  const client = createS3Client({ endpoint, forcePathStyle: true, ...S3_TEST_KEY });
   let buckets = 0;
   return {
     endpoint,

@@ -33,19 +33,11 @@ import { checkFileRange, fileRangeBytes, readFileRange } from '../objects-common
 import { checkPage } from '../objects-common/list-page.js';
 import { checkSha256, type Body } from '../objects-common/object-body.js';
 import { composeWithCopy, COPY_MIN_BYTES, hashedBody, type Received } from './s3-compose.js';
+import { createS3Client, type S3ClientOptions } from './s3-client.js';
 import { httpStatus, isNotFound } from './s3-errors.js';
 
-export interface S3ObjectStoreOptions {
+export interface S3ObjectStoreOptions extends S3ClientOptions {
   bucket: string;
-  /** Default `us-east-1` (what most S3-compatible servers accept). */
-  region?: string;
-  /** For S3-compatible servers, e.g. `http://127.0.0.1:9000`; AWS when absent. */
-  endpoint?: string;
-  /** Without both, the AWS SDK's default credential chain (environment, profile, instance role). */
-  accessKeyId?: string;
-  secretAccessKey?: string;
-  /** `http://host/bucket/key` instead of `http://bucket.host/key` (MinIO, Garage, s3rver). */
-  forcePathStyle?: boolean;
   /** Multipart part size in bytes (at least 5 MiB; default 8 MiB). */
   partSize?: number;
 }
@@ -67,22 +59,7 @@ export class S3ObjectStore implements ObjectStore {
 
   /** Connects and checks the bucket (HeadBucket), so a wrong name or key fails at start, clearly. */
   static async open(options: S3ObjectStoreOptions): Promise<S3ObjectStore> {
-    // On Node 20 the SDK warns, at every start, that its releases after January 2027 will need
-    // Node 22: a note for whoever upgrades the SDK here (the lockfile pins one that runs on 20),
-    // not for someone running `transcripts`. The SDK's own switch turns it off.
-    process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
-    const s3 = new S3Client({
-      region: options.region ?? 'us-east-1',
-      ...(options.endpoint ? { endpoint: options.endpoint } : {}),
-      forcePathStyle: options.forcePathStyle ?? false,
-      ...(options.accessKeyId && options.secretAccessKey
-        ? { credentials: { accessKeyId: options.accessKeyId, secretAccessKey: options.secretAccessKey } }
-        : {}),
-      // Checksums only where S3 requires them: several S3-compatible servers reject the newer
-      // default trailers. Integrity is ours: every put is verified against its sha256.
-      requestChecksumCalculation: 'WHEN_REQUIRED',
-      responseChecksumValidation: 'WHEN_REQUIRED',
-    });
+    const s3 = createS3Client(options);
     try {
       await s3.send(new HeadBucketCommand({ Bucket: options.bucket }));
     } catch (err) {
