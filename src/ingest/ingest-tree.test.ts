@@ -1,4 +1,5 @@
-import { appendFile, cp, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -165,5 +166,44 @@ describe('appending to a transcript', () => {
     expect(page.entries.map((e) => e.index)).toEqual([...Array(lines.length + 1).keys()]);
     const chunks = await Promise.all(chunkIds.map((id) => store.docs.get(id)));
     for (const c of chunks as unknown as ChunkDoc[]) expect(c.entryCount).toBe(c.entries!.length);
+  });
+});
+
+describe('links in the tree', () => {
+  it('follows linked folders and files, walks a folder reached twice once, and passes over what is no file', async () => {
+    const root = path.join(tmp, 'tree');
+    const proj = path.join(root, 'proj');
+    await mkdir(proj, { recursive: true });
+    // A project folder moved to another disk and linked back.
+    const moved = path.join(tmp, 'other-disk', 'happy');
+    await cp(path.join(claudeCorpusDir, 'slopus__happy'), moved, { recursive: true });
+    await symlink(moved, path.join(root, 'happy'));
+    // One transcript linked in, a link back up the tree, a dangling link, a FIFO (never opened).
+    const linkedId = 'd3ad4cdc-5657-435d-98fa-0035d53e383d';
+    const linked = path.join(claudeCorpusDir, 'chiphuyen__sniffly', `${linkedId}.jsonl`);
+    await symlink(linked, path.join(proj, `${linkedId}.jsonl`));
+    await symlink(root, path.join(proj, 'loop'));
+    await symlink(path.join(tmp, 'nowhere.jsonl'), path.join(proj, 'dangling.jsonl'));
+    execFileSync('mkfifo', [path.join(proj, 'fifo.jsonl')]);
+
+    const r = await run(root);
+    expect(r.failed).toEqual([]);
+    expect(r.files).toBe(5); // the four moved transcripts and the linked one, each once
+    expect(r.sessions).toBe(5);
+    const summary = await summaryOf(store, linkedId);
+    expect(summary.transcriptBytes).toBe((await stat(linked)).size);
+    const obj = await store.objects.get(`${linkedId}/transcript.jsonl`);
+    const chunks: Buffer[] = [];
+    for await (const c of obj!) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(await readFile(linked))).toBe(true);
+    expect((await summaryOf(store, 'f0b4ca22-f8e4-4c07-a952-8302b638e125')).counts.entries).toBe(187);
+
+    // Appending through the link's target is seen through the link.
+    await appendFile(
+      path.join(moved, 'rate-limit.jsonl'),
+      (await readFile(path.join(moved, 'rate-limit.jsonl'), 'utf8')).split('\n')[0] + '\n',
+    );
+    const again = await run(root);
+    expect(again).toMatchObject({ files: 5, changedFiles: 1, entries: 1, failed: [] });
   });
 });

@@ -6,7 +6,7 @@
  *   whose lines carry the parent's `sessionId`; the parent is resolved from its content.
  * Subagent files attach to their parent session; they never become sessions of their own.
  */
-import { open, readdir, stat } from 'node:fs/promises';
+import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 
 export interface ScannedFile {
@@ -23,26 +23,38 @@ export interface ScannedFile {
 
 const AGENT_FILE = /^agent-.*\.jsonl$/;
 
-/** Walks `root` (following no symlinks out of it) and classifies every `.jsonl` file. */
+/**
+ * Walks `root` and classifies every `.jsonl` file. Symbolic links are followed, as the other
+ * tools reading this tree do (a project folder moved to another disk and linked back is still
+ * history); files keep the path they have under `root`, and a folder reached twice (a link back
+ * up the tree) is walked once. Dangling links, FIFOs and the like are passed over.
+ */
 export async function scanTree(root: string): Promise<ScannedFile[]> {
   const out: ScannedFile[] = [];
-  await walk(path.resolve(root), out);
+  await walk(path.resolve(root), out, new Set());
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
 }
 
-async function walk(dir: string, out: ScannedFile[]): Promise<void> {
+async function walk(dir: string, out: ScannedFile[], walked: Set<string>): Promise<void> {
   let entries;
   try {
+    const real = await realpath(dir);
+    if (walked.has(real)) return;
+    walked.add(real);
     entries = await readdir(dir, { withFileTypes: true });
   } catch {
     return; // vanished or unreadable: the caller reports files, not folders
   }
+  // In name order, so a folder reached twice is always walked by the same path.
+  entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) {
-      await walk(full, out);
-    } else if (entry.isFile() && entry.name.endsWith('.jsonl')) {
+    // A link counts as what it points at; a dangling one as nothing.
+    const kind = entry.isSymbolicLink() ? await stat(full).catch(() => null) : entry;
+    if (kind?.isDirectory()) {
+      await walk(full, out, walked);
+    } else if (kind?.isFile() && entry.name.endsWith('.jsonl')) {
       const file = await classify(full, entry.name);
       if (file) out.push(file);
     }

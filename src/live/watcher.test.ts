@@ -1,4 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -59,6 +59,37 @@ describe('watchTranscripts', () => {
     await waitFor(() => removed.includes(main));
     await w.close();
     rmSync(root, { recursive: true, force: true });
+  });
+
+  it('records appends under a linked project folder by the path under the root, as backfill reads it', async () => {
+    const tmp = mkdtempSync(path.join(tmpdir(), 'ct-watch-'));
+    const root = path.join(tmp, 'projects');
+    const moved = path.join(tmp, 'other-disk', 'proj');
+    mkdirSync(root);
+    mkdirSync(moved, { recursive: true });
+    writeFileSync(path.join(moved, 's2.jsonl'), '{"n":0}\n');
+    symlinkSync(moved, path.join(root, 'proj'));
+    symlinkSync(root, path.join(moved, 'loop')); // a link back up: watched once, no endless walk
+    const calls: Array<{ sessionId: string; files: SessionFile[] }> = [];
+    const w = watchTranscripts({
+      root,
+      delayMs: 50,
+      ingest: async (sessionId, files) => {
+        calls.push({ sessionId, files });
+      },
+      removed: async () => undefined,
+      log: () => undefined,
+    });
+    await w.ready;
+    appendFileSync(path.join(moved, 's2.jsonl'), '{"n":1}\n');
+    await waitFor(() => calls.length > 0);
+    await w.idle();
+    expect(calls[0]).toMatchObject({ sessionId: 's2' });
+    expect(new Set(calls.flatMap((c) => c.files.map((f) => f.path)))).toEqual(
+      new Set([path.join(root, 'proj', 's2.jsonl')]),
+    );
+    await w.close();
+    rmSync(tmp, { recursive: true, force: true });
   });
 });
 

@@ -6,6 +6,7 @@
  * give it one more run afterwards. Removed files are reported, for deletion detection.
  */
 import { watch, type FSWatcher } from 'chokidar';
+import { realpathSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import { MAIN_TRANSCRIPT } from '../core/doc-ids.js';
 import type { SessionFile } from '../ingest/ingest-session.js';
@@ -117,12 +118,29 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
       );
   }
 
+  // Links are followed, as backfill's scan follows them (ingest/scan-tree.ts), and a folder
+  // reached by a second path (a link back up the tree) is watched once, under its first path.
+  const folders = new Map<string, string>();
+  const seenElsewhere = (path: string): boolean => {
+    let real;
+    try {
+      real = realpathSync(path);
+    } catch {
+      return false;
+    }
+    const first = folders.get(real);
+    if (first === undefined) folders.set(real, path);
+    return first !== undefined && first !== path;
+  };
   const watcher: FSWatcher = watch(options.root, {
     ignoreInitial: true,
-    followSymlinks: false,
+    followSymlinks: true,
     depth: 8,
     // Only transcripts; directories must pass so new project folders are watched too.
-    ignored: (path, stats) => stats?.isFile() === true && !path.endsWith('.jsonl'),
+    ignored: (path, stats) =>
+      stats?.isFile() === true
+        ? !path.endsWith('.jsonl')
+        : stats?.isDirectory() === true && seenElsewhere(path),
   });
   watcher.on('add', (p) => void changed(p));
   watcher.on('change', (p) => void changed(p));

@@ -28,7 +28,7 @@ export const backfillCommand = defineCommand<BackfillOptions>({
   summary: 'Import Claude Code transcripts (~/.claude/projects) through the API',
   description:
     'Scans DIR (default ~/.claude/projects) for main and subagent transcripts and ingests new bytes ' +
-    'only. Writes through the API found by --webapi, WEBAPI_HOST/WEBAPI_PORT, the installed instance ' +
+    'only. Symbolic links in DIR are followed (a folder reached twice is read once). Writes through the API found by --webapi, WEBAPI_HOST/WEBAPI_PORT, the installed instance ' +
     '(instance.env) or http://127.0.0.1:7650, in that order. Exits 1 when any file failed.',
   examples: [
     'transcripts backfill',
