@@ -93,21 +93,24 @@ export function plainLexeme(token: string, prefix: boolean): string | null {
 
 export class SearchTableStats {
   readonly #retryMs: number;
+  readonly #now: () => number;
   #reading: { at: number; stats: Promise<TermStats | null>; none: boolean } | null = null;
 
   /**
    * `retryMs`: how soon a reading that found no statistics is taken again. A table is first
    * analyzed just after a large import (../table-statistics.ts, in the background of the first
    * read), which is when people start searching: a minute without statistics had the words in
-   * half the entries looked for both ways, at twice the time.
+   * half the entries looked for both ways, at twice the time. `now` is the clock (tests pass
+   * their own).
    */
-  constructor(retryMs = NO_STATS_RETRY_MS) {
+  constructor(retryMs = NO_STATS_RETRY_MS, now: () => number = Date.now) {
     this.#retryMs = retryMs;
+    this.#now = now;
   }
 
   /** The latest reading, at most a minute old; null while the table has never been analyzed. */
   get(db: PostgresDatabase): Promise<TermStats | null> {
-    const now = Date.now();
+    const now = this.#now();
     let reading = this.#reading;
     if (!reading || now - reading.at > (reading.none ? this.#retryMs : MAX_AGE_MS)) {
       const fresh = { at: now, stats: this.#read(db).catch(() => null), none: false };
