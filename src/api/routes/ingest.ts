@@ -59,15 +59,16 @@ const reindexRoute = createRoute({
  * (`body field docs.<i>.<field>: …`). Checks the schema and that `_id` matches its content.
  */
 function docProblem(doc: Record<string, unknown>, i: number): string | null {
+  const at = (field: string, reason: string) => `body field docs.${i}.${field}: ${reason}`;
   const id = doc._id;
   if (typeof id === 'string' && id.startsWith('_design/')) return null;
   if (typeof id === 'string' && id.startsWith('_local/'))
-    return `body field docs.${i}._id: _local/ documents are instance-local; send them in "locals"`;
+    return at('_id', '_local/ documents are instance-local; send them in "locals"');
   const parsed = sessionDocSchema.safeParse(doc);
   if (!parsed.success) return describeValidationError('json', parsed.error, ['docs', i]);
   const d = parsed.data;
   const sid = sessionIdProblem(d.sessionId);
-  if (sid) return `body field docs.${i}.sessionId: ${sid}`;
+  if (sid) return at('sessionId', sid);
   const expected =
     d.type === 'summary'
       ? d._id === docIds.summary(d.sessionId)
@@ -81,12 +82,12 @@ function docProblem(doc: Record<string, unknown>, i: number): string | null {
         : d.type === 'chunk'
           ? docIds.chunk(d.sessionId, d.file, d.byteStart)
           : `event:${d.sessionId}:…`;
-    return `body field docs.${i}._id: a ${d.type} document's id must be ${want}, got ${d._id}`;
+    return at('_id', `a ${d.type} document's id must be ${want}, got ${d._id}`);
   }
   if (d.type === 'chunk') {
     const key = objectKeyProblem(`${d.sessionId}/${d.file}`);
-    if (key) return `body field docs.${i}.file: ${key}`;
-    if (d.byteEnd < d.byteStart) return `body field docs.${i}.byteEnd: must not be before byteStart`;
+    if (key) return at('file', key);
+    if (d.byteEnd < d.byteStart) return at('byteEnd', 'must not be before byteStart');
   }
   return null;
 }
