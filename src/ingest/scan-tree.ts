@@ -1,27 +1,17 @@
 /**
- * Finds the transcript files of a `~/.claude/projects`-style tree and says what each one is:
- * - `<project>/<sessionId>.jsonl` — a main transcript; the session id is the file name's stem;
- * - `<…>/<sessionId>/subagents/agent-*.jsonl` — a subagent of `<sessionId>` (layout since 2.0);
- * - any other `agent-*.jsonl` (project level, or in an `agents/` folder) — an older subagent file
- *   whose lines carry the parent's `sessionId`; the parent is resolved from its content.
- * Subagent files attach to their parent session; they never become sessions of their own.
+ * Finds the transcript files of a `~/.claude/projects`-style tree (or `~/.codex/sessions`) and
+ * says what each one is (transcript-path.ts).
  */
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { classifyTranscriptPath, type TranscriptPath } from './transcript-path.js';
 
-export interface ScannedFile {
+export interface ScannedFile extends TranscriptPath {
   /** Absolute path. */
   path: string;
   size: number;
   mtimeMs: number;
-  kind: 'main' | 'subagent';
-  /** Known from the layout (main files, `subagents/` folders); null until resolved from content. */
-  sessionId: string | null;
-  /** Object name within the session: `transcript.jsonl` or `subagents/<file>`. */
-  objectName: string;
 }
-
-const AGENT_FILE = /^agent-.*\.jsonl$/;
 
 /**
  * Walks `root` and classifies every `.jsonl` file. Symbolic links are followed, as the other
@@ -55,34 +45,21 @@ async function walk(dir: string, out: ScannedFile[], walked: Set<string>): Promi
     if (kind?.isDirectory()) {
       await walk(full, out, walked);
     } else if (kind?.isFile() && entry.name.endsWith('.jsonl')) {
-      const file = await classify(full, entry.name);
+      const file = await classify(full);
       if (file) out.push(file);
     }
   }
 }
 
-async function classify(full: string, name: string): Promise<ScannedFile | null> {
+async function classify(full: string): Promise<ScannedFile | null> {
   let st;
   try {
     st = await stat(full);
   } catch {
     return null;
   }
-  const base = { path: full, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
-  const parent = path.basename(path.dirname(full));
-  if (parent === 'subagents') {
-    const sessionId = path.basename(path.dirname(path.dirname(full)));
-    return { ...base, kind: 'subagent', sessionId, objectName: `subagents/${name}` };
-  }
-  if (AGENT_FILE.test(name)) {
-    return { ...base, kind: 'subagent', sessionId: null, objectName: `subagents/${name}` };
-  }
-  return {
-    ...base,
-    kind: 'main',
-    sessionId: name.slice(0, -'.jsonl'.length),
-    objectName: 'transcript.jsonl',
-  };
+  const kind = classifyTranscriptPath(full);
+  return kind && { ...kind, path: full, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
 }
 
 /**

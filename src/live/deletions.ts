@@ -14,7 +14,7 @@ import {
 } from '../core/source-deletion.js';
 import { cursorId, type SessionCursor } from '../ingest/ingest-session.js';
 import type { TreeIndex } from '../ingest/ingest-tree.js';
-import { classifyTranscriptPath } from './watcher.js';
+import { classifyTranscriptPath } from '../ingest/transcript-path.js';
 
 /** The slice of the document store this needs (instance-local state only). */
 export interface LocalState {

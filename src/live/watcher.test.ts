@@ -3,25 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SessionFile } from '../ingest/ingest-session.js';
-import { classifyTranscriptPath, watchTranscripts } from './watcher.js';
-
-describe('classifyTranscriptPath', () => {
-  it('reads a path the way backfill does', () => {
-    expect(classifyTranscriptPath('/p/proj/abc.jsonl')).toEqual({
-      sessionId: 'abc',
-      objectName: 'transcript.jsonl',
-    });
-    expect(classifyTranscriptPath('/p/proj/abc/subagents/agent-1.jsonl')).toEqual({
-      sessionId: 'abc',
-      objectName: 'subagents/agent-1.jsonl',
-    });
-    expect(classifyTranscriptPath('/p/proj/agent-9.jsonl')).toEqual({
-      sessionId: null,
-      objectName: 'subagents/agent-9.jsonl',
-    });
-    expect(classifyTranscriptPath('/p/proj/notes.txt')).toBeNull();
-  });
-});
+import { watchTranscripts } from './watcher.js';
 
 describe('watchTranscripts', () => {
   it('coalesces a burst of appends into few ingests per session, and reports removals', async () => {

@@ -7,26 +7,9 @@
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
-import { basename, dirname } from 'node:path';
-import { MAIN_TRANSCRIPT } from '../core/doc-ids.js';
 import type { SessionFile } from '../ingest/ingest-session.js';
 import { readParentSessionId } from '../ingest/scan-tree.js';
-
-export interface TranscriptPath {
-  /** Known from the layout; null for an old-layout `agent-*.jsonl` (its lines name the parent). */
-  sessionId: string | null;
-  objectName: string;
-}
-
-/** What a `.jsonl` path is, by the same rules as backfill's scan (ingest/scan-tree.ts). */
-export function classifyTranscriptPath(path: string): TranscriptPath | null {
-  const name = basename(path);
-  if (!name.endsWith('.jsonl')) return null;
-  if (basename(dirname(path)) === 'subagents')
-    return { sessionId: basename(dirname(dirname(path))), objectName: `subagents/${name}` };
-  if (/^agent-.*\.jsonl$/.test(name)) return { sessionId: null, objectName: `subagents/${name}` };
-  return { sessionId: name.slice(0, -'.jsonl'.length), objectName: MAIN_TRANSCRIPT };
-}
+import { classifyTranscriptPath } from '../ingest/transcript-path.js';
 
 export interface WatcherOptions {
   root: string;
