@@ -3,12 +3,12 @@
  * (a second run writes nothing), dry runs write nothing, failed files are listed with exit 1,
  * plain progress lines on a pipe, and clear errors for a bad --dir or an unreachable API.
  */
-import { cpSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
-import { claudeCorpusDir } from '../support/paths.js';
+import { claudeCorpusDir, corpusDir } from '../support/paths.js';
 
 let server: TestServer;
 
@@ -74,6 +74,42 @@ describe('transcripts backfill', () => {
     expect(t.body.total).toBe(2);
     const raw = await fetch(`${server.url}/api/store/objects/grow-session/transcript.jsonl`);
     expect(await raw.text()).toBe(`${line(0)}\n${line(1)}\n`);
+  });
+
+  it('reads a Codex sessions tree: the session by its uuid, its prompt, answers and cwd', async () => {
+    const id = '019ce50a-d285-7a52-b98a-6a3a66a48547';
+    const name = `rollout-2026-03-13T10-33-37-${id}.jsonl`;
+    const source = path.join(corpusDir, 'codex', 'aaaAlexanderaaa__cchistory', name);
+    const tree = mkdtempSync(path.join(tmpdir(), 'ct-codex-'));
+    mkdirSync(path.join(tree, '2026', '03', '13'), { recursive: true });
+    cpSync(source, path.join(tree, '2026', '03', '13', name));
+    const r = await runCli(['backfill', '--dir', tree, '--webapi', server.url], { env: server.env });
+    expect(r.code, r.stderr).toBe(0);
+
+    const session = (await getJson(server, `/api/sessions/${id}`)).body;
+    expect(session).toMatchObject({
+      id,
+      cwd: '/Users/mock_user/workspace/history-lab',
+      project: 'history-lab',
+      models: ['gpt-5.4'],
+      gitBranch: 'master',
+      counts: { prompts: 1 },
+    });
+    expect(session.title).toMatch(/^为什么会有一些candidate和unlink/);
+    const turns = (await getJson(server, `/api/sessions/${id}/turns`)).body;
+    expect(turns.turns.map((t: { role: string }) => t.role)).toEqual([
+      'user',
+      'assistant',
+      'assistant',
+      'assistant',
+    ]);
+    const hits = (await getJson(server, `/api/search?q=linker.ts`)).body;
+    expect(hits.hits.map((h: { sessionId: string; role: string }) => [h.sessionId, h.role])).toContainEqual([
+      id,
+      'assistant',
+    ]);
+    const raw = await fetch(`${server.url}/api/store/objects/${id}/transcript.jsonl`);
+    expect(Buffer.from(await raw.arrayBuffer()).equals(readFileSync(source))).toBe(true);
   });
 
   it('lists the files that failed and why, and exits 1', async () => {

@@ -28,12 +28,15 @@ export const backfillCommand = defineCommand<BackfillOptions>({
   summary: 'Import Claude Code transcripts (~/.claude/projects) through the API',
   description:
     'Scans DIR (default ~/.claude/projects) for main and subagent transcripts and ingests new bytes ' +
-    'only. Symbolic links in DIR are followed (a folder reached twice is read once). Writes through the API found by --webapi, WEBAPI_HOST/WEBAPI_PORT, the installed instance ' +
+    'only. Codex CLI rollouts are read too: point --dir at ~/.codex/sessions. Symbolic links in DIR ' +
+    'are followed (a folder reached twice is read once). Writes through the API found by --webapi, ' +
+    'WEBAPI_HOST/WEBAPI_PORT, the installed instance ' +
     '(instance.env) or http://127.0.0.1:7650, in that order. Exits 1 when any file failed.',
   examples: [
     'transcripts backfill',
     'transcripts backfill --dry-run',
     'transcripts backfill --dir /mnt/old-laptop/.claude/projects --host old-laptop',
+    'transcripts backfill --dir ~/.codex/sessions',
     'transcripts backfill --webapi http://nas.local:7650',
   ],
   options: [

@@ -39,7 +39,7 @@ export function sessionLines(s: Session): Array<[string, string]> {
     ['host', s.hostname ?? '—'],
     ['git branch', s.gitBranch ?? '—'],
     ['model', s.models.length ? s.models.join(', ') : '—'],
-    ['claude code', s.version ?? '—'],
+    ['version', s.version ?? '—'], // of Claude Code, or of the Codex CLI for a rollout
     ['started', formatTime(s.startedAt)],
     ['last activity', formatTime(s.lastActivity)],
     ['ended', formatTime(s.endedAt)],

@@ -1,12 +1,13 @@
 /**
- * Projects one Claude Code JSONL line to a `ProjectedEntry` (DESIGN §3). Pure and total: any byte
- * sequence yields an entry. A line that is not a JSON object is kept as a malformed `other` entry,
- * never dropped; large fields are capped (caps.ts) with `truncated: true`, the raw line staying
- * reachable through the byte range.
+ * Projects one Claude Code JSONL line (or a Codex rollout's: codex-record.ts) to a
+ * `ProjectedEntry` (DESIGN §3). Pure and total: any byte sequence yields an entry. A line that is
+ * not a JSON object is kept as a malformed `other` entry, never dropped; large fields are capped
+ * (caps.ts) with `truncated: true`, the raw line staying reachable through the byte range.
  */
 import type { EntryRole, ProjectedEntry } from '../documents.js';
 import { toTokenUsage } from '../usage.js';
 import { capText, cutString, safeStringify } from './caps.js';
+import { isCodexRecord, projectCodexRecord } from './codex-record.js';
 import { emptyParts, isRecord, readContent, str, type ContentParts } from './content-blocks.js';
 
 export interface EntryPosition {
@@ -151,7 +152,8 @@ export function projectLine(bytes: Buffer, at: EntryPosition): ProjectedLine {
   }
   if (!isRecord(parsed)) return malformed(bytes, pos, `not a JSON object: ${describeJson(parsed)}`);
   try {
-    return { entry: projectRecord(parsed, pos), record: parsed };
+    const entry = isCodexRecord(parsed) ? projectCodexRecord(parsed, pos) : projectRecord(parsed, pos);
+    return { entry, record: parsed };
   } catch (err) {
     // Only reachable on input no transcript has (e.g. a stack overflow); keep the line anyway.
     const reason = err instanceof Error ? err.message : String(err);

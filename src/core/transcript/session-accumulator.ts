@@ -23,6 +23,7 @@ import {
   type AccumulatorState,
 } from './accumulator-state.js';
 import { cutString } from './caps.js';
+import { codexMeta, isCodexRecord } from './codex-record.js';
 import { preview, reconstructedEvent, type EventFields } from './reconstructed-event.js';
 import { promptText } from './turns.js';
 
@@ -87,7 +88,8 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
   const byName = new Map(Object.entries(s.toolCallsByName));
   const cwd = () => s.cwd.main ?? s.cwd.other;
 
-  function noteMeta(record: Record<string, unknown>, slot: 'main' | 'other'): void {
+  function noteMeta(line: Record<string, unknown>, slot: 'main' | 'other'): void {
+    const record = isCodexRecord(line) ? codexMeta(line) : line;
     const c = meta(record.cwd);
     if (c && s.cwd[slot] === null) s.cwd[slot] = c;
     const branch = meta(record.gitBranch);
