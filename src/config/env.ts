@@ -101,6 +101,11 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; descriptio
   },
   { name: 'HOME', default: '(the OS home)', description: 'where ~/.claude/projects is looked for' },
   {
+    name: 'CODEX_HOME',
+    default: '~/.codex',
+    description: "Codex CLI's home: serve watches its sessions/ folder for rollouts",
+  },
+  {
     name: 'CT_NOW',
     default: '(unset)',
     description: 'pins the clock (an ISO 8601 instant) for the server and the hook: tests and demos',

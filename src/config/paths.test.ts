@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   claudeProjectsDir,
+  codexSessionsDir,
   defaultStaticDir,
   envValue,
   packageRoot,
@@ -38,6 +39,12 @@ describe('resolvePaths', () => {
 
   it('finds ~/.claude/projects from HOME', () => {
     expect(claudeProjectsDir({ HOME: '/home/u' })).toBe('/home/u/.claude/projects');
+  });
+
+  it("finds Codex's sessions under CODEX_HOME, else ~/.codex", () => {
+    expect(codexSessionsDir({ HOME: '/home/u' })).toBe('/home/u/.codex/sessions');
+    expect(codexSessionsDir({ HOME: '/home/u', CODEX_HOME: '/data/codex' })).toBe('/data/codex/sessions');
+    expect(codexSessionsDir({ HOME: '/home/u', CODEX_HOME: ' ' })).toBe('/home/u/.codex/sessions');
   });
 });
 

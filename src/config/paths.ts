@@ -53,6 +53,11 @@ export function claudeProjectsDir(env: Env = process.env): string {
   return join(homeDir(env), '.claude', 'projects');
 }
 
+/** Codex CLI's rollouts, `$CODEX_HOME/sessions` (Codex's own setting; default `~/.codex`). */
+export function codexSessionsDir(env: Env = process.env): string {
+  return join(envValue(env, 'CODEX_HOME') ?? join(homeDir(env), '.codex'), 'sessions');
+}
+
 let cachedRoot: string | undefined;
 
 /**

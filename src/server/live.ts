@@ -1,7 +1,7 @@
 /**
- * Live recording inside `serve`: replays the hook spool at start and periodically, watches the
- * projects directory (after a catch-up import of what changed while the server was down), and
- * notices transcripts that disappeared. Everything writes into the store in process, holding the
+ * Live recording inside `serve`: replays the hook spool at start and periodically, watches each
+ * transcript tree — Claude Code's projects, Codex's sessions — (after a catch-up import of what
+ * changed while the server was down), and notices transcripts that disappeared. Everything writes into the store in process, holding the
  * same per-session locks the hooks take, so hooks and watcher never ingest one session at once.
  */
 import { existsSync, statSync } from 'node:fs';
@@ -21,9 +21,9 @@ import { FIRST_IMPORT_MARKER } from './first-import.js';
 export interface LiveOptions {
   store: Store;
   dataDir: string;
-  /** The projects directory (`~/.claude/projects`). */
-  root: string;
-  /** Watch `root` (serve --no-watch turns it off). */
+  /** The transcript trees: `~/.claude/projects` and Codex's `~/.codex/sessions`. */
+  roots: string[];
+  /** Watch `roots` (serve --no-watch turns it off). */
   watch: boolean;
   /** Spool replay period; 0 turns replay off (at start too). */
   replayEveryMs: number;
@@ -39,7 +39,8 @@ export interface LiveOptions {
 }
 
 export interface LiveStatus {
-  watching: string | null;
+  /** The trees being watched. */
+  watching: string[];
   lastReplay: { at: string; records: number; failed: string | null } | null;
 }
 
@@ -64,8 +65,7 @@ export function startLive(options: LiveOptions): Live {
   const runSession = sessionLockRunner(paths);
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
-  let watcher: TranscriptWatcher | null = null;
-  const status: LiveStatus = { watching: null, lastReplay: null };
+  const status: LiveStatus = { watching: [], lastReplay: null };
 
   // --- spool replay -----------------------------------------------------------------------
   const sender = createSender({
@@ -104,139 +104,151 @@ export function startLive(options: LiveOptions): Live {
     timers.push(setInterval(() => void replay(), options.replayEveryMs).unref());
   }
 
-  // --- watcher ----------------------------------------------------------------------------
-  const indexId = treeIndexId(host, options.root);
-  let index: TreeIndex | null = null;
-  let indexDirty = false;
-  const saveIndex = async () => {
-    if (!indexDirty || !index) return;
-    indexDirty = false;
-    await store.docs.putLocal(indexId, index);
-  };
+  // --- watchers: one per transcript tree ---------------------------------------------------
+  const trees = options.watch ? options.roots.map((root) => watchTree(root)) : [];
 
-  async function ingestChanged(sessionId: string, files: SessionFile[]) {
-    // Sizes before the ingest: the index may understate what was read, never overstate it.
-    const present = files.flatMap((f) => {
-      const st = statSync(f.path, { throwIfNoEntry: false });
-      return st?.isFile() ? [{ f, st }] : [];
-    });
-    if (present.length === 0) return;
-    await runSession(sessionId, () =>
-      ingestSession({
-        sessionId,
-        files: present.map((x) => x.f),
-        sink,
-        hostname: host,
-        source: 'live',
-        provenance: 'live',
-      }),
-    );
-    // The tree index remembers what was ingested, for the next catch-up and for deletion scans.
-    index ??= (await store.docs.getLocal<TreeIndex>(indexId)) ?? { v: 1, files: {} };
-    for (const { f, st } of present)
-      index.files[f.path] = { size: st.size, mtimeMs: Math.trunc(st.mtimeMs), sessionId };
-    indexDirty = true;
-    await noteRestored(
-      store.docs,
-      sessionId,
-      present.map((x) => x.f.path),
-    );
-  }
+  function watchTree(root: string) {
+    const indexId = treeIndexId(host, root);
+    let index: TreeIndex | null = null;
+    let indexDirty = false;
+    let watcher: TranscriptWatcher | null = null;
+    const saveIndex = async () => {
+      if (!indexDirty || !index) return;
+      indexDirty = false;
+      await store.docs.putLocal(indexId, index);
+    };
 
-  async function scan() {
-    const idx = index ?? (await store.docs.getLocal<TreeIndex>(indexId));
-    const marked = await scanForDeletions(store.docs, idx, new Date(now()).toISOString());
-    if (marked.length) log(`watch: ${marked.length} session(s) kept after their transcript was deleted`);
-  }
-
-  async function startWatching() {
-    await options.importDone;
-    if (closed) return;
-    // Catch up on what changed while the server was down, or on a directory that appeared after
-    // it started — unless the user never wanted the tree imported (--no-import before any
-    // import): then only changes from now on are recorded.
-    const marker = await store.docs.getLocal<{ state: string }>(FIRST_IMPORT_MARKER);
-    const catchUp = marker?.state === 'done' || options.importEnabled;
-    let caughtUp: () => void = () => undefined;
-    const holdUntil = new Promise<void>((r) => (caughtUp = r));
-    watcher = watchTranscripts({
-      root: options.root,
-      ingest: ingestChanged,
-      removed: async (path, sessionId, objectName) => {
-        if (
-          sessionId &&
-          (await noteRemoved(store.docs, { sessionId, path, objectName }, new Date(now()).toISOString()))
-        )
-          log(`watch: ${path} was deleted; session ${sessionId} is kept`);
-      },
-      log,
-      holdUntil,
-    });
-    status.watching = options.root;
-    await watcher.ready;
-    try {
-      if (catchUp) {
-        const r = await ingestTree({
-          root: options.root,
+    async function ingestChanged(sessionId: string, files: SessionFile[]) {
+      // Sizes before the ingest: the index may understate what was read, never overstate it.
+      const present = files.flatMap((f) => {
+        const st = statSync(f.path, { throwIfNoEntry: false });
+        return st?.isFile() ? [{ f, st }] : [];
+      });
+      if (present.length === 0) return;
+      const r = await runSession(sessionId, () =>
+        ingestSession({
+          sessionId,
+          files: present.map((x) => x.f),
           sink,
           hostname: host,
-          source: 'backfill',
-          provenance: 'backfilled',
-          runSession,
-        });
-        if (r.changedFiles)
-          log(`watch: caught up on ${r.changedFiles} changed file(s) in ${r.sessions} session(s)`);
-      }
-      await scan();
-    } catch (err) {
-      log(`watch: catch-up failed: ${(err as Error).message}`);
-    } finally {
-      caughtUp();
-    }
-    log(`watch: recording changes in ${options.root}`);
-    timers.push(setInterval(() => void saveIndex().catch(() => undefined), 5_000).unref());
-    timers.push(
-      setInterval(
-        () => void scan().catch((err: Error) => log(`watch: deletion scan failed: ${err.message}`)),
-        options.scanEveryMs ?? 10 * 60_000,
-      ).unref(),
-    );
-  }
-
-  let watching: Promise<void> = Promise.resolve();
-  if (options.watch) {
-    const begin = () => {
-      watching = startWatching().catch((err: Error) =>
-        log(`watch: cannot watch ${options.root}: ${err.message}`),
+          source: 'live',
+          provenance: 'live',
+        }),
       );
+      for (const k of r.kept) log(`watch: ${k.path} not read, stored history kept: ${k.reason}`);
+      // The tree index remembers what was ingested, for the next catch-up and for deletion scans.
+      index ??= (await store.docs.getLocal<TreeIndex>(indexId)) ?? { v: 1, files: {} };
+      for (const { f, st } of present)
+        index.files[f.path] = { size: st.size, mtimeMs: Math.trunc(st.mtimeMs), sessionId };
+      indexDirty = true;
+      await noteRestored(
+        store.docs,
+        sessionId,
+        present.map((x) => x.f.path),
+      );
+    }
+
+    async function scan() {
+      const idx = index ?? (await store.docs.getLocal<TreeIndex>(indexId));
+      const marked = await scanForDeletions(store.docs, idx, new Date(now()).toISOString());
+      if (marked.length) log(`watch: ${marked.length} session(s) kept after their transcript was deleted`);
+    }
+
+    async function startWatching() {
+      await options.importDone;
+      if (closed) return;
+      // Catch up on what changed while the server was down, or on a directory that appeared after
+      // it started — unless the user never wanted the tree imported (--no-import before any
+      // import): then only changes from now on are recorded.
+      const marker = await store.docs.getLocal<{ state: string }>(FIRST_IMPORT_MARKER);
+      const catchUp = marker?.state === 'done' || options.importEnabled;
+      let caughtUp: () => void = () => undefined;
+      const holdUntil = new Promise<void>((r) => (caughtUp = r));
+      watcher = watchTranscripts({
+        root,
+        ingest: ingestChanged,
+        removed: async (path, sessionId, objectName) => {
+          if (
+            sessionId &&
+            (await noteRemoved(store.docs, { sessionId, path, objectName }, new Date(now()).toISOString()))
+          )
+            log(`watch: ${path} was deleted; session ${sessionId} is kept`);
+        },
+        log,
+        holdUntil,
+      });
+      status.watching.push(root);
+      await watcher.ready;
+      try {
+        if (catchUp) {
+          const r = await ingestTree({
+            root,
+            sink,
+            hostname: host,
+            source: 'backfill',
+            provenance: 'backfilled',
+            runSession,
+          });
+          if (r.changedFiles)
+            log(`watch: caught up on ${r.changedFiles} changed file(s) in ${r.sessions} session(s)`);
+          for (const k of r.kept) log(`watch: ${k.file} not read, stored history kept: ${k.reason}`);
+        }
+        await scan();
+      } catch (err) {
+        log(`watch: catch-up failed: ${(err as Error).message}`);
+      } finally {
+        caughtUp();
+      }
+      log(`watch: recording changes in ${root}`);
+      timers.push(setInterval(() => void saveIndex().catch(() => undefined), 5_000).unref());
+      timers.push(
+        setInterval(
+          () => void scan().catch((err: Error) => log(`watch: deletion scan failed: ${err.message}`)),
+          options.scanEveryMs ?? 10 * 60_000,
+        ).unref(),
+      );
+    }
+
+    let watching: Promise<void> = Promise.resolve();
+    const begin = () => {
+      watching = startWatching().catch((err: Error) => log(`watch: cannot watch ${root}: ${err.message}`));
     };
-    if (existsSync(options.root)) begin();
+    if (existsSync(root)) begin();
     else {
-      // A newcomer may install Claude Code after the server: start once the directory appears.
+      // A newcomer may install Claude Code (or Codex) after the server: start once the directory appears.
       const poll = setInterval(() => {
-        if (closed || !existsSync(options.root)) return;
+        if (closed || !existsSync(root)) return;
         clearInterval(poll);
         begin();
       }, ROOT_POLL_MS).unref();
       timers.push(poll);
     }
+
+    return {
+      idle: async () => {
+        await watching;
+        await watcher?.idle();
+      },
+      close: async () => {
+        await watching;
+        await watcher?.close();
+        await saveIndex().catch(() => undefined);
+      },
+    };
   }
 
   return {
-    status: () => ({ ...status }),
+    status: () => ({ ...status, watching: [...status.watching] }),
     idle: async () => {
-      await watching;
-      await watcher?.idle();
+      await Promise.all(trees.map((t) => t.idle()));
       await replaying;
     },
     replay,
     async close() {
       closed = true;
       for (const t of timers) clearInterval(t);
-      await watching;
-      await watcher?.close();
+      await Promise.all(trees.map((t) => t.close()));
       await replaying;
-      await saveIndex().catch(() => undefined);
     },
   };
 }

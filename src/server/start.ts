@@ -15,6 +15,7 @@ import { isLoopbackHost, isWildcardHost, readServiceEnv } from '../config/env.js
 import { writeInstanceEnv } from '../config/instance-env.js';
 import {
   claudeProjectsDir,
+  codexSessionsDir,
   defaultStaticDir,
   type Env,
   packageVersion,
@@ -207,7 +208,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const live = startLive({
     store,
     dataDir: paths.dataDir,
-    root: claudeProjectsDir(env),
+    roots: [claudeProjectsDir(env), codexSessionsDir(env)],
     watch: options.watch ?? true,
     replayEveryMs:
       options.replayEveryMs ??

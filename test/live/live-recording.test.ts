@@ -9,7 +9,7 @@
  * - the watcher and the hooks both record it (the very same documents as the hooks alone), or the
  *   watcher alone (the backfill's documents, live).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -21,7 +21,7 @@ import { storeSink } from '../../src/ingest/sink.js';
 import { openStore } from '../../src/store/open-store.js';
 import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
-import { claudeCorpusDir } from '../support/paths.js';
+import { claudeCorpusDir, corpusDir } from '../support/paths.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { expectedHookDocs, hookEnv, play, planSession, type HookCall, type Step } from './play.js';
 
@@ -316,6 +316,43 @@ describe('live recording', () => {
       reconciliation: { state: 'not_hook_recorded' },
     });
     await expectBackfillPlusEvents(s, projects, steps, false);
+  });
+});
+
+describe('live recording of Codex rollouts', () => {
+  it('records a rollout growing under CODEX_HOME/sessions, by the uuid in its name', async () => {
+    const id = '019ce50a-d285-7a52-b98a-6a3a66a48547';
+    const name = `rollout-2026-03-13T10-33-37-${id}.jsonl`;
+    const lines = readFileSync(path.join(corpusDir, 'codex', 'aaaAlexanderaaa__cchistory', name), 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => `${l}\n`);
+    const root = await freshRoot();
+    const codexHome = path.join(root, 'codex');
+    const day = path.join(codexHome, 'sessions', '2026', '03', '13');
+    mkdirSync(day, { recursive: true });
+    const file = path.join(day, name);
+    // Written before the server starts: the catch-up reads it.
+    writeFileSync(file, lines.slice(0, 6).join(''));
+    const s = await server({ root, env: { CODEX_HOME: codexHome, CT_NOW: '2026-03-13T02:46:00.000Z' } });
+    await waitFor(async () =>
+      s.logs().includes(`watch: recording changes in ${path.join(codexHome, 'sessions')}`),
+    );
+    expect((await getJson(s, `/api/sessions/${id}`)).body.counts.prompts).toBe(1);
+    // The rest is appended while it runs.
+    for (const line of lines.slice(6)) appendFileSync(file, line);
+    const size = readFileSync(file).length;
+    await waitFor(async () => (await getJson(s, `/api/sessions/${id}`)).body.files?.[0]?.bytes === size);
+    const body = (await getJson(s, `/api/sessions/${id}`)).body;
+    expect(body).toMatchObject({
+      provenance: 'live',
+      models: ['gpt-5.4'],
+      cwd: '/Users/mock_user/workspace/history-lab',
+    });
+    const turns = (await getJson(s, `/api/sessions/${id}/turns`)).body.turns as Array<{ role: string }>;
+    expect(turns.map((t) => t.role)).toEqual(['user', 'assistant', 'assistant', 'assistant']);
+    const raw = await fetch(`${s.url}/api/store/objects/${id}/transcript.jsonl`);
+    expect(await raw.text()).toBe(lines.join(''));
   });
 });
 

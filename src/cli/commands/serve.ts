@@ -18,8 +18,9 @@ export const serveCommand = defineCommand<ServeOptions>({
     'Listens on WEBAPI_HOST:WEBAPI_PORT (default 127.0.0.1:7650) over the store in the data dir ' +
     '(CT_HOME overrides). Any non-loopback host requires CT_API_TOKEN. On first start, when ' +
     '~/.claude/projects exists, it imports your sessions in the background (progress in the log ' +
-    'and at /api/health). While it runs it watches that directory and records new and growing ' +
-    'transcripts live, and replays what `transcripts hook` spooled while it was down.',
+    "and at /api/health). While it runs it watches that directory, and Codex's ~/.codex/sessions, " +
+    'and records new and growing transcripts live, and replays what `transcripts hook` spooled ' +
+    'while it was down.',
   examples: [
     'transcripts serve',
     'transcripts serve --port 7700 --no-import',
@@ -34,7 +35,8 @@ export const serveCommand = defineCommand<ServeOptions>({
     { flags: '--no-import', description: 'do not import ~/.claude/projects on first start' },
     {
       flags: '--no-watch',
-      description: 'do not watch ~/.claude/projects for new and growing transcripts (hooks still record)',
+      description:
+        'do not watch ~/.claude/projects and ~/.codex/sessions for new and growing transcripts (hooks still record)',
     },
   ],
   parse(raw) {
