@@ -10,9 +10,15 @@
  * - Objects are written before documents; documents and the cursor are committed together in one
  *   transaction. A process killed at any point leaves either the old cursor (and the re-run
  *   rewrites the same bytes and documents) or the new one.
+ * - Transcripts only grow. A file now shorter than what was stored (truncated, or an older copy
+ *   put back), or whose bytes before the cursor are no longer those read (another file under the
+ *   same name), is not read: what was stored is kept, as for a deleted file, and the file is
+ *   reported in `kept`. Continuing it would splice two files into one transcript; starting over
+ *   would throw away history. A file put back whole (and grown) is continued.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { docIds, MAIN_TRANSCRIPT } from '../core/doc-ids.js';
 import type { ChunkDoc, EventDoc, ProjectedEntry } from '../core/documents.js';
 import { sessionIdProblem } from '../core/object-key.js';
@@ -54,6 +60,11 @@ export interface FileCursor {
   entries: number;
   /** The last chunk when it is not full yet: an append extends it. */
   openChunk: { id: string; entries: number; bytes: number } | null;
+  /**
+   * SHA-1 of the bytes just before `offset` (up to TAIL_BYTES): a file continued must still hold
+   * them. Absent in cursors written before it existed (the file is then trusted).
+   */
+  tail?: string;
 }
 
 export interface SessionCursor {
@@ -90,6 +101,24 @@ export interface IngestSessionResult {
   docsUnchanged: number;
   /** Event documents that already existed with other content (kept, not overwritten). */
   conflicts: string[];
+  /** Files not read because they no longer continue what was stored (which is kept). */
+  kept: Array<{ path: string; objectName: string; reason: string }>;
+}
+
+/** How much of a file before its cursor is fingerprinted (`FileCursor.tail`). */
+const TAIL_BYTES = 4096;
+
+/** The fingerprint of `path`'s bytes before `end`; null when the file is shorter than that. */
+async function tailOf(path: string, end: number): Promise<string | null> {
+  const start = Math.max(0, end - TAIL_BYTES);
+  const fh = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(end - start);
+    const { bytesRead } = await fh.read(buf, 0, buf.length, start);
+    return bytesRead === buf.length ? createHash('sha1').update(buf).digest('hex') : null;
+  } finally {
+    await fh.close();
+  }
 }
 
 export const cursorId = (sessionId: string) => `_local/ingest:${sessionId}`;
@@ -105,17 +134,6 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
 
   const stored = await sink.getLocal<SessionCursor>(cursorId(sessionId));
   let cursor: SessionCursor = stored?.v === 1 ? stored : freshCursor(options);
-
-  // A file that shrank or was replaced cannot be continued: start the session over.
-  for (const file of options.files) {
-    const fc = cursor.files[file.objectName];
-    if (!fc) continue;
-    const st = await stat(file.path);
-    if (st.size < fc.offset) {
-      cursor = freshCursor(options, cursor.init);
-      break;
-    }
-  }
 
   // A session first ingested afterwards (backfill) that grows under a live recorder (hook,
   // watcher) is being recorded while it runs: from now on its provenance is live.
@@ -136,6 +154,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     docsWritten: 0,
     docsUnchanged: 0,
     conflicts: [],
+    kept: [],
   };
   const pendingDocs: DocInput[] = [];
   let closedSinceFlush = 0;
@@ -177,6 +196,19 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     if (prev && prev.size === size && prev.mtimeMs === mtimeMs && prev.path === file.path) {
       unchanged++;
       continue;
+    }
+    if (prev && prev.offset > 0) {
+      const reason =
+        size < prev.offset
+          ? `it is ${size} bytes, shorter than the ${prev.offset} stored`
+          : prev.tail !== undefined && (await tailOf(file.path, prev.offset)) !== prev.tail
+            ? `its first ${prev.offset} bytes are no longer those stored`
+            : null;
+      if (reason) {
+        unchanged++;
+        result.kept.push({ path: file.path, objectName: file.objectName, reason });
+        continue;
+      }
     }
 
     const fc: FileCursor = prev
@@ -241,6 +273,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
           if (closedSinceFlush >= FLUSH_EVERY_CHUNKS || bytesSinceFlush >= FLUSH_EVERY_BYTES) {
             fc.offset = consumed;
             fc.openChunk = null;
+            fc.tail = (await tailOf(file.path, consumed)) ?? undefined;
             // Size and mtime stay at their old values until the file is fully read, so a crash
             // now makes the next run continue this file rather than skip it.
             cursor.files[file.objectName] = { ...fc };
@@ -258,6 +291,8 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     } else {
       fc.openChunk = null;
     }
+    if (consumed !== fc.offset || fc.tail === undefined)
+      fc.tail = (await tailOf(file.path, consumed)) ?? undefined;
     fc.offset = consumed;
     fc.size = size;
     fc.mtimeMs = mtimeMs;

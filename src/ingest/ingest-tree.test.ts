@@ -169,6 +169,55 @@ describe('appending to a transcript', () => {
   });
 });
 
+describe('a file that no longer continues what was stored', () => {
+  it('keeps the stored history when the file shrinks or is replaced, and continues it when put back whole', async () => {
+    const root = path.join(tmp, 'tree');
+    await cp(path.join(claudeCorpusDir, 'yoavf__ai-sessions'), path.join(root, 'proj'), { recursive: true });
+    const file = path.join(root, 'proj', 'claude-code-pomodoro-timer.jsonl');
+    const sid = 'claude-code-pomodoro-timer';
+    const full = await readFile(file);
+    const lines = full.toString('utf8').split('\n').filter(Boolean);
+    expect((await run(root)).kept).toEqual([]);
+    const stored = await snapshotStore(store);
+    const entries = async () =>
+      (await store.views.transcriptPage(sid, 'transcript.jsonl', { offset: 0, limit: 1 })).total;
+    expect(await entries()).toBe(lines.length);
+
+    // Cut to half, then emptied, then another transcript under the same name, longer than the
+    // stored one: none of it is read, and nothing stored changes.
+    const other = Buffer.concat([full.subarray(1), Buffer.from(`${lines[0]}\n`)]);
+    for (const [content, reason] of [
+      [full.subarray(0, Math.floor(full.length / 2)), /shorter than the \d+ stored/],
+      [Buffer.alloc(0), /it is 0 bytes, shorter than/],
+      [other, /first \d+ bytes are no longer those stored/],
+    ] as const) {
+      await writeFile(file, content);
+      const r = await run(root);
+      expect(r.failed).toEqual([]);
+      expect(r.kept).toEqual([{ file, reason: expect.stringMatching(reason) }]);
+      const now = await snapshotStore(store);
+      expect(now.objects).toEqual(stored.objects);
+      expect([...now.docs.keys()].sort()).toEqual([...stored.docs.keys()].sort());
+      for (const [id, doc] of now.docs)
+        if (!id.startsWith('_local/')) expect(doc, id).toBe(stored.docs.get(id));
+      expect(await entries()).toBe(lines.length);
+      expect((await store.views.search({ q: 'pomodoro', offset: 0, limit: 5 })).total).toBeGreaterThan(0);
+    }
+
+    // The file put back whole, and grown: continued from where it was.
+    const extra = `${lines[0]}\n`;
+    await writeFile(file, Buffer.concat([full, Buffer.from(extra)]));
+    const r = await run(root);
+    expect(r.kept).toEqual([]);
+    expect(r.entries).toBe(1);
+    expect(await entries()).toBe(lines.length + 1);
+    const obj = await store.objects.get(`${sid}/transcript.jsonl`);
+    const chunks: Buffer[] = [];
+    for await (const c of obj!) chunks.push(c as Buffer);
+    expect(Buffer.concat(chunks).equals(Buffer.concat([full, Buffer.from(extra)]))).toBe(true);
+  });
+});
+
 describe('links in the tree', () => {
   it('follows linked folders and files, walks a folder reached twice once, and passes over what is no file', async () => {
     const root = path.join(tmp, 'tree');

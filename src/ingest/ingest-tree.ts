@@ -54,6 +54,8 @@ export interface IngestTreeResult {
   docsWritten: number;
   docsUnchanged: number;
   failed: Array<{ file: string; error: string }>;
+  /** Files not read because they no longer continue what was stored, which is kept (ingest-session.ts). */
+  kept: Array<{ file: string; reason: string }>;
 }
 
 export interface TreeIndex {
@@ -83,6 +85,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     docsWritten: 0,
     docsUnchanged: 0,
     failed: [],
+    kept: [],
   };
 
   // Files whose size or mtime differ from the index, grouped by session.
@@ -171,6 +174,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
       result.docsWritten += r.docsWritten;
       result.docsUnchanged += r.docsUnchanged;
       for (const c of r.conflicts) result.failed.push({ file: files[0]!.path, error: `conflict: ${c}` });
+      for (const k of r.kept) result.kept.push({ file: k.path, reason: k.reason });
       for (const f of files) index.files[f.path] = { size: f.size, mtimeMs: f.mtimeMs, sessionId };
     } catch (err) {
       if (options.signal?.aborted) throw err;

@@ -112,6 +112,7 @@ export function startFirstImport(options: {
           (result.failed.length ? `, ${result.failed.length} failed:` : ''),
       );
       for (const f of result.failed) log(`import:   ${f.file}: ${f.error}`);
+      for (const k of result.kept) log(`import:   ${k.file} not read, stored history kept: ${k.reason}`);
     } catch (err) {
       status.state = 'failed';
       status.finishedAt = new Date().toISOString();

@@ -91,6 +91,10 @@ export const backfillCommand = defineCommand<BackfillOptions>({
           `${formatMb(result.bytesRead)} MB read, ${result.docsWritten} documents written, ${result.docsUnchanged} unchanged`,
       );
     }
+    if (result.kept.length > 0) {
+      ctx.io.err(`${result.kept.length} file(s) not read, their stored history kept:`);
+      for (const k of result.kept) ctx.io.err(`  ${k.file}: ${k.reason}`);
+    }
     if (result.failed.length > 0) {
       ctx.io.err(`${result.failed.length} file(s) failed:`);
       for (const f of result.failed) ctx.io.err(`  ${f.file}: ${f.error}`);
