@@ -5,15 +5,13 @@
 import { Alert, Button, Code, Group, Stack, Text } from '@mantine/core';
 import { useQueryErrorResetBoundary } from '@tanstack/react-query';
 import { Link, useRouter, type ErrorComponentProps } from '@tanstack/react-router';
-import { ApiConnectionError, ApiError, describeError } from '../queries/api.js';
+import { describeError, isUnreachable } from '../queries/api.js';
 
 export function ErrorPanel({ error, reset }: ErrorComponentProps) {
   const router = useRouter();
   const queryReset = useQueryErrorResetBoundary();
   const { title, message, status } = describeError(error);
-  const unreachable =
-    error instanceof ApiConnectionError ||
-    (error instanceof ApiError && status !== undefined && status >= 502);
+  const unreachable = isUnreachable(error);
   return (
     <Stack p="md" maw={760} data-testid="error-panel">
       <Alert color={status === 404 ? 'yellow' : 'red'} title={title} variant="light">

@@ -87,12 +87,24 @@ export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T>
   return body as T;
 }
 
+/**
+ * True when the error means nothing answered for the API: a network failure, the dev proxy's 502
+ * (nothing listens at its target) or a gateway timeout. A 503 is the API itself answering that it
+ * cannot serve this yet (a view not materialised, …): it is reachable, and its message says why.
+ */
+export function isUnreachable(err: unknown): boolean {
+  if (err instanceof ApiConnectionError) return true;
+  return err instanceof ApiError && (err.status === 502 || err.status === 504);
+}
+
 /** Words for any error the UI shows. */
 export function describeError(err: unknown): { title: string; message: string; status?: number } {
   if (err instanceof ApiConnectionError) return { title: 'The API is unreachable', message: err.message };
   if (err instanceof ApiError) {
-    if (err.status === 502 || err.status === 503 || err.status === 504)
+    if (isUnreachable(err))
       return { title: 'The API is unreachable', message: err.message, status: err.status };
+    if (err.status === 503)
+      return { title: 'The API cannot answer this yet', message: err.message, status: 503 };
     if (err.status === 404) return { title: 'Not found', message: err.message, status: 404 };
     return { title: `The API answered ${err.status}`, message: err.message, status: err.status };
   }
