@@ -1,11 +1,13 @@
 /**
  * The header: title and build version from the blueprint, the omnibox, and the blueprint's four
- * menus (collapsed into one on narrow screens). While the blueprint cannot be read the header
- * still shows, with a marker saying the API is unreachable.
+ * menus (collapsed into one on narrow screens). Whenever the API stops answering (any request, or
+ * the periodic health probe) the header marks it "API unreachable" until it answers again; while
+ * the blueprint cannot be read the header still shows, with built-in menus.
  */
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
+import { useEffect } from 'react';
 import { describeError } from '../../queries/api.js';
 import {
   blueprintQueryOptions,
@@ -13,6 +15,8 @@ import {
   sessionHref,
   type Blueprint,
 } from '../../queries/blueprint.js';
+import { useApiReachability } from '../../queries/api-health.js';
+import { sessionQueryOptions } from '../../queries/sessions.js';
 import { Omnibox } from './Omnibox.js';
 
 /** A menu link: routes under /app go through the router, the rest (API links) are plain links. */
@@ -35,7 +39,10 @@ function MenuLink({ href, label }: { href: string; label: string }) {
 /** On a session's page, its data links (from the blueprint) as one more menu. */
 function SessionLinksMenu({ links }: { links: Blueprint['sessionLinks'] }) {
   const id = useParams({ strict: false, select: (p: { id?: string }) => p.id });
-  if (!id || links.length === 0) return null;
+  // Only for a session that exists: read what the page loaded (never fetch from here), so a
+  // missing session (404) gets no menu of links that would all 404 too.
+  const exists = useQuery({ ...sessionQueryOptions(id ?? ''), enabled: false }).isSuccess;
+  if (!id || !exists || links.length === 0) return null;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
@@ -104,6 +111,12 @@ function Menus({ menus }: { menus: Blueprint['menus'] }) {
 export function Header() {
   const blueprint = useQuery(blueprintQueryOptions());
   const bp = blueprint.data ?? defaultBlueprint;
+  const reach = useApiReachability();
+  // The API is back: read the blueprint again if it could not be read while it was away.
+  const { isError: blueprintFailed, refetch: refetchBlueprint } = blueprint;
+  useEffect(() => {
+    if (!reach.down && blueprintFailed) void refetchBlueprint();
+  }, [reach.down, blueprintFailed, refetchBlueprint]);
   return (
     <Group h="100%" px="sm" gap="sm" wrap="nowrap" data-testid="header">
       <Group gap={6} wrap="nowrap" style={{ flexShrink: 0 }}>
@@ -115,8 +128,8 @@ export function Header() {
             v{bp.version}
           </Badge>
         )}
-        {blueprint.isError && (
-          <Tooltip label={describeError(blueprint.error).message} multiline w={320}>
+        {reach.down && (
+          <Tooltip label={describeError(reach.error).message} multiline w={320}>
             <Badge color="red" variant="light" size="sm" data-testid="api-down">
               API unreachable
             </Badge>

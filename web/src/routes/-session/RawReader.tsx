@@ -50,9 +50,14 @@ function RawJson({ sessionId, file, index }: { sessionId: string; file: string; 
   if (raw.isLoading) return <Loader size="xs" m="xs" />;
   if (raw.isError) {
     return (
-      <Text size="xs" c="red.4" p="xs">
-        {describeError(raw.error).message}
-      </Text>
+      <Group gap="xs" p="xs">
+        <Text size="xs" c="red.4">
+          {describeError(raw.error).message}
+        </Text>
+        <Anchor component="button" size="xs" onClick={() => void raw.refetch()}>
+          Retry
+        </Anchor>
+      </Group>
     );
   }
   const text = raw.data ?? '';

@@ -3,7 +3,7 @@
  * scroll. Each turn links to its place in the full transcript. An empty side is explained: turns
  * come from full-content chunks, and a session without them has none.
  */
-import { Alert, Group, Loader, Stack, Text } from '@mantine/core';
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { useMemo } from 'react';
@@ -76,7 +76,12 @@ export function TurnsList({
   if (q.isError)
     return (
       <Alert color="red" title="Cannot load the turns" data-testid="turns-error">
-        {describeError(q.error).message}
+        <Stack gap="xs" align="flex-start">
+          <Text size="sm">{describeError(q.error).message}</Text>
+          <Button size="compact-sm" variant="light" color="red" onClick={() => void q.refetch()}>
+            Retry
+          </Button>
+        </Stack>
       </Alert>
     );
   if (total === 0)

@@ -24,6 +24,8 @@ export interface TranscriptState {
   loadingRest: boolean;
   loadMore: () => void;
   loadRest: () => void;
+  /** Tries again after a failed load. */
+  retry: () => void;
   /** Position of entry `index` in `entries`, or -1 when it is not loaded. */
   positionOf: (index: number) => number;
 }
@@ -96,6 +98,7 @@ export function useTranscript(
     loadingRest: rest && hasMore,
     loadMore,
     loadRest: () => setRest(true),
+    retry: () => void query.refetch(),
     positionOf,
   };
 }
