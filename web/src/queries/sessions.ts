@@ -25,6 +25,15 @@ export const sessionListInfiniteOptions = (params: SessionListParams, pageSize: 
     placeholderData: keepPreviousData,
   });
 
+/** How many sessions the instance holds, whatever the filters (tells "nothing recorded" apart). */
+export const sessionCountQueryOptions = () =>
+  queryOptions({
+    queryKey: ['sessions', 'count'],
+    queryFn: async ({ signal }) =>
+      (await unwrap<SessionList>(api.GET('/api/sessions', { params: { query: { limit: 1 } }, signal })))
+        .total,
+  });
+
 export const sessionQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['sessions', 'one', id],

@@ -19,7 +19,11 @@ import {
   type SessionListSearch,
 } from '../lib/search-params.js';
 import { blueprintQueryOptions, defaultBlueprint } from '../queries/blueprint.js';
-import { sessionListInfiniteOptions, type SessionListParams } from '../queries/sessions.js';
+import {
+  sessionCountQueryOptions,
+  sessionListInfiniteOptions,
+  type SessionListParams,
+} from '../queries/sessions.js';
 import type { Session } from '../queries/api.js';
 import { NothingMatches, NothingRecorded } from './-list/EmptyList.js';
 import { ListFilters } from './-list/ListFilters.js';
@@ -62,6 +66,12 @@ function SessionListPage() {
   const words = useMemo(() => (search.text ?? '').toLowerCase().split(/\s+/).filter(Boolean), [search.text]);
   const shown = useMemo(() => (words.length ? all.filter((s) => matchesText(s, words)) : all), [all, words]);
   const chips = filterChips(search);
+  // With filters and no match, ask whether anything is recorded at all: an empty instance says
+  // so (and how to fill it) rather than blaming the filters.
+  const recordedTotal = useQuery({
+    ...sessionCountQueryOptions(),
+    enabled: total === 0 && chips.length > 0,
+  }).data;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
 
   const loadMore = useCallback(() => {
@@ -73,9 +83,10 @@ function SessionListPage() {
     if (words.length && shown.length < 30) loadMore();
   }, [words.length, shown.length, loadMore]);
 
+  // Each filter change is a history entry: Back undoes it.
   const setFilters = (patch: Partial<SessionListSearch>) =>
-    navigate({ search: (old: SessionListSearch) => ({ ...old, ...patch }), replace: true });
-  const clearAll = () => navigate({ search: {}, replace: true });
+    navigate({ search: (old: SessionListSearch) => ({ ...old, ...patch }) });
+  const clearAll = () => navigate({ search: {} });
   const filterText = formatFilters({ ...pickFilters(search), text: search.text, idPrefix: search.idPrefix });
 
   return (
@@ -110,8 +121,8 @@ function SessionListPage() {
         onChange={(patch: Partial<SessionFilters>) => setFilters(patch)}
       />
       <SavedFiltersMenu />
-      {total === 0 && chips.length === 0 ? (
-        <NothingRecorded />
+      {total === 0 && (chips.length === 0 || recordedTotal === 0) ? (
+        <NothingRecorded filtered={chips.length > 0} />
       ) : shown.length === 0 && !hasNextPage ? (
         <NothingMatches onClear={clearAll} />
       ) : (

@@ -4,7 +4,7 @@
  * the same paged entries; `?entry=` (and `?q=` from search) opens at an entry with the terms
  * highlighted. The view state lives in the URL and falls back to defaults when invalid.
  */
-import { Alert, Box, Group, Pill, SegmentedControl, Select, Stack, Text } from '@mantine/core';
+import { Alert, Box, Button, Group, Pill, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { AnchorLink } from '../components/AnchorLink.js';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
@@ -86,8 +86,9 @@ function SessionPage() {
     enabled: file === MAIN_FILE && subFiles.length > 0,
   });
 
+  // A user's change of view is a history entry: Back undoes it.
   const set = (patch: Partial<SessionSearch>) =>
-    navigate({ search: (old: SessionSearch) => ({ ...old, ...patch }), replace: true });
+    navigate({ search: (old: SessionSearch) => ({ ...old, ...patch }) });
   const step = (delta: number) => {
     const v = virtualizerRef.current;
     if (!v) return;
@@ -179,7 +180,12 @@ function SessionPage() {
       {view === 'both' ? (
         t.error ? (
           <Alert color="red" title="Cannot load the transcript" data-testid="transcript-error">
-            {describeError(t.error).message}
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{describeError(t.error).message}</Text>
+              <Button size="compact-sm" variant="light" color="red" onClick={t.retry}>
+                Retry
+              </Button>
+            </Stack>
           </Alert>
         ) : t.isLoading ? (
           <Text size="sm" c="dimmed">

@@ -1,12 +1,16 @@
 /** The two empty states: nothing recorded yet (with how to import) vs. nothing matches the filters. */
 import { Button, Code, List, Paper, Stack, Text, Title } from '@mantine/core';
 
-export function NothingRecorded() {
+/** `filtered`: filters are active too — say they are not why the list is empty. */
+export function NothingRecorded({ filtered = false }: { filtered?: boolean }) {
   return (
     <Paper withBorder p="lg" data-testid="empty-nothing-recorded">
       <Stack gap="xs">
         <Title order={4}>Nothing recorded yet</Title>
-        <Text size="sm">No sessions are stored on this instance. To fill it:</Text>
+        <Text size="sm">
+          No sessions are stored on this instance
+          {filtered ? ', so the filters above have nothing to match' : ''}. To fill it:
+        </Text>
         <List size="sm" spacing={4}>
           <List.Item>
             import the transcripts Claude Code keeps in <Code>~/.claude/projects</Code>:{' '}
