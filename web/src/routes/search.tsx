@@ -7,6 +7,7 @@ import { Alert, Badge, Group, Loader, Pagination, Paper, Stack, Text, TextInput 
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
+import { AnchorLink } from '../components/AnchorLink.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet } from '../components/HighlightedText.js';
 import { formatCount, formatTimestamp } from '../lib/format.js';
@@ -98,6 +99,7 @@ function SearchPage() {
   const data = result.data;
   // Past a lower-bound total ("5,000+") one more page is offered; reaching it widens the window.
   const pages = data ? Math.ceil(data.total / PAGE) + (data.totalExact ? 0 : 1) : 0;
+  const lastPage = Math.max(1, data ? Math.ceil(data.total / PAGE) : 1);
 
   return (
     <Stack gap="sm" p="sm" maw={1000} mx="auto" data-testid="search-page">
@@ -157,6 +159,39 @@ function SearchPage() {
             {data.totalExact ? '' : '+'} matching entr{data.total === 1 && data.totalExact ? 'y' : 'ies'}
             {result.isFetching ? ' …' : ''}
           </Text>
+          {data.hits.length === 0 && offset > 0 && (
+            <Alert color="yellow" variant="light" title="Past the last page" data-testid="search-past-end">
+              <Stack gap={4} align="flex-start">
+                <Text size="sm">
+                  This page starts at result {formatCount(offset + 1)}, but the search has{' '}
+                  {formatCount(data.total)}
+                  {data.totalExact ? '' : '+'} matches ({formatCount(lastPage)} page
+                  {lastPage === 1 ? '' : 's'} of {PAGE}).
+                </Text>
+                <Group gap="md">
+                  <AnchorLink
+                    to="/search"
+                    size="sm"
+                    search={(old: SearchPageSearch) => ({
+                      ...old,
+                      offset: (lastPage - 1) * PAGE || undefined,
+                    })}
+                    data-testid="search-last-page"
+                  >
+                    Go to the last page ({formatCount(lastPage)})
+                  </AnchorLink>
+                  <AnchorLink
+                    to="/search"
+                    size="sm"
+                    search={(old: SearchPageSearch) => ({ ...old, offset: undefined })}
+                    data-testid="search-first-page"
+                  >
+                    Go to the first page
+                  </AnchorLink>
+                </Group>
+              </Stack>
+            </Alert>
+          )}
           <Stack gap={6}>
             {data.hits.map((h) => (
               <Hit key={`${h.sessionId}:${h.file}:${h.index}`} hit={h} q={search.q!} />
