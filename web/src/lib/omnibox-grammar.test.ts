@@ -190,8 +190,16 @@ describe('omnibox: commands', () => {
   });
   it('explains an ambiguous prefix', () => {
     const c = parseOmnibox('>s', NOW);
-    expect(c).toMatchObject({ kind: 'command', name: null });
-    if (c.kind === 'command') expect(c.problems[0]).toMatch(/could be/);
+    expect(c).toMatchObject({ kind: 'command', name: null, suggestions: ['search', 'shortcuts'] });
+    if (c.kind === 'command') expect(c.problems[0]).toBe('">s" could be >search or >shortcuts');
+    // A command's own name wins over another's alias ("se" starts "sessions", an alias of >list).
+    expect(parseOmnibox('>se', NOW)).toMatchObject({ name: 'search' });
+    // Only aliases match: each candidate is named by the alias the word starts.
+    const a = parseOmnibox('>sess', NOW);
+    expect(a).toMatchObject({ name: null, suggestions: ['list', 'open'] });
+    if (a.kind === 'command')
+      expect(a.problems[0]).toBe('">sess" could be >sessions (>list) or >session (>open)');
+    expect(parseOmnibox('>ho', NOW)).toMatchObject({ name: 'list' });
   });
   it('explains an unknown command and missing arguments', () => {
     const u = parseOmnibox('>frobnicate', NOW);

@@ -124,9 +124,18 @@ function parseCommand(input: string): OmniboxCommand {
   const word = m[1]!.toLowerCase();
   const arg = m[2]!.trim();
   if (word === '') return { kind: 'command', name: null, arg, suggestions: [...commandNames], problems: [] };
+  // Tiers: an exact name or alias; else the commands whose own name starts with the word (`>s` is
+  // >search or >shortcuts, not >list through its alias "sessions"); else alias prefixes.
   const exact = commandNames.filter((c) => commandAliases[c].includes(word));
-  const prefixed = commandNames.filter((c) => commandAliases[c].some((a) => a.startsWith(word)));
-  const matches = exact.length > 0 ? exact : prefixed;
+  const byName = commandNames.filter((c) => c.startsWith(word));
+  const byAlias = commandNames.filter((c) => commandAliases[c].some((a) => a.startsWith(word)));
+  const matches = exact.length > 0 ? exact : byName.length > 0 ? byName : byAlias;
+  /** How a candidate reads in the explanation: its name, or the alias the word starts. */
+  const spell = (c: CommandName) => {
+    if (c.startsWith(word)) return `>${c}`;
+    const alias = commandAliases[c].find((a) => a.startsWith(word));
+    return alias ? `>${alias} (>${c})` : `>${c}`;
+  };
   if (matches.length === 1) {
     const name = matches[0]!;
     const problems: string[] = [];
@@ -151,7 +160,7 @@ function parseCommand(input: string): OmniboxCommand {
     name: null,
     arg,
     suggestions: matches,
-    problems: [`">${word}" could be ${matches.map((c) => `>${c}`).join(' or ')}`],
+    problems: [`">${word}" could be ${matches.map(spell).join(' or ')}`],
   };
 }
 

@@ -18,6 +18,7 @@ import {
   type OmniboxParse,
   type OmniboxQuery,
 } from '../../lib/omnibox-grammar.js';
+import { pickFilters, type SessionFilters } from '../../lib/search-params.js';
 import { blueprintQueryOptions } from '../../queries/blueprint.js';
 import { searchQueryOptions } from '../../queries/search.js';
 import { facetsQueryOptions, idPrefixQueryOptions } from '../../queries/sessions.js';
@@ -65,13 +66,19 @@ export function Omnibox() {
     const data = facetResults[i]?.data;
     if (data) facets[a] = data.values;
   });
-  const notes = query ? resolveOmniboxFilters(query.filters, facets).notes : [];
+  const resolution = query ? resolveOmniboxFilters(query.filters, facets) : null;
+  const notes = resolution?.notes ?? [];
+  const facetsSettled = facetResults.every((r) => !r.isPending);
 
-  const [debounced] = useDebouncedValue(query?.text ?? '', 250);
+  // The preview asks exactly what Shift+Enter's search page will: the words and the resolved
+  // operators (so `docker model:sonnet` counts the same hits), once the facets have answered.
+  const previewKey = JSON.stringify({ q: query?.text ?? '', ...pickFilters({ ...resolution?.filters }) });
+  const [debouncedKey] = useDebouncedValue(previewKey, 250);
+  const previewParams = JSON.parse(debouncedKey) as { q: string } & SessionFilters;
   const searchOff = blueprint.data?.system.search?.enabled === false;
   const preview = useQuery({
-    ...searchQueryOptions({ q: debounced, limit: 5 }),
-    enabled: debounced.trim().length >= 2 && !searchOff,
+    ...searchQueryOptions({ ...previewParams, limit: 5 }),
+    enabled: previewParams.q.trim().length >= 2 && !searchOff && facetsSettled,
     retry: false,
   });
   const idMatches = useQuery({
@@ -131,14 +138,14 @@ export function Omnibox() {
     else if (kind === 'hit') {
       const hit = preview.data?.hits[Number(arg)];
       if (hit) {
-        addRecent(debounced);
+        addRecent(previewParams.q);
         void run(async () => {
           await navigate({
             to: '/sessions/$id',
             params: { id: hit.sessionId },
             search: {
               entry: hit.index,
-              q: debounced,
+              q: previewParams.q,
               file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
             },
           });
