@@ -1,4 +1,7 @@
-/** One row of the session list: status, title, project, model, host, times, tokens, provenance. */
+/**
+ * One row of the session list: status, title, project, model, host, times, tokens, provenance.
+ * The list is ordered by last activity, so that is the first time shown; the start follows.
+ */
 import { Group, Paper, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { memo } from 'react';
@@ -54,7 +57,14 @@ export const SessionRow = memo(function SessionRow({ s }: { s: Session }) {
           <Fact label="project">{s.project ?? '—'}</Fact>
           <Fact label="model">{shortModel(s.model)}</Fact>
           <Fact label="host">{s.hostname ?? '—'}</Fact>
-          <Fact label="started">{formatTimestamp(s.startedAt)}</Fact>
+          <Fact label="last active" testId="last-activity">
+            <span title={`last activity ${formatTimestamp(s.lastActivity)} UTC (the list's order)`}>
+              {formatTimestamp(s.lastActivity ?? s.startedAt)}
+            </span>
+          </Fact>
+          <Fact label="started" testId="started">
+            {formatTimestamp(s.startedAt)}
+          </Fact>
           <Fact label="runtime" testId="runtime">
             {formatDuration(s.runtimeMs)}
           </Fact>
