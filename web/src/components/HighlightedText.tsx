@@ -1,9 +1,11 @@
 /**
  * Text with search matches marked. Everything is rendered as React text nodes inside <mark> /
- * <span> — never as HTML — so transcript content can contain any markup safely.
+ * <span> — never as HTML — so transcript content can contain any markup safely. Terminal control
+ * sequences (ANSI colours in tool output) are left out of what is shown.
  */
 import { memo } from 'react';
 import { splitHighlights } from '../lib/highlight.js';
+import { stripAnsi } from '../lib/terminal-text.js';
 
 export const HighlightedText = memo(function HighlightedText({
   text,
@@ -12,10 +14,11 @@ export const HighlightedText = memo(function HighlightedText({
   text: string;
   re: RegExp | null;
 }) {
-  if (!re) return <>{text}</>;
+  const shown = stripAnsi(text);
+  if (!re) return <>{shown}</>;
   return (
     <>
-      {splitHighlights(text, re).map((s, i) =>
+      {splitHighlights(shown, re).map((s, i) =>
         s.mark ? (
           <mark key={i} className="ct-mark">
             {s.text}
@@ -35,10 +38,10 @@ export function HighlightedSnippet({ snippet }: { snippet: ReadonlyArray<{ text:
       {snippet.map((s, i) =>
         s.mark ? (
           <mark key={i} className="ct-mark">
-            {s.text}
+            {stripAnsi(s.text)}
           </mark>
         ) : (
-          <span key={i}>{s.text}</span>
+          <span key={i}>{stripAnsi(s.text)}</span>
         ),
       )}
     </>

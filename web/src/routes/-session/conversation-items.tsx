@@ -15,6 +15,7 @@ import {
 } from '../../lib/entry-groups.js';
 import { formatBytes, formatClock, formatCountOf, formatTokens, shortModel } from '../../lib/format.js';
 import { hasMatch } from '../../lib/highlight.js';
+import { stripAnsi } from '../../lib/terminal-text.js';
 import type { TranscriptEntry } from '../../queries/api.js';
 import { SubagentThread, ToolCallView } from './ToolCallView.js';
 
@@ -217,7 +218,7 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
         <Box style={{ minWidth: 0, flex: 1 }}>
           {e.error && (
             <Text size="xs" c="red.3" className="ct-text">
-              {e.error}
+              {stripAnsi(e.error)}
             </Text>
           )}
           {text && (
@@ -252,7 +253,8 @@ function MetaView({ item, ctx }: { item: Extract<ReaderItem, { type: 'meta' }>; 
         <Stack gap={0} pl="md">
           {item.entries.map((e) => (
             <Text key={e.index} size="xs" c="dimmed" truncate>
-              #{e.index} {e.kind} {formatClock(e.timestamp)} {e.text ? `— ${e.text.slice(0, 200)}` : ''}
+              #{e.index} {e.kind} {formatClock(e.timestamp)}{' '}
+              {e.text ? `— ${stripAnsi(e.text).slice(0, 200)}` : ''}
             </Text>
           ))}
         </Stack>
