@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   activeTimeMs,
+  bridgeGaps,
   activityFromTimestamps,
   addActivity,
   mergeActivity,
@@ -56,5 +57,23 @@ describe('active time', () => {
     const merged = mergeActivity(a, b);
     expect(merged).toEqual(activityFromTimestamps([t(0), t(1), t(20), t(2), t(10)]));
     expect(addActivity([[0, 10]], 5)).toEqual([[0, 10]]);
+  });
+});
+
+describe('bridgeGaps', () => {
+  it('fills the gaps active time counts, so its stretches add up to it', () => {
+    const segments: Array<[number, number]> = [
+      [0, 10_000],
+      [70_000, 80_000], // 60 s gap: counted at a 5-minute threshold
+      [500_000, 510_000], // 420 s gap: not counted
+    ];
+    const bridged = bridgeGaps(segments, 300_000);
+    expect(bridged).toEqual([
+      [0, 80_000],
+      [500_000, 510_000],
+    ]);
+    const total = bridged.reduce((sum, [a, b]) => sum + (b - a), 0);
+    expect(total).toBe(activeTimeMs(segments, 300_000));
+    expect(segments[0]).toEqual([0, 10_000]); // the input is left as it was
   });
 });

@@ -97,3 +97,17 @@ export function activeTimeMs(segments: Segment[], idleThresholdMs: number): numb
   }
   return active;
 }
+
+/**
+ * The segments with every gap of at most `idleThresholdMs` filled in: the stretches of time
+ * `activeTimeMs` counts as active, so that splitting them (e.g. by day) adds up to it.
+ */
+export function bridgeGaps(segments: Segment[], idleThresholdMs: number): Segment[] {
+  const out: Segment[] = [];
+  for (const [start, end] of segments) {
+    const last = out[out.length - 1];
+    if (last && start - last[1] <= idleThresholdMs) last[1] = Math.max(last[1], end);
+    else out.push([start, end]);
+  }
+  return out;
+}

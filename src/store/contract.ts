@@ -288,8 +288,14 @@ export interface DayActivity {
   day: string;
   sessionId: string;
   project: string | null;
+  /** Active time that day with every gap over the activity floor left out (see `activity`). */
   activeMs: number;
   entries: number;
+  /**
+   * The session's activity segments (as in its rollup), from which the API derives each day's
+   * active time at the configured idle threshold, as it derives a session's.
+   */
+  activity: Array<[number, number]>;
 }
 
 export interface EventRow {

@@ -341,6 +341,24 @@ describeEngines('read routes', (engine) => {
       const day = body.days.find((d: { day: string }) => d.day === '2025-08-24');
       expect(day.items.map((i: { sessionId: string }) => i.sessionId)).toContain(BIG);
       expect(day.activeMs).toBeGreaterThan(0);
+      // A session within one UTC day is as active that day as its own page says (the idle
+      // threshold's gaps counted in both).
+      const sessions = (await getJson(server, '/api/sessions?limit=500')).body.sessions as Array<{
+        id: string;
+        startedAt: string;
+        lastActivity: string;
+        activeTimeMs: number | null;
+      }>;
+      const oneDay = sessions.filter(
+        (s) => s.activeTimeMs && s.startedAt.slice(0, 10) === s.lastActivity.slice(0, 10),
+      );
+      expect(oneDay.length).toBeGreaterThan(5);
+      for (const s of oneDay) {
+        const d = s.startedAt.slice(0, 10);
+        const cal = (await getJson(server, `/api/activity?from=${d}&to=${d}`)).body.days[0];
+        const item = cal.items.find((i: { sessionId: string }) => i.sessionId === s.id);
+        expect(item?.activeMs, s.id).toBe(s.activeTimeMs);
+      }
       const filtered = await getJson(server, '/api/activity?from=2025-08-01&to=2025-08-31&source=live');
       expect(filtered.body.days).toEqual([]);
     });

@@ -5,6 +5,8 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { SEARCH_STALE, ViewMissingError } from '../../store/contract.js';
+import { bridgeGaps } from '../../core/active-time.js';
+import { splitByDay } from '../../store/views-common/split-by-day.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest } from '../http-error.js';
@@ -164,6 +166,15 @@ export function searchRoutes(deps: ApiDeps) {
       hostname: q.hostname,
       source: q.source,
     });
+    // Each day's active time at the idle threshold, as a session's own is derived (session-view.ts):
+    // the gaps it counts are filled in before the activity is split at midnight.
+    const threshold = deps.settings.system.sessions.idleThresholdMs;
+    const byDay = new Map<string, Map<string, number>>();
+    const activeOn = (r: (typeof rows)[number]) => {
+      let split = byDay.get(r.sessionId);
+      if (!split) byDay.set(r.sessionId, (split = splitByDay(bridgeGaps(r.activity, threshold))));
+      return split.get(r.day) ?? r.activeMs;
+    };
     const days = new Map<
       string,
       { day: string; sessions: number; activeMs: number; entries: number; items: typeof rows }
@@ -171,10 +182,11 @@ export function searchRoutes(deps: ApiDeps) {
     for (const r of rows) {
       let d = days.get(r.day);
       if (!d) days.set(r.day, (d = { day: r.day, sessions: 0, activeMs: 0, entries: 0, items: [] }));
+      const item = { ...r, activeMs: activeOn(r) };
       d.sessions++;
-      d.activeMs += r.activeMs;
-      d.entries += r.entries;
-      d.items.push(r);
+      d.activeMs += item.activeMs;
+      d.entries += item.entries;
+      d.items.push(item);
     }
     const out = [...days.values()]
       .sort((a, b) => a.day.localeCompare(b.day))

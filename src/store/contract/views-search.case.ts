@@ -358,10 +358,19 @@ export function describeSearchViews(options: ContractOptions): void {
       ]);
       const half = 30 * 60_000;
       const all = await store().views.dailyActivity('2025-03-01', '2025-03-02', {});
+      const d1 = (await store().docs.get('summary:d1'))!.activity;
+      const d2 = (await store().docs.get('summary:d2'))!.activity;
       expect(all).toEqual([
-        { day: '2025-03-01', sessionId: 'd1', project: 'alpha', activeMs: half, entries: 2 },
-        { day: '2025-03-02', sessionId: 'd1', project: 'alpha', activeMs: half, entries: 1 },
-        { day: '2025-03-02', sessionId: 'd2', project: 'beta', activeMs: 20 * 60_000, entries: 1 },
+        { day: '2025-03-01', sessionId: 'd1', project: 'alpha', activeMs: half, entries: 2, activity: d1 },
+        { day: '2025-03-02', sessionId: 'd1', project: 'alpha', activeMs: half, entries: 1, activity: d1 },
+        {
+          day: '2025-03-02',
+          sessionId: 'd2',
+          project: 'beta',
+          activeMs: 20 * 60_000,
+          entries: 1,
+          activity: d2,
+        },
       ]);
       expect(await store().views.dailyActivity('2025-03-02', '2025-03-02', {})).toEqual(all.slice(1));
       expect(await store().views.dailyActivity('2025-03-02T05:00:00Z', '2025-03-09T00:00:00Z', {})).toEqual(

@@ -53,3 +53,16 @@ export function entriesPerDay(entries: ReadonlyArray<{ timestamp?: unknown }>): 
   }
   return days;
 }
+
+/**
+ * A JSON column read once per key: a session active on several days of a calendar query comes
+ * back on several rows, each with the same activity.
+ */
+export function parsedOnce<T>(): (key: string, json: string) => T {
+  const seen = new Map<string, T>();
+  return (key, json) => {
+    let value = seen.get(key);
+    if (value === undefined) seen.set(key, (value = JSON.parse(json) as T));
+    return value;
+  };
+}

@@ -7,7 +7,7 @@
 import type { Segment } from '../../../core/active-time.js';
 import type { DayActivity, ViewName } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
-import { dayBound, entriesPerDay, splitByDay } from '../../views-common/split-by-day.js';
+import { dayBound, entriesPerDay, parsedOnce, splitByDay } from '../../views-common/split-by-day.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
 import {
   columns,
@@ -96,6 +96,7 @@ export class DailyActivityView implements PostgresView {
       day: string;
       session_id: string;
       project: string | null;
+      activity: string;
       active_ms: string;
       entries: string;
     }>(
@@ -105,19 +106,21 @@ export class DailyActivityView implements PostgresView {
         UNION ALL
         SELECT session_id, day, 0, entries FROM daily_entries WHERE day BETWEEN ${lo} AND ${hi}
       )
-      SELECT d.day, r.session_id, r.project, sum(d.active_ms) AS active_ms, sum(d.entries) AS entries
+      SELECT d.day, r.session_id, r.project, r.activity, sum(d.active_ms) AS active_ms, sum(d.entries) AS entries
       FROM days d JOIN session_rollup r ON r.session_id = d.session_id
       ${filter.where.length > 0 ? `WHERE ${filter.where.join(' AND ')}` : ''}
-      GROUP BY d.day, r.session_id, r.project
+      GROUP BY d.day, r.session_id, r.project, r.activity
       ORDER BY d.day, r.session_id`,
       params,
     );
+    const activity = parsedOnce<Segment[]>();
     return rows.map((r) => ({
       day: r.day,
       sessionId: r.session_id,
       project: r.project,
       activeMs: Number(r.active_ms),
       entries: Number(r.entries),
+      activity: activity(r.session_id, r.activity),
     }));
   }
 }

@@ -10,7 +10,7 @@ import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import type { FilterSql } from './session-filter-sql.js';
-import { dayBound, entriesPerDay, splitByDay } from '../../views-common/split-by-day.js';
+import { dayBound, entriesPerDay, parsedOnce, splitByDay } from '../../views-common/split-by-day.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
 
 const DDL = `
@@ -99,7 +99,7 @@ export class DailyActivityView implements SqliteView {
           UNION ALL
           SELECT session_id, day, 0, entries FROM daily_entries WHERE day BETWEEN @d_from AND @d_to
         )
-        SELECT d.day, d.session_id, r.project, sum(d.active_ms) AS active_ms, sum(d.entries) AS entries
+        SELECT d.day, d.session_id, r.project, r.activity, sum(d.active_ms) AS active_ms, sum(d.entries) AS entries
         FROM days d JOIN session_rollup r ON r.session_id = d.session_id
         ${filter.where.length > 0 ? `WHERE ${filter.where.join(' AND ')}` : ''}
         GROUP BY d.day, d.session_id
@@ -109,15 +109,18 @@ export class DailyActivityView implements SqliteView {
       day: string;
       session_id: string;
       project: string | null;
+      activity: string;
       active_ms: number;
       entries: number;
     }>;
+    const activity = parsedOnce<Segment[]>();
     return rows.map((r) => ({
       day: r.day,
       sessionId: r.session_id,
       project: r.project,
       activeMs: r.active_ms,
       entries: r.entries,
+      activity: activity(r.session_id, r.activity),
     }));
   }
 }
