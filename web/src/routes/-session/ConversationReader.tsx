@@ -10,6 +10,7 @@ import { EntryGrouper, type ReaderItem, type SubagentFileHead } from '../../lib/
 import type { TranscriptEntry } from '../../queries/api.js';
 import { itemRenderers, type ItemContext } from './conversation-items.js';
 import type { TranscriptState } from './use-transcript.js';
+import { useScrollToTarget } from './use-scroll-to-target.js';
 
 export const MAIN_FILE = 'transcript.jsonl';
 /** Header (56) + the sticky toolbar: kept clear when scrolling to an item. */
@@ -65,25 +66,16 @@ export function ConversationReader({
     [],
   );
 
-  // Open at the target entry once it is loaded: expand its item and scroll to it.
+  // Open at the target entry once it is loaded: expand its item, then bring the entry itself
+  // into view (it may sit deep inside a tool run or a subagent thread).
   const targetItem = target === undefined ? undefined : grouper.itemOf(target);
-  const scrolledTo = useRef<string | null>(null);
+  const mark = targetItem === undefined ? undefined : `${key}:${target}`;
+  const targetKey = targetItem === undefined ? undefined : items[targetItem]?.key;
   useEffect(() => {
-    if (targetItem === undefined) return;
-    const k = items[targetItem]!.key;
-    const mark = `${key}:${target}`;
-    if (scrolledTo.current === mark) return;
-    scrolledTo.current = mark;
-    setOpen((prev) => new Set(prev).add(k));
-    const v = virtualizerRef.current;
-    // Twice: once to bring it near (estimated sizes), once after its neighbours are measured.
-    v?.scrollToIndex(targetItem, { align: 'start' });
-    const timer = setTimeout(
-      () => virtualizerRef.current?.scrollToIndex(targetItem, { align: 'start' }),
-      150,
-    );
-    return () => clearTimeout(timer);
-  }, [targetItem, items, key, target, virtualizerRef]);
+    if (targetKey !== undefined)
+      setOpen((prev) => (prev.has(targetKey) ? prev : new Set(prev).add(targetKey)));
+  }, [mark, targetKey]);
+  useScrollToTarget(mark, targetItem, virtualizerRef, STICKY_OFFSET);
 
   const renderItem = (item: ReaderItem, i: number) => {
     const ctx: ItemContext = {
@@ -98,8 +90,8 @@ export function ConversationReader({
     const Render = itemRenderers[item.type];
     return (
       <div
-        className={i === targetItem ? 'ct-target' : undefined}
         data-testid={i === targetItem ? 'target-item' : undefined}
+        data-target-item={i === targetItem ? '' : undefined}
         data-item={item.type}
       >
         <Render item={item} ctx={ctx} />

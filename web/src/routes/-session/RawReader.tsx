@@ -6,13 +6,14 @@
 import { Anchor, Badge, Box, Code, CopyButton, Group, Loader, Text, UnstyledButton } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { memo, useCallback, useEffect, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useState, type RefObject } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { WindowList } from '../../components/WindowList.js';
 import { formatClock, formatCountOf } from '../../lib/format.js';
 import { describeError, type TranscriptEntry } from '../../queries/api.js';
 import { rawEntryQueryOptions } from '../../queries/transcript.js';
 import { STICKY_OFFSET } from './ConversationReader.js';
+import { targetProps, useScrollToTarget } from './use-scroll-to-target.js';
 import type { TranscriptState } from './use-transcript.js';
 
 const ROLE_COLOR: Record<string, string> = {
@@ -162,16 +163,12 @@ export function RawReader({
     [],
   );
   const targetPos = target === undefined ? -1 : t.positionOf(target);
-  const scrolled = useRef<string | null>(null);
-  useEffect(() => {
-    if (targetPos < 0) return;
-    const mark = `${sessionId}:${file}:${target}`;
-    if (scrolled.current === mark) return;
-    scrolled.current = mark;
-    virtualizerRef.current?.scrollToIndex(targetPos, { align: 'start' });
-    const timer = setTimeout(() => virtualizerRef.current?.scrollToIndex(targetPos, { align: 'start' }), 150);
-    return () => clearTimeout(timer);
-  }, [targetPos, sessionId, file, target, virtualizerRef]);
+  useScrollToTarget(
+    targetPos < 0 ? undefined : `${sessionId}:${file}:${target}`,
+    targetPos < 0 ? undefined : targetPos,
+    virtualizerRef,
+    STICKY_OFFSET,
+  );
 
   return (
     <WindowList
@@ -182,8 +179,9 @@ export function RawReader({
       gap={0}
       renderItem={(e) => (
         <div
-          className={e.index === target ? 'ct-target' : undefined}
+          {...targetProps(e.index === target)}
           data-testid={e.index === target ? 'target-item' : undefined}
+          data-target-item={e.index === target ? '' : undefined}
         >
           <RawRow
             e={e}

@@ -5,12 +5,12 @@
  */
 import { Anchor, Badge, Box, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { AnchorLink } from '../../components/AnchorLink.js';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import type { SubagentFileHead, ToolCall } from '../../lib/entry-groups.js';
-import { summarizeCalls } from '../../lib/entry-groups.js';
 import { diffStat, editDiff, type DiffLine } from '../../lib/line-diff.js';
 import { hasMatch } from '../../lib/highlight.js';
+import { targetProps } from './use-scroll-to-target.js';
 
 const MAX_INLINE = 20_000;
 
@@ -67,12 +67,15 @@ function Clipped({ text, re }: { text: string; re: RegExp | null }) {
   );
 }
 
-function Diff({ lines }: { lines: DiffLine[] }) {
+function Diff({ lines, re }: { lines: DiffLine[]; re: RegExp | null }) {
   return (
-    <Box style={{ border: '1px solid var(--mantine-color-dark-4)', borderRadius: 4, overflow: 'hidden' }}>
+    <Box
+      style={{ border: '1px solid var(--mantine-color-dark-4)', borderRadius: 4, overflow: 'hidden' }}
+      data-testid="diff"
+    >
       {lines.map((l, i) => (
         <div key={i} className="ct-diff-line" data-op={l.op}>
-          {l.op} {l.text}
+          {l.op} <HighlightedText text={l.text} re={re} />
         </div>
       ))}
     </Box>
@@ -86,17 +89,39 @@ export interface ToolCallViewProps {
   subagentFile?: SubagentFileHead;
   /** The call holds the target entry: start open. */
   initiallyOpen?: boolean;
+  /** Start open when the input or result matches the highlighted terms (default true). */
+  openOnMatch?: boolean;
+  /** The entry to open at, when it is this call, its result or a line of its subagent's work. */
+  target?: number;
 }
 
-export function ToolCallView({ call, re, sessionId, subagentFile, initiallyOpen }: ToolCallViewProps) {
+export function ToolCallView({
+  call,
+  re,
+  sessionId,
+  subagentFile,
+  initiallyOpen,
+  openOnMatch = true,
+  target,
+}: ToolCallViewProps) {
   const input = stringifyInput(call.input);
-  const matched = hasMatch(input, re) || hasMatch(call.result?.content, re);
+  const matched = openOnMatch && (hasMatch(input, re) || hasMatch(call.result?.content, re));
   const [open, setOpen] = useState(Boolean(initiallyOpen || matched));
+  // Opened again when it becomes the target (a permalink followed on the same page).
+  useEffect(() => {
+    if (target !== undefined) setOpen(true);
+  }, [target]);
   const diff = editDiff(call.name, call.input);
   const stat = diff ? diffStat(diff.hunks) : null;
   const failed = call.result?.isError;
   return (
-    <Box data-testid="tool-call" data-tool={call.name} data-entry={call.index} pl={4}>
+    <Box
+      data-testid="tool-call"
+      data-tool={call.name}
+      data-entry={call.index}
+      pl={4}
+      {...targetProps(target !== undefined && target === call.index)}
+    >
       <UnstyledButton onClick={() => setOpen((v) => !v)} w="100%" aria-expanded={open}>
         <Group gap={6} wrap="nowrap">
           <Text size="xs" c="dimmed" w={10}>
@@ -140,12 +165,12 @@ export function ToolCallView({ call, re, sessionId, subagentFile, initiallyOpen 
           {diff ? (
             <>
               {diff.path && (
-                <Text size="xs" c="dimmed">
-                  {diff.path}
+                <Text size="xs" c="dimmed" data-testid="diff-path">
+                  <HighlightedText text={diff.path} re={re} />
                 </Text>
               )}
               {diff.hunks.map((h, i) => (
-                <Diff key={i} lines={h} />
+                <Diff key={i} lines={h} re={re} />
               ))}
             </>
           ) : (
@@ -157,7 +182,11 @@ export function ToolCallView({ call, re, sessionId, subagentFile, initiallyOpen 
             </div>
           )}
           {call.result && (
-            <div data-testid="tool-result" data-entry={call.result.index}>
+            <div
+              data-testid="tool-result"
+              data-entry={call.result.index}
+              {...targetProps(target !== undefined && target === call.result.index)}
+            >
               <Text size="xs" c={failed ? 'red.4' : 'dimmed'}>
                 {failed ? 'result (error)' : 'result'}
               </Text>
@@ -166,7 +195,7 @@ export function ToolCallView({ call, re, sessionId, subagentFile, initiallyOpen 
               </Box>
             </div>
           )}
-          {call.subagent && <SubagentThread entries={call.subagent} re={re} />}
+          {call.subagent && <SubagentThread entries={call.subagent} re={re} target={target} />}
           {subagentFile && (
             <AnchorLink
               to="/sessions/$id"
@@ -184,13 +213,50 @@ export function ToolCallView({ call, re, sessionId, subagentFile, initiallyOpen 
   );
 }
 
-/** Sidechain entries a Task call started, shown compactly under it. */
+/** One call made inside a subagent's work: its name and what it acted on. */
+function SubagentCall({
+  use,
+  re,
+  full,
+}: {
+  use: { name: string; input?: unknown };
+  re: RegExp | null;
+  full: boolean;
+}) {
+  const diff = full ? editDiff(use.name, use.input) : null;
+  return (
+    <Box>
+      <Text size="xs" className="ct-text">
+        <Text span fw={600} size="xs">
+          {use.name}
+        </Text>{' '}
+        <Text span c="dimmed" size="xs">
+          <HighlightedText text={callSubject(use.name, use.input)} re={re} />
+        </Text>
+      </Text>
+      {full &&
+        (diff ? (
+          diff.hunks.map((h, i) => <Diff key={i} lines={h} re={re} />)
+        ) : (
+          <Clipped text={stringifyInput(use.input)} re={re} />
+        ))}
+    </Box>
+  );
+}
+
+/**
+ * Sidechain entries a Task call started, shown compactly under it: each line's text, the calls it
+ * made (name and subject) and its results, clamped. The target entry is shown whole — its calls'
+ * full input and its full result — and outlined.
+ */
 export function SubagentThread({
   entries,
   re,
+  target,
 }: {
   entries: ToolCall['subagent'] & object;
   re: RegExp | null;
+  target?: number;
 }) {
   return (
     <Stack
@@ -203,18 +269,31 @@ export function SubagentThread({
         subagent work ({entries.length} entries)
       </Text>
       {entries.map((e) => {
-        const calls = e.toolUses?.length ? summarizeCalls(e.toolUses) : '';
+        const isTarget = e.index === target;
+        const uses = e.toolUses ?? [];
         const result = e.toolResults?.map((r) => r.content).join('\n') ?? '';
-        const body = e.text || e.thinking || calls || result || e.kind;
+        const text = e.text || e.thinking || (uses.length ? '' : result) || (uses.length ? '' : e.kind);
         return (
-          <Box key={e.index} data-entry={e.index}>
+          <Box key={e.index} data-entry={e.index} {...targetProps(isTarget)}>
             <Text size="xs" c="dimmed">
               #{e.index} {e.role === 'tool_result' ? 'result' : e.role}
-              {calls && e.text ? ` · ${calls}` : ''}
             </Text>
-            <Text size="sm" className="ct-text" lineClamp={6}>
-              <HighlightedText text={body.slice(0, 4000)} re={re} />
-            </Text>
+            {text &&
+              (isTarget && !e.text && !e.thinking ? (
+                <Clipped text={text} re={re} />
+              ) : (
+                <Text size="sm" className="ct-text" lineClamp={isTarget ? undefined : 6}>
+                  <HighlightedText text={isTarget ? text : text.slice(0, 4000)} re={re} />
+                </Text>
+              ))}
+            {uses.map((u) => (
+              <SubagentCall key={u.id} use={u} re={re} full={isTarget} />
+            ))}
+            {uses.length > 0 && result && (
+              <Text size="sm" className="ct-text" lineClamp={isTarget ? undefined : 6}>
+                <HighlightedText text={isTarget ? result : result.slice(0, 4000)} re={re} />
+              </Text>
+            )}
           </Box>
         );
       })}

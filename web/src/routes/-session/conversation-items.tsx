@@ -18,6 +18,7 @@ import { hasMatch } from '../../lib/highlight.js';
 import { stripAnsi } from '../../lib/terminal-text.js';
 import type { TranscriptEntry } from '../../queries/api.js';
 import { SubagentThread, ToolCallView } from './ToolCallView.js';
+import { targetProps } from './use-scroll-to-target.js';
 
 export interface ItemContext {
   sessionId: string;
@@ -100,7 +101,13 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
   const you = e.role === 'user';
   return (
     <Spine color={you ? 'blue' : 'orange'}>
-      <Stack gap={4} py={6} data-testid={you ? 'msg-user' : 'msg-assistant'} data-entry={e.index}>
+      <Stack
+        gap={4}
+        py={6}
+        data-testid={you ? 'msg-user' : 'msg-assistant'}
+        data-entry={e.index}
+        {...targetProps(e.index === ctx.target)}
+      >
         <Group gap={8}>
           <Text size="sm" fw={700} c={you ? 'blue.3' : 'orange.3'}>
             {you ? 'You' : 'Claude'}
@@ -151,6 +158,9 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
             c.result?.index === ctx.target ||
             c.subagent?.some((s) => s.index === ctx.target),
         );
+  // Opening at an entry in this run: only its call opens, so other matching calls above it do
+  // not push it down (they stay folded, their summary line highlighted).
+  const holdsTarget = ctx.target !== undefined && item.entries.includes(ctx.target);
   return (
     <Spine color="gray">
       <Box py={4} data-testid="tool-run" data-entries={item.entries.join(',')}>
@@ -179,10 +189,17 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
                 sessionId={ctx.sessionId}
                 subagentFile={subagentFileFor(c, ctx.subagentHeads)}
                 initiallyOpen={c === targetCall}
+                openOnMatch={!holdsTarget}
+                target={c === targetCall ? ctx.target : undefined}
               />
             ))}
             {item.orphans.map((o) => (
-              <Box key={`${o.toolUseId}-${o.index}`} pl={4} data-entry={o.index}>
+              <Box
+                key={`${o.toolUseId}-${o.index}`}
+                pl={4}
+                data-entry={o.index}
+                {...targetProps(o.index === ctx.target)}
+              >
                 <Text size="xs" c={o.isError ? 'red.4' : 'dimmed'}>
                   result of a call not in this transcript ({o.toolUseId})
                 </Text>
@@ -204,7 +221,13 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
   const long = text.length > 300 || text.split('\n').length > 4;
   const label = e.malformed ? 'malformed line' : e.isCompactSummary ? 'compaction summary' : e.kind;
   return (
-    <Box py={4} pl={22} data-testid={e.malformed ? 'notice-malformed' : 'notice'} data-entry={e.index}>
+    <Box
+      py={4}
+      pl={22}
+      data-testid={e.malformed ? 'notice-malformed' : 'notice'}
+      data-entry={e.index}
+      {...targetProps(e.index === ctx.target)}
+    >
       <Group gap={6} wrap="nowrap" align="flex-start">
         <Badge
           size="xs"
@@ -252,7 +275,14 @@ function MetaView({ item, ctx }: { item: Extract<ReaderItem, { type: 'meta' }>; 
       {ctx.open && (
         <Stack gap={0} pl="md">
           {item.entries.map((e) => (
-            <Text key={e.index} size="xs" c="dimmed" truncate>
+            <Text
+              key={e.index}
+              size="xs"
+              c="dimmed"
+              truncate
+              data-entry={e.index}
+              {...targetProps(e.index === ctx.target)}
+            >
               #{e.index} {e.kind} {formatClock(e.timestamp)}{' '}
               {e.text ? `— ${stripAnsi(e.text).slice(0, 200)}` : ''}
             </Text>
@@ -271,7 +301,7 @@ function SubagentView({ item, ctx }: { item: Extract<ReaderItem, { type: 'subage
           {ctx.open ? '▾' : '▸'} subagent work not tied to a call ({item.entries.length} entries)
         </Text>
       </UnstyledButton>
-      {ctx.open && <SubagentThread entries={item.entries} re={ctx.re} />}
+      {ctx.open && <SubagentThread entries={item.entries} re={ctx.re} target={ctx.target} />}
     </Box>
   );
 }
