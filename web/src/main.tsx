@@ -13,6 +13,7 @@ import { createRoot } from 'react-dom/client';
 import { ErrorPanel } from './components/ErrorPanel.js';
 import { ApiConnectionError, ApiError } from './queries/api.js';
 import { NotFound } from './components/NotFound.js';
+import { PendingPage } from './components/Pending.js';
 import { theme } from './components/theme.js';
 import { routeTree } from './routeTree.gen.js';
 
@@ -31,6 +32,10 @@ const router = createRouter({
   defaultPreloadStaleTime: 0,
   defaultErrorComponent: ErrorPanel,
   defaultNotFoundComponent: NotFound,
+  // A page whose data is slow shows that it is loading (after a moment, so fast loads never flash).
+  defaultPendingComponent: PendingPage,
+  defaultPendingMs: 300,
+  defaultPendingMinMs: 200,
   scrollRestoration: true,
 });
 

@@ -7,6 +7,7 @@ import { AppShell } from '@mantine/core';
 import type { QueryClient } from '@tanstack/react-query';
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router';
 import { ErrorPanel } from '../components/ErrorPanel.js';
+import { NavigationProgress } from '../components/Pending.js';
 import { Header } from './-root/Header.js';
 import { ShortcutsProvider } from './-root/Shortcuts.js';
 
@@ -29,6 +30,7 @@ function Shell({ children }: { children: React.ReactNode }) {
       <AppShell header={{ height: 56 }} padding={0}>
         <AppShell.Header>
           <Header />
+          <NavigationProgress />
         </AppShell.Header>
         <AppShell.Main>{children}</AppShell.Main>
       </AppShell>
