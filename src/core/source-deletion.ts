@@ -26,8 +26,15 @@ export function withMissingFile(
   return { v: 1, detectedAt: mark?.detectedAt ?? now, files: [...(mark?.files ?? []), file] };
 }
 
-/** The mark after `path` came back; null when no file is missing any more. */
-export function withFileRestored(mark: SourceDeletion, path: string): SourceDeletion | null {
-  const files = mark.files.filter((f) => f.path !== path);
+/**
+ * The mark after a file of the session was read again: `path` came back, or the transcript it
+ * held is read from another path now (a project folder moved or renamed), so nothing of
+ * `objectName` is missing either. Null when no file is missing any more.
+ */
+export function withFileRestored(
+  mark: SourceDeletion,
+  file: { path: string; objectName: string },
+): SourceDeletion | null {
+  const files = mark.files.filter((f) => f.path !== file.path && f.objectName !== file.objectName);
   return files.length ? { ...mark, files } : null;
 }

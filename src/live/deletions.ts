@@ -23,30 +23,59 @@ export interface LocalState {
   deleteLocal(id: string): Promise<void>;
 }
 
+type SessionFileRef = { path: string; objectName: string };
+
 /**
- * Records that `path` is gone, if it is a file we hold for `sessionId` (its ingest cursor names
- * that very path). Returns whether the session is (now) marked.
+ * A session's mark is read, changed and written back; changes to one session run one at a time,
+ * or the watcher reporting several files of a session deleted at once would keep only some.
  */
-export async function noteRemoved(
-  state: LocalState,
-  file: { sessionId: string; path: string; objectName: string },
-  now: string,
-): Promise<boolean> {
-  const cursor = await state.getLocal<SessionCursor>(cursorId(file.sessionId));
-  if (cursor?.files?.[file.objectName]?.path !== file.path) return false;
-  const id = sourceDeletionId(file.sessionId);
-  const mark = await state.getLocal<SourceDeletion>(id);
-  const next = withMissingFile(mark, { path: file.path, objectName: file.objectName }, now);
-  if (next !== mark) await state.putLocal(id, next);
-  return true;
+const marking = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(sessionId: string, change: () => Promise<T>): Promise<T> {
+  const run = (marking.get(sessionId) ?? Promise.resolve()).then(change, change);
+  const settled = run.catch(() => undefined);
+  marking.set(sessionId, settled);
+  void settled.then(() => {
+    if (marking.get(sessionId) === settled) marking.delete(sessionId);
+  });
+  return run;
 }
 
-/** Clears `paths` from a session's mark (they exist again). */
-export async function noteRestored(state: LocalState, sessionId: string, paths: string[]): Promise<void> {
-  const id = sourceDeletionId(sessionId);
+/**
+ * Records that `path` is gone, if it is a file we hold for `sessionId` (its ingest cursor names
+ * that very path). Returns whether the session is (now) marked. When the cursor reads that
+ * transcript from another path now (its folder was moved), an old mark of `path` is cleared.
+ */
+export function noteRemoved(
+  state: LocalState,
+  file: { sessionId: string } & SessionFileRef,
+  now: string,
+  exists: (path: string) => boolean = existsSync,
+): Promise<boolean> {
+  return oneAtATime(file.sessionId, async () => {
+    const cursor = await state.getLocal<SessionCursor>(cursorId(file.sessionId));
+    const readFrom = cursor?.files?.[file.objectName]?.path;
+    const id = sourceDeletionId(file.sessionId);
+    if (readFrom !== file.path) {
+      if (readFrom !== undefined && exists(readFrom))
+        await restore(state, id, [{ path: readFrom, objectName: file.objectName }]);
+      return false;
+    }
+    const mark = await state.getLocal<SourceDeletion>(id);
+    const next = withMissingFile(mark, { path: file.path, objectName: file.objectName }, now);
+    if (next !== mark) await state.putLocal(id, next);
+    return true;
+  });
+}
+
+/** Clears `files` from a session's mark: they were just read (from where they are now). */
+export function noteRestored(state: LocalState, sessionId: string, files: SessionFileRef[]): Promise<void> {
+  return oneAtATime(sessionId, () => restore(state, sourceDeletionId(sessionId), files));
+}
+
+async function restore(state: LocalState, id: string, files: SessionFileRef[]): Promise<void> {
   let mark = await state.getLocal<SourceDeletion>(id);
   if (!mark) return;
-  for (const p of paths) if (mark) mark = withFileRestored(mark, p);
+  for (const f of files) if (mark) mark = withFileRestored(mark, f);
   if (!mark) await state.deleteLocal(id);
   else await state.putLocal(id, mark);
 }
@@ -63,7 +92,9 @@ export async function scanForDeletions(
     if (exists(path)) continue;
     const kind = classifyTranscriptPath(path);
     if (!kind) continue;
-    if (await noteRemoved(state, { sessionId: entry.sessionId, path, objectName: kind.objectName }, now))
+    if (
+      await noteRemoved(state, { sessionId: entry.sessionId, path, objectName: kind.objectName }, now, exists)
+    )
       marked.add(entry.sessionId);
   }
   return [...marked];

@@ -144,7 +144,7 @@ export function startLive(options: LiveOptions): Live {
       await noteRestored(
         store.docs,
         sessionId,
-        present.map((x) => x.f.path),
+        present.map((x) => x.f),
       );
     }
 

@@ -73,3 +73,60 @@ describe('deletion detection', () => {
     expect(server.logs()).toMatch(/watch: 1 session\(s\) kept after their transcript was deleted/);
   });
 });
+
+describe('deletion detection of several files, and of a moved folder', () => {
+  const C = 'cc1df109-4282-4321-8248-8bbcd471da78';
+  const cchistory = path.join(claudeCorpusDir, 'aaaAlexanderaaa__cchistory');
+  const agent = path.join(cchistory, C, 'subagents', 'agent-a0a2928875cb36a92.jsonl');
+  const tree = mkdtempSync(path.join(tmpdir(), 'ct-deleted-many-'));
+  const projectsDir = path.join(tree, 'home', '.claude', 'projects');
+  let s: TestServer | undefined;
+  afterAll(async () => {
+    await s?.stop();
+    rmSync(tree, { recursive: true, force: true });
+  });
+  const get = async (id: string) => (await getJson(s!, `/api/sessions/${id}`)).body;
+
+  /** A project folder holding session C with two subagent files. */
+  function writeProject(name: string): string {
+    const dir = path.join(projectsDir, name);
+    mkdirSync(path.join(dir, C, 'subagents'), { recursive: true });
+    copyFileSync(path.join(cchistory, `${C}.jsonl`), path.join(dir, `${C}.jsonl`));
+    for (const a of ['agent-a1.jsonl', 'agent-a2.jsonl'])
+      copyFileSync(agent, path.join(dir, C, 'subagents', a));
+    return dir;
+  }
+
+  it('marks every file of a session removed at once', async () => {
+    const dir = writeProject('one');
+    s = await startTestServer({ root: tree });
+    await waitForOn(() => /watch: recording changes/.test(s!.logs()));
+    await waitForOn(async () => (await get(C)).files?.length === 3);
+    rmSync(dir, { recursive: true });
+    await waitForOn(async () => (await get(C)).sourceDeleted?.files.length === 3);
+    const names = (await get(C)).sourceDeleted.files.map((f: { objectName: string }) => f.objectName).sort();
+    expect(names).toEqual(['subagents/agent-a1.jsonl', 'subagents/agent-a2.jsonl', 'transcript.jsonl']);
+  });
+
+  it('clears the mark when the removed files turn up in another folder (a folder moved or renamed)', async () => {
+    // After the first test every file of C is marked; the same transcripts appear under a new name.
+    writeProject('moved-here');
+    await waitForOn(async () => (await get(C)).sourceDeleted === null);
+    await s!.stop({ keep: true });
+    s = await startTestServer({ root: tree });
+    await waitForOn(() => /watch: recording changes/.test(s!.logs()));
+    expect((await get(C)).sourceDeleted).toBeNull();
+  });
+
+  async function waitForOn(check: () => boolean | Promise<boolean>, timeoutMs = 15_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (
+      !(await Promise.resolve()
+        .then(check)
+        .catch(() => false))
+    ) {
+      if (Date.now() > deadline) throw new Error('timed out waiting');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+});
