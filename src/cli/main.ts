@@ -8,6 +8,7 @@ import { ApiClient } from '../client/api-client.js';
 import { ApiConnectionError, ApiError } from '../client/api-error.js';
 import { describeApiUrl, resolveApiUrl } from '../config/api-url.js';
 import { ConfigError } from '../config/config-error.js';
+import { InvalidStoreSetting } from '../store/contract.js';
 import { envValue, type Env, packageVersion } from '../config/paths.js';
 import type { CommandContext, CommandSpec } from './command.js';
 import { COMMANDS } from './commands/index.js';
@@ -129,7 +130,7 @@ function reportError(err: unknown, io: Io, signal: AbortSignal): number {
       return EXIT.ok;
     return EXIT.usage;
   }
-  if (err instanceof UsageError || err instanceof ConfigError) {
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof InvalidStoreSetting) {
     io.err(`error: ${err.message}`);
     return EXIT.usage;
   }

@@ -388,3 +388,8 @@ export class ViewMissingError extends Error {
 export class StoreConfigError extends Error {
   override name = 'StoreConfigError';
 }
+
+/** A store setting that is not valid at all (a malformed URL, a bad flag): the CLI exits 2 for it. */
+export class InvalidStoreSetting extends StoreConfigError {
+  override name = 'InvalidStoreSetting';
+}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/support/paths.js';
-import { StoreConfigError } from './contract.js';
+import { InvalidStoreSetting, StoreConfigError } from './contract.js';
 import { postgresSettings } from './postgres/postgres-settings.js';
 import { STORE_ENV_VARS, storeSettings } from './store-settings.js';
 
@@ -92,6 +92,12 @@ describe('postgresSettings', () => {
   it('refuses what it cannot use, without echoing a password', () => {
     expect(() => postgresSettings('mysql://h/db')).toThrow(StoreConfigError);
     expect(() => postgresSettings('not a url')).toThrow(/CT_DATABASE_URL must be a URL/);
-    expect(() => postgresSettings('postgres://h/db?schema=a;drop')).toThrow(/plain identifier/);
+    expect(() => postgresSettings('postgres://h/db?schema=a;drop')).toThrow(
+      /CT_DATABASE_SCHEMA.*plain identifier/,
+    );
+    expect(() => postgresSettings('postgres://root:%zz@h/db')).toThrow(
+      /CT_DATABASE_URL: the password is not valid percent-encoding/,
+    );
+    expect(() => postgresSettings('postgres://root:%zz@h/db')).toThrow(InvalidStoreSetting);
   });
 });

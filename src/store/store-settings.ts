@@ -3,7 +3,7 @@
  * PostgreSQL for documents and views, `CT_S3_*` an S3 bucket for objects, each independently;
  * without them, the embedded SQLite file and object directory. A blank variable counts as unset.
  */
-import { StoreConfigError } from './contract.js';
+import { InvalidStoreSetting } from './contract.js';
 import type { S3ObjectStoreOptions } from './s3-objects/s3-object-store.js';
 
 export interface DatabaseSettings {
@@ -43,20 +43,20 @@ export function storeSettings(env: StoreEnv): StoreSettings {
   const url = get('CT_DATABASE_URL');
   const schema = get('CT_DATABASE_SCHEMA');
   if (url) settings.database = { url, ...(schema ? { schema } : {}) };
-  else if (schema) throw new StoreConfigError('CT_DATABASE_SCHEMA is set but CT_DATABASE_URL is not');
+  else if (schema) throw new InvalidStoreSetting('CT_DATABASE_SCHEMA is set but CT_DATABASE_URL is not');
 
   if (S3_VARIABLES.some((n) => get(n) !== undefined)) {
     const bucket = get('CT_S3_BUCKET');
     if (!bucket)
-      throw new StoreConfigError(`CT_S3_BUCKET is required when any of ${S3_VARIABLES.join(', ')} is set`);
+      throw new InvalidStoreSetting(`CT_S3_BUCKET is required when any of ${S3_VARIABLES.join(', ')} is set`);
     const accessKeyId = get('CT_S3_ACCESS_KEY_ID');
     const secretAccessKey = get('CT_S3_SECRET_ACCESS_KEY');
     if ((accessKeyId === undefined) !== (secretAccessKey === undefined)) {
-      throw new StoreConfigError('set both CT_S3_ACCESS_KEY_ID and CT_S3_SECRET_ACCESS_KEY, or neither');
+      throw new InvalidStoreSetting('set both CT_S3_ACCESS_KEY_ID and CT_S3_SECRET_ACCESS_KEY, or neither');
     }
     const endpoint = get('CT_S3_ENDPOINT');
     if (endpoint !== undefined && !/^https?:\/\/[^/]/i.test(endpoint)) {
-      throw new StoreConfigError(`CT_S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
+      throw new InvalidStoreSetting(`CT_S3_ENDPOINT must be an http:// or https:// URL, got "${endpoint}"`);
     }
     const region = get('CT_S3_REGION');
     settings.s3 = {
@@ -74,5 +74,5 @@ function flag(value: string | undefined, name: string): boolean {
   if (value === undefined) return false;
   if (/^(1|true|yes|on)$/i.test(value)) return true;
   if (/^(0|false|no|off)$/i.test(value)) return false;
-  throw new StoreConfigError(`${name} must be true or false, got "${value}"`);
+  throw new InvalidStoreSetting(`${name} must be true or false, got "${value}"`);
 }

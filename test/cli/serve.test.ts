@@ -3,11 +3,11 @@
  * import of ~/.claude/projects in the background with progress in /api/health, instance.env for
  * clients to find it, no second import on restart, --no-import, graceful shutdown on SIGTERM.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { cleanEnv, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
 import { claudeCorpusDir } from '../support/paths.js';
 
 let servers: TestServer[] = [];
@@ -103,6 +103,22 @@ describe('transcripts serve', () => {
     servers.push(server);
     expect(existsSync(path.join(server.root, 'ct', 'data'))).toBe(true);
     expect(existsSync(path.join(server.root, 'home', '.local'))).toBe(false);
+  });
+
+  it('refuses a malformed store setting as a configuration error (exit 2), naming it', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ct-bad-setting-'));
+    const r = await runCli(['serve', '--no-import', '--no-watch'], {
+      env: cleanEnv({
+        CT_HOME: path.join(root, 'ct'),
+        HOME: root,
+        WEBAPI_PORT: '0',
+        CT_S3_BUCKET: 'b',
+        CT_S3_FORCE_PATH_STYLE: 'yesplease',
+      }),
+    });
+    rmSync(root, { recursive: true, force: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/CT_S3_FORCE_PATH_STYLE must be true or false, got "yesplease"/);
   });
 
   it('reports a port in use as a usage error', async () => {

@@ -152,7 +152,13 @@ export class PostgresDatabase {
     options: PostgresDatabaseOptions = {},
   ): Promise<PostgresDatabase> {
     // Set-up runs on a connection of its own, which also finds out whether the server has lz4.
-    const setupPool = new pg.Pool({ connectionString: settings.connectionString, max: 1 });
+    // A server that takes the connection but never answers (a wrong port, a proxy) must not hang
+    // the start: the set-up gives up after CONNECT_TIMEOUT_MS and says so.
+    const setupPool = new pg.Pool({
+      connectionString: settings.connectionString,
+      max: 1,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
     setupPool.on('error', () => undefined);
     let lz4 = false;
     try {
@@ -179,6 +185,9 @@ export class PostgresDatabase {
         : settings.connectionString,
       max: options.maxConnections ?? 10,
       idleTimeoutMillis: 30_000,
+      // A request fails rather than waits for ever on a database that stopped answering (this
+      // also bounds the wait for a free connection, which a busy pool serves within a few ms).
+      connectionTimeoutMillis: 3 * CONNECT_TIMEOUT_MS,
       Client: PreparingClient,
     });
     // An idle client's connection error (server restart) must not crash the process.
@@ -265,9 +274,20 @@ export async function lockForWrite(client: Queryable, sessionIds: Iterable<strin
   );
 }
 
+/** How long opening waits for the server's answer. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
 function openError(err: unknown, settings: PostgresSettings): Error {
   const e = err as { code?: string; message?: string };
   const where = `PostgreSQL at ${settings.display} (CT_DATABASE_URL)`;
+  if (/timeout/i.test(e.message ?? '') && e.code === undefined) {
+    return new StoreConfigError(
+      `no answer from ${where} within ${CONNECT_TIMEOUT_MS / 1000} s: is it a PostgreSQL server?`,
+    );
+  }
+  if (/Connection terminated unexpectedly/.test(e.message ?? '')) {
+    return new StoreConfigError(`${where} closed the connection at once: is it a PostgreSQL server?`);
+  }
   switch (e.code) {
     case 'ECONNREFUSED':
     case 'ENOTFOUND':

@@ -10,6 +10,7 @@ import path from 'node:path';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
+import { startSilentServer } from '../../../test/support/silent-server.js';
 import { createMigrator } from '../../migrations/runner.js';
 import { StoreInputError, ViewMissingError, type SearchResult, type Store } from '../contract.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.js';
@@ -566,6 +567,19 @@ describePg('postgres: unfiltered search over a recent range', () => {
 });
 
 describe('postgres: configuration errors', () => {
+  it('gives up on a server that takes the connection but never answers, naming the setting', async () => {
+    const silent = await startSilentServer();
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'ct-pg-silent-'));
+    const err = await openStore({
+      dataDir,
+      settings: { database: { url: `postgres://root@127.0.0.1:${silent.port}/test` } },
+    }).catch((e: unknown) => e);
+    await silent.close();
+    await rm(dataDir, { recursive: true, force: true });
+    expect((err as Error).name).toBe('StoreConfigError');
+    expect((err as Error).message).toMatch(/no answer from PostgreSQL at .* \(CT_DATABASE_URL\) within 10 s/);
+  }, 30_000);
+
   it('names the unreachable server and the setting', async () => {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'ct-pg-config-'));
     const err = await openStore({

@@ -5,7 +5,7 @@
  * (a startup option, so it holds on every pooled connection), which is how tests and several
  * instances share one database without seeing each other's tables.
  */
-import { StoreConfigError } from '../contract.js';
+import { InvalidStoreSetting } from '../contract.js';
 
 export interface PostgresSettings {
   /** What `pg` connects with: the URL without `schema=`, with the search path in `options`. */
@@ -23,12 +23,24 @@ export function postgresSettings(url: string, schemaSetting?: string): PostgresS
   try {
     u = new URL(url);
   } catch {
-    throw new StoreConfigError(
+    throw new InvalidStoreSetting(
       'CT_DATABASE_URL must be a URL like postgres://user:password@host:5432/database',
     );
   }
   if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
-    throw new StoreConfigError(`CT_DATABASE_URL must start with postgres:// (got ${u.protocol}//)`);
+    throw new InvalidStoreSetting(`CT_DATABASE_URL must start with postgres:// (got ${u.protocol}//)`);
+  }
+  for (const [part, value] of [
+    ['user name', u.username],
+    ['password', u.password],
+  ] as const) {
+    try {
+      decodeURIComponent(value);
+    } catch {
+      throw new InvalidStoreSetting(
+        `CT_DATABASE_URL: the ${part} is not valid percent-encoding (write % as %25)`,
+      );
+    }
   }
   const fromUrl = u.searchParams.get('schema') ?? undefined;
   u.searchParams.delete('schema');
@@ -36,8 +48,8 @@ export function postgresSettings(url: string, schemaSetting?: string): PostgresS
   const fromOptions = /(?:^|\s)-c\s*search_path=("?)([^\s,"]+)\1/.exec(options)?.[2];
   const schema = nonBlank(schemaSetting) ?? nonBlank(fromUrl) ?? fromOptions ?? 'public';
   if (!IDENTIFIER.test(schema)) {
-    throw new StoreConfigError(
-      `database schema "${schema}" must be a plain identifier (letters, digits, _; at most 63)`,
+    throw new InvalidStoreSetting(
+      `database schema "${schema}" (CT_DATABASE_SCHEMA, or schema= in CT_DATABASE_URL) must be a plain identifier (letters, digits, _; at most 63)`,
     );
   }
   let rest = options.replace(/(?:^|\s)-c\s*search_path=\S+/g, '').trim();

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startS3Server, S3_TEST_KEY, type TestS3Server } from '../../../test/support/s3-server.js';
+import { startSilentServer } from '../../../test/support/silent-server.js';
 import { StoreConfigError, StoreInputError } from '../contract.js';
 import { copyRanges } from './s3-compose.js';
 import { S3ObjectStore, type S3ObjectStoreOptions } from './s3-object-store.js';
@@ -58,6 +59,18 @@ describe('s3 objects: opening', () => {
       /refused access: check CT_S3_ACCESS_KEY_ID and CT_S3_SECRET_ACCESS_KEY/,
     );
   });
+
+  it('gives up on an endpoint that takes the connection but never answers', async () => {
+    const silent = await startSilentServer();
+    const err = await S3ObjectStore.open(options('b', { endpoint: `http://127.0.0.1:${silent.port}` })).catch(
+      (e: unknown) => e,
+    );
+    await silent.close();
+    expect(err).toBeInstanceOf(StoreConfigError);
+    expect((err as Error).message).toMatch(
+      /no answer from S3 bucket "b" at .* \(CT_S3_ENDPOINT\) within 10 s/,
+    );
+  }, 30_000);
 
   it('names an endpoint nothing answers at', async () => {
     const err = await S3ObjectStore.open(options('b', { endpoint: 'http://127.0.0.1:1' })).catch(

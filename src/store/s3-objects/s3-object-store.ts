@@ -61,7 +61,10 @@ export class S3ObjectStore implements ObjectStore {
   static async open(options: S3ObjectStoreOptions): Promise<S3ObjectStore> {
     const s3 = createS3Client(options);
     try {
-      await s3.send(new HeadBucketCommand({ Bucket: options.bucket }));
+      // An endpoint that takes the connection but never answers must not hang the start.
+      await s3.send(new HeadBucketCommand({ Bucket: options.bucket }), {
+        abortSignal: AbortSignal.timeout(OPEN_TIMEOUT_MS),
+      });
     } catch (err) {
       s3.destroy();
       throw bucketError(err, options);
@@ -314,11 +317,23 @@ async function* concat(first: Readable, rest: AsyncIterable<Uint8Array>): AsyncG
   yield* rest;
 }
 
+/** How long opening waits for the bucket's answer. */
+const OPEN_TIMEOUT_MS = 10_000;
+
 function bucketError(err: unknown, options: S3ObjectStoreOptions): Error {
   const where = `S3 bucket "${options.bucket}" at ${options.endpoint ?? `AWS (${options.region ?? 'us-east-1'})`}`;
   const status = httpStatus(err);
   const code = (err as { code?: string; name?: string }).code ?? (err as { name?: string }).name;
-  if (status === 404) return new StoreConfigError(`${where} does not exist (CT_S3_BUCKET); create it first`);
+  if (code === 'AbortError' || code === 'TimeoutError') {
+    return new StoreConfigError(
+      `no answer from ${where} (CT_S3_ENDPOINT) within ${OPEN_TIMEOUT_MS / 1000} s`,
+    );
+  }
+  if (status === 404) {
+    return new StoreConfigError(
+      `${where} does not exist (CT_S3_BUCKET); create it first (or CT_S3_ENDPOINT is not an S3 server)`,
+    );
+  }
   if (status === 403 || status === 401) {
     return new StoreConfigError(
       `${where} refused access: check CT_S3_ACCESS_KEY_ID and CT_S3_SECRET_ACCESS_KEY (and the bucket's policy)`,
