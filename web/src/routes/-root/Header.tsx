@@ -6,7 +6,7 @@
  */
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useParams, useRouterState } from '@tanstack/react-router';
 import { useEffect } from 'react';
 import { describeError } from '../../queries/api.js';
 import {
@@ -16,7 +16,6 @@ import {
   type Blueprint,
 } from '../../queries/blueprint.js';
 import { useApiReachability } from '../../queries/api-health.js';
-import { sessionQueryOptions } from '../../queries/sessions.js';
 import { Omnibox } from './Omnibox.js';
 
 /** A menu link: routes under /app go through the router, the rest (API links) are plain links. */
@@ -39,10 +38,12 @@ function MenuLink({ href, label }: { href: string; label: string }) {
 /** On a session's page, its data links (from the blueprint) as one more menu. */
 function SessionLinksMenu({ links }: { links: Blueprint['sessionLinks'] }) {
   const id = useParams({ strict: false, select: (p: { id?: string }) => p.id });
-  // Only for a session that exists: read what the page loaded (never fetch from here), so a
-  // missing session (404) gets no menu of links that would all 404 too.
-  const exists = useQuery({ ...sessionQueryOptions(id ?? ''), enabled: false }).isSuccess;
-  if (!id || !exists || links.length === 0) return null;
+  // Only once the session's page has loaded it: a missing session (404) gets no menu of links
+  // that would all 404 too. (Read from the router's match, not a query observer of its own.)
+  const loaded = useRouterState({
+    select: (s) => s.matches.some((m) => m.routeId === '/sessions/$id' && m.status === 'success'),
+  });
+  if (!id || !loaded || links.length === 0) return null;
   return (
     <Menu position="bottom-end" withinPortal>
       <Menu.Target>
