@@ -7,6 +7,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ApiClient } from '../client/api-client.js';
 import { ApiConnectionError, ApiError } from '../client/api-error.js';
 import { describeApiUrl, resolveApiUrl } from '../config/api-url.js';
+import { Agent } from 'undici';
 import { ConfigError } from '../config/config-error.js';
 import { InvalidStoreSetting } from '../store/contract.js';
 import { envValue, type Env, packageVersion } from '../config/paths.js';
@@ -62,6 +63,13 @@ function register(
   });
 }
 
+/**
+ * The connection pool of ordinary requests: an instance that takes the connection but does not
+ * answer is given up on after a minute (Node's own default waits five), with "no answer in time".
+ * Reindexes and migrations, answered only when done, use the patient pool.
+ */
+const promptDispatcher = new Agent({ headersTimeout: 60_000 });
+
 export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {
   const io = deps.io ?? createIo();
   const env = deps.env ?? process.env;
@@ -78,6 +86,9 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
         origin: describeApiUrl(resolution),
         // Loaded only by the commands that wait on a reindex or migrations.
         patientDispatcher: () => import('../client/patient-dispatcher.js').then((m) => m.patientDispatcher),
+        dispatcher: promptDispatcher,
+        // Ctrl-C ends any request under way, not only the ones a command passes the signal to.
+        signal: controller.signal,
       });
       return { client, resolution };
     },

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './api-client.js';
 import { ApiConnectionError } from './api-error.js';
 import { patientDispatcher } from './patient-dispatcher.js';
+import { startSilentServer } from '../../test/support/silent-server.js';
 
 describe('ApiClient and the caller’s abort signal', () => {
   let server: Server;
@@ -113,5 +114,32 @@ describe('ApiClient and requests that answer only when the work is done', () => 
       patientDispatcher: async () => patientDispatcher,
     });
     expect(await client.reindex()).toEqual({ entries: 3, sessions: 1 });
+  });
+});
+
+describe('ApiClient and an instance that never answers', () => {
+  it('says it got no answer in time, in words', async () => {
+    const silent = await startSilentServer();
+    const client = new ApiClient({
+      baseUrl: `http://127.0.0.1:${silent.port}`,
+      dispatcher: new Agent({ headersTimeout: 200 }),
+    });
+    const err = await client.health().catch((e: unknown) => e);
+    await silent.close();
+    expect(err).toBeInstanceOf(ApiConnectionError);
+    expect((err as Error).message).toMatch(/cannot reach the transcripts API at .* \(no answer in time\)/);
+  });
+
+  it('gives up when its own signal aborts, for requests that bring none (the CLI’s Ctrl-C)', async () => {
+    const silent = await startSilentServer();
+    const controller = new AbortController();
+    const client = new ApiClient({ baseUrl: `http://127.0.0.1:${silent.port}`, signal: controller.signal });
+    const pending = client.health().catch((e: unknown) => e);
+    setTimeout(() => controller.abort(), 100).unref();
+    const err = await pending;
+    await silent.close();
+    expect(controller.signal.aborted).toBe(true);
+    expect(err).not.toBeInstanceOf(ApiConnectionError); // interrupted, not "cannot reach"
+    expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
   });
 });

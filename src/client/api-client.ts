@@ -61,6 +61,8 @@ export interface ApiClientOptions {
    * see patient-dispatcher.ts.
    */
   patientDispatcher?: () => Promise<Dispatcher>;
+  /** Aborts every request that brings no signal of its own (the CLI's Ctrl-C). */
+  signal?: AbortSignal;
 }
 
 /** A downloaded object: what the server answered, and the bytes handed on. */
@@ -209,8 +211,10 @@ export class ApiClient {
   readonly #fetch: typeof fetch;
   readonly #dispatcher?: Dispatcher;
   readonly #patient?: () => Promise<Dispatcher>;
+  readonly #signal?: AbortSignal;
 
   constructor(options: ApiClientOptions) {
+    this.#signal = options.signal;
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#token = options.token;
     this.#origin = options.origin;
@@ -240,7 +244,8 @@ export class ApiClient {
     // collected: on a long-lived signal (the CLI's, shared by thousands of downloads in one
     // export) they pile up past Node's warning limit. A derived signal per request takes them
     // instead; it still aborts with the caller's.
-    const signal = options.signal && AbortSignal.any([options.signal]);
+    const given = options.signal ?? this.#signal;
+    const signal = given && AbortSignal.any([given]);
     const init: RequestInit & { duplex?: 'half'; dispatcher?: Dispatcher } = {
       method,
       headers,
@@ -254,7 +259,7 @@ export class ApiClient {
     try {
       res = await this.#fetch(url, init);
     } catch (err) {
-      if (options.signal?.aborted) throw err;
+      if (given?.aborted) throw err;
       throw this.#unreachable(url, err);
     }
     if (!res.ok) throw await toApiError(res, method, url);
@@ -262,8 +267,19 @@ export class ApiClient {
   }
 
   #unreachable(url: string, err: unknown): ApiConnectionError {
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    const why = cause?.code ?? cause?.message ?? (err as { code?: string }).code ?? (err as Error).message;
+    const cause = (err as { cause?: { code?: unknown; message?: string; name?: string } }).cause;
+    // A timeout is said in words: a DOMException's code is a number (23) that tells nobody anything.
+    const timedOut =
+      cause?.name === 'TimeoutError' ||
+      (err as Error).name === 'TimeoutError' ||
+      cause?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+      cause?.code === 'UND_ERR_CONNECT_TIMEOUT';
+    const why = timedOut
+      ? 'no answer in time'
+      : ((typeof cause?.code === 'string' ? cause.code : undefined) ??
+        cause?.message ??
+        (err as { code?: string }).code ??
+        (err as Error).message);
     return new ApiConnectionError(
       url,
       `cannot reach the transcripts API at ${this.#origin ?? this.baseUrl} (${why}). ` +
