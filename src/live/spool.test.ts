@@ -19,8 +19,10 @@ import { createSender, type LiveSender } from './sender.js';
 import {
   appendToSpool,
   OUTBOX,
+  parseSpoolMaxBytes,
   replaySpool,
   spoolPending,
+  spoolMaxBytes,
   spoolStatus,
   type SpoolConfig,
   type SpoolRecord,
@@ -159,3 +161,16 @@ describe('spool', () => {
 function statSize(file: string): number {
   return readFileSync(file).length;
 }
+
+describe('CT_SPOOL_MAX_BYTES', () => {
+  it('raises a value below the minimum to it, and says when it is no number of bytes', () => {
+    expect(parseSpoolMaxBytes(undefined)).toBe(64 * 1024 * 1024);
+    expect(parseSpoolMaxBytes(' ')).toBe(64 * 1024 * 1024);
+    expect(parseSpoolMaxBytes('1000000')).toBe(1_000_000);
+    expect(parseSpoolMaxBytes('4000')).toBe(4096);
+    for (const bad of ['abc', '1.5', '-1', '1e400']) expect(parseSpoolMaxBytes(bad), bad).toBeNull();
+    // The hook never fails over a setting: nonsense is the default there.
+    expect(spoolMaxBytes('abc')).toBe(64 * 1024 * 1024);
+    expect(spoolMaxBytes('4000')).toBe(4096);
+  });
+});

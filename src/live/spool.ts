@@ -466,10 +466,23 @@ export async function spoolStatus(dir: string): Promise<SpoolStatus> {
   return out;
 }
 
-/** `CT_SPOOL_MAX_BYTES` (bytes, at least 4 KiB) or the default. */
-export function spoolMaxBytes(value: string | undefined): number {
+/** The least `CT_SPOOL_MAX_BYTES`: room for one record with its transcript note. */
+export const MIN_SPOOL_MAX_BYTES = 4096;
+
+/**
+ * `CT_SPOOL_MAX_BYTES`: the default when unset, raised to the minimum when below it; null when it
+ * is not a whole number of bytes (serve refuses to start; the hook, which must never fail, uses
+ * `spoolMaxBytes`).
+ */
+export function parseSpoolMaxBytes(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === '') return DEFAULT_SPOOL_MAX_BYTES;
   const n = Number(value);
-  return value !== undefined && Number.isInteger(n) && n >= 4096 ? n : DEFAULT_SPOOL_MAX_BYTES;
+  return Number.isInteger(n) && n >= 0 ? Math.max(MIN_SPOOL_MAX_BYTES, n) : null;
+}
+
+/** `CT_SPOOL_MAX_BYTES` as the hook reads it: nonsense falls back to the default. */
+export function spoolMaxBytes(value: string | undefined): number {
+  return parseSpoolMaxBytes(value) ?? DEFAULT_SPOOL_MAX_BYTES;
 }
 
 export { writeDurably };

@@ -25,7 +25,7 @@ import { clockFromEnv } from '../config/clock.js';
 import { loadSettings } from '../config/settings.js';
 import { livePaths } from '../live/live-paths.js';
 import { sessionLockRunner } from '../live/session-lock.js';
-import { spoolMaxBytes } from '../live/spool.js';
+import { parseSpoolMaxBytes } from '../live/spool.js';
 import { createMigrator } from '../migrations/runner.js';
 import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/contract.js';
@@ -115,6 +115,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         'your history. Set CT_API_TOKEN=<a long random secret> (clients send "Authorization: Bearer <secret>"), ' +
         'or listen on 127.0.0.1.',
     );
+  const spoolMaxBytes = parseSpoolMaxBytes(env.CT_SPOOL_MAX_BYTES);
+  if (spoolMaxBytes === null) {
+    throw new ConfigError(
+      `CT_SPOOL_MAX_BYTES must be a whole number of bytes, got "${env.CT_SPOOL_MAX_BYTES}"`,
+    );
+  }
 
   const paths = resolvePaths(env);
   mkdirSync(paths.dataDir, { recursive: true });
@@ -213,7 +219,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     replayEveryMs:
       options.replayEveryMs ??
       (env.CT_SPOOL_REPLAY_MS?.trim() && Number.isFinite(replayEnv) && replayEnv >= 0 ? replayEnv : 60_000),
-    spoolMaxBytes: spoolMaxBytes(env.CT_SPOOL_MAX_BYTES?.trim() || undefined),
+    spoolMaxBytes,
     importDone: started.done,
     importEnabled: !options.noImport,
     log,

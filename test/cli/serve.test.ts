@@ -121,6 +121,21 @@ describe('transcripts serve', () => {
     expect(r.stderr).toMatch(/CT_S3_FORCE_PATH_STYLE must be true or false, got "yesplease"/);
   });
 
+  it('refuses a spool bound that is no number of bytes (exit 2)', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ct-bad-spool-'));
+    const r = await runCli(['serve', '--no-import', '--no-watch'], {
+      env: cleanEnv({
+        CT_HOME: path.join(root, 'ct'),
+        HOME: root,
+        WEBAPI_PORT: '0',
+        CT_SPOOL_MAX_BYTES: '64MB',
+      }),
+    });
+    rmSync(root, { recursive: true, force: true });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/CT_SPOOL_MAX_BYTES must be a whole number of bytes, got "64MB"/);
+  });
+
   it('reports a port in use as a usage error', async () => {
     const server = await startTestServer();
     servers.push(server);
