@@ -112,7 +112,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     expect(await run.getByTestId('tool-call').count()).toBeGreaterThan(1);
     expect(await run.locator('[data-testid="tool-call"] > button[aria-expanded="true"]').count()).toBe(1);
     // The group is not outlined, the entry is.
-    expect(await run.evaluate((el: any) => el.classList.contains('ct-target'))).toBe(false);
+    expect(await run.evaluate((el) => el.classList.contains('ct-target'))).toBe(false);
     await screenshot(page, 'qa-entry-in-tool-run');
     current!.assertNoErrors();
   });

@@ -381,14 +381,16 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     const params = urlParams(page);
     expect(params.get('q')).toBe('unified_build_system');
     expect(params.get('entry')).toMatch(/^\d+$/);
-    const target = page.getByTestId('target-item');
+    // The entry itself (not the group holding it) is outlined and brought into view.
+    const target = page.locator('[data-target-entry]');
     await target.waitFor();
-    await page.waitForTimeout(400);
-    const box = await target.boundingBox();
     const viewport = page.viewportSize()!;
-    expect(box).not.toBeNull();
-    expect(box!.y).toBeGreaterThanOrEqual(0);
-    expect(box!.y).toBeLessThan(viewport.height);
+    await expect
+      .poll(async () => {
+        const box = await target.boundingBox();
+        return box !== null && box.y >= 0 && box.y < viewport.height;
+      })
+      .toBe(true);
     const marks = await target.locator('mark.ct-mark').allTextContents();
     expect(marks.length).toBeGreaterThan(0);
     expect(marks.every((m) => /unified_build_system/i.test(m))).toBe(true);
@@ -618,6 +620,10 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
         'transcripts backfill',
       );
       await screenshot(page, 'list-empty');
+      // Filters on an empty instance: still "nothing recorded yet", not "nothing matches".
+      await page.goto(`${empty.url}/app/?model=foo`);
+      await page.getByTestId('empty-nothing-recorded').waitFor();
+      expect(await page.getByTestId('empty-no-match').count()).toBe(0);
       // Without the full-text view, search is off and the omnibox says so.
       const down = await sendJson(empty, 'POST', '/api/migrate/down', { steps: 2 });
       expect(down.status).toBe(200);
