@@ -186,6 +186,30 @@ describe('import refuses a bad bundle and writes nothing', () => {
     await expectRefused([dir, '--webapi', b.url], /docs\.ndjson line 3: .*timestamp/);
   });
 
+  it('two versions of one document id, refused before anything is written', async () => {
+    const dir = await copyBundle();
+    const file = path.join(dir, 'docs.ndjson');
+    const lines = (await readFile(file, 'utf8')).split('\n');
+    const at = lines.findIndex((l) => l.startsWith('{"_id":"summary:'));
+    const doc = JSON.parse(lines[at]!);
+    lines.splice(lines.length - 1, 0, JSON.stringify({ ...doc, title: 'a second version' }));
+    await writeFile(file, lines.join('\n'));
+    await reseal(dir, 'docs.ndjson');
+    await editManifest(dir, (m) => {
+      m.counts.documents++;
+      m.counts.documentsByType.summary = (m.counts.documentsByType.summary ?? 0) + 1;
+    });
+    const dry = await runCommand(['import', dir, '--dry-run', '--webapi', b.url]);
+    expect(dry.code).toBe(1);
+    expect(dry.stderr).toMatch(
+      new RegExp(`docs\\.ndjson line ${lines.length - 1}: duplicate _id ${doc._id}`),
+    );
+    await expectRefused(
+      [dir, '--webapi', b.url],
+      new RegExp(`docs\\.ndjson line ${lines.length - 1}: duplicate _id ${doc._id}`),
+    );
+  });
+
   it('a file added to the bundle after export', async () => {
     const dir = await copyBundle();
     const blob = await firstBlob(dir);

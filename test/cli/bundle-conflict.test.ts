@@ -43,11 +43,18 @@ afterAll(async () => {
 });
 
 describe('import with a conflicting session', () => {
-  it('the dry run reports it', async () => {
+  it('the dry run reports it, counts none of its documents as new, and exits as the import would', async () => {
     const r = await runCommand(['import', bundle, '--dry-run', '--webapi', b.url]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/documents: \d+ new, 0 unchanged, 1 conflicting/);
+    expect(r.code).toBe(1);
+    // Only chat's documents are new; rate-limit's others are skipped with it.
+    const chat = (
+      await runCommand(['export', path.join(tmp, 'chat'), '--session', 'chat', '--webapi', a.url])
+    ).stdout;
+    const chatDocs = Number(/(\d+) documents/.exec(chat)![1]);
+    expect(r.stdout).toContain(`documents: ${chatDocs} new, 0 unchanged, 1 conflicting, `);
+    expect(r.stdout).toMatch(/\d+ skipped \(the rest of the conflicting sessions\)/);
     expect(r.stdout).toMatch(/1 session differs from the target's and would be left as the target has it/);
+    expect(r.stderr).toMatch(/rate-limit: document summary:rate-limit differs/);
   });
 
   it('leaves that session as the target has it, writes the others, and exits 1 naming it', async () => {
@@ -58,5 +65,16 @@ describe('import with a conflicting session', () => {
     expect((await getJson(b, '/api/store/objects/rate-limit/')).body.objects).toEqual([]);
     expect((await getJson(b, '/api/sessions/chat')).status).toBe(200);
     expect((await getJson(b, '/api/store/objects/chat/')).body.objects).toHaveLength(1);
+  });
+
+  it('run again, with nothing left to write: says so without writing or reindexing, and exits 1', async () => {
+    const dry = await runCommand(['import', bundle, '--dry-run', '--webapi', b.url]);
+    expect(dry.code).toBe(1);
+    expect(dry.stdout).toMatch(/documents: 0 new, \d+ unchanged, 1 conflicting, \d+ skipped/);
+    const r = await runCommand(['import', bundle, '--webapi', b.url]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/nothing to import: .* in another version; nothing written/);
+    expect(r.stdout).not.toMatch(/reindexed/);
+    expect(r.stderr).toMatch(/rate-limit: document summary:rate-limit differs/);
   });
 });

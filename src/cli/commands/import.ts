@@ -131,7 +131,8 @@ async function importBundle(
     io.out(`dry run against ${target}:`);
     printPlan(io.out, plan, options.blobs);
     io.out('nothing written');
-    return 0;
+    // The exit status the import itself would have.
+    return reportConflicts(ctx, plan.conflicts, true);
   }
 
   // 2. Writes: only what the target lacks. The note lets a re-run after a kill finish the reindex.
@@ -140,7 +141,11 @@ async function importBundle(
   if (!hasWork(plan) && previous?.state !== 'writing') {
     io.out(
       `nothing to import: ${target} already holds the ${plural(plan.docs.unchanged, 'document')} and ` +
-        `${plural(plan.objects.filter((p) => p.status === 'unchanged').length, 'object')} of this bundle; nothing written`,
+        `${plural(plan.objects.filter((p) => p.status === 'unchanged').length, 'object')} of this bundle` +
+        (plan.conflicts.size
+          ? `, and holds the sessions of the other ${plural(plan.docs.skipped + plan.docs.conflict, 'document')} in another version`
+          : '') +
+        '; nothing written',
     );
     return reportConflicts(ctx, plan.conflicts);
   }
@@ -207,6 +212,11 @@ async function importBundle(
       `  objects:   ${ob.uploaded} uploaded (${formatBytes(ob.bytes)}), ${ob.unchanged} unchanged, ${ob.skipped} skipped (conflicting sessions)`,
     );
   else io.out('  objects:   none (--no-blobs)');
+  const leftovers = plan.objects.filter((p) => p.replaces).length;
+  if (leftovers)
+    io.out(
+      `  (${plural(leftovers, 'object')} left on the target by an interrupted import, with no document of ${leftovers === 1 ? 'its' : 'their'} session, replaced)`,
+    );
   io.out(`  ${indexed}`);
   const conflicts = new Map([...plan.conflicts, ...outcome.lateConflicts]);
   return reportConflicts(ctx, conflicts);
@@ -227,24 +237,31 @@ function printPlan(out: (line: string) => void, plan: ImportPlan, blobs: boolean
     if (p.status === 'new') objs.bytes += p.bytes;
   }
   out(
-    `  documents: ${plan.docs.new} new, ${plan.docs.unchanged} unchanged, ${plan.docs.conflict} conflicting`,
+    `  documents: ${plan.docs.new} new, ${plan.docs.unchanged} unchanged, ${plan.docs.conflict} conflicting` +
+      (plan.docs.skipped ? `, ${plan.docs.skipped} skipped (the rest of the conflicting sessions)` : ''),
   );
   if (blobs)
     out(
       `  objects:   ${objs.new} new (${formatBytes(objs.bytes)}), ${objs.unchanged} unchanged, ${objs.conflict} conflicting`,
     );
   else out('  objects:   none (--no-blobs)');
+  const leftovers = plan.objects.filter((p) => p.replaces).length;
+  if (blobs && leftovers)
+    out(
+      `  ${plural(leftovers, 'object')} on the target ${leftovers === 1 ? 'belongs' : 'belong'} to no stored session (left by an interrupted import) and would be replaced`,
+    );
   if (plan.conflicts.size)
     out(
       `  ${plural(plan.conflicts.size, 'session')} ${plan.conflicts.size === 1 ? 'differs' : 'differ'} from the target's and would be left as the target has ${plan.conflicts.size === 1 ? 'it' : 'them'} (nothing of ${plan.conflicts.size === 1 ? 'it' : 'them'} written)`,
     );
 }
 
-function reportConflicts(ctx: CommandContext, conflicts: Map<string, string>): number {
+function reportConflicts(ctx: CommandContext, conflicts: Map<string, string>, dryRun = false): number {
   if (conflicts.size === 0) return 0;
   const one = conflicts.size === 1;
+  const left = dryRun ? 'would be' : one ? 'was' : 'were';
   ctx.io.err(
-    `${plural(conflicts.size, 'session')} ${one ? 'differs' : 'differ'} from what the target holds and ${one ? 'was' : 'were'} left as the target has ${one ? 'it' : 'them'}:`,
+    `${plural(conflicts.size, 'session')} ${one ? 'differs' : 'differ'} from what the target holds and ${left} left as the target has ${one ? 'it' : 'them'}:`,
   );
   const bySession = [...conflicts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   for (const [sessionId, why] of bySession.slice(0, 20)) ctx.io.err(`  ${sessionId}: ${why}`);

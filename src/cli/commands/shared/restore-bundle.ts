@@ -8,6 +8,7 @@
  * running it again; a `_local/` note on the target remembers an unfinished import so the re-run
  * finishes the reindex even when nothing else is left to write.
  */
+import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -15,6 +16,7 @@ import { sha256OfReprDigest } from '../../../api/repr-digest.js';
 import { checkBundleDoc, planDoc, type BundleDoc } from '../../../bundle/bundle-doc.js';
 import { createSha256Counter, hashStream } from '../../../bundle/checksum.js';
 import { DOCS_FILE, objectKeyOfBlobPath } from '../../../bundle/format.js';
+import { sessionDocRanges } from '../../../bundle/selection.js';
 import type { Manifest } from '../../../bundle/manifest.js';
 import { NdjsonError, readNdjson } from '../../../bundle/ndjson.js';
 import { type ApiClient, encodePathSegments } from '../../../client/api-client.js';
@@ -31,10 +33,16 @@ export interface ObjectPlan {
   bytes: number;
   sha256: string;
   status: Status;
+  /** The target holds other bytes under this key, left by an interrupted import: they are replaced. */
+  replaces?: boolean;
 }
 
 export interface ImportPlan {
-  docs: Record<Status, number>;
+  /**
+   * Documents by what writing them would do. None of a conflicting session's documents is
+   * written: those that differ from the target's are `conflict`, the others `skipped`.
+   */
+  docs: { new: number; unchanged: number; skipped: number; conflict: number };
   objects: ObjectPlan[];
   /** Sessions left as the target has them, with the first reason found. */
   conflicts: Map<string, string>;
@@ -68,6 +76,10 @@ async function* docBatches(
   onBytes: (n: number) => void,
 ): AsyncGenerator<BundleLine[]> {
   const sessions = new Set(manifest.sessions);
+  // Each id once: two versions of one document would have the target keep whichever landed
+  // first and report the other as a conflict. Memory stays small for millions of lines: a
+  // 96-bit digest of each id is held, never the documents (a false match is out of reach).
+  const seen = new Set<string>();
   let docs: BundleLine[] = [];
   let bytes = 0;
   let lines = 0;
@@ -82,6 +94,12 @@ async function* docBatches(
         throw new BundleError(
           `${DOCS_FILE} line ${line.line}: session ${checked.doc.sessionId} is not listed in the manifest`,
         );
+      const idKey = createHash('sha256').update(checked.doc._id).digest('base64').slice(0, 16);
+      if (seen.has(idKey))
+        throw new BundleError(
+          `${DOCS_FILE} line ${line.line}: duplicate _id ${checked.doc._id} (an earlier line has the same id): the bundle was altered`,
+        );
+      seen.add(idKey);
       docs.push({ doc: checked.doc, text: line.text });
       bytes += line.bytes;
       onBytes(line.bytes);
@@ -105,7 +123,9 @@ async function* docBatches(
 export async function planImport(o: PlanOptions): Promise<ImportPlan> {
   const { client, manifest } = o;
   const conflicts = new Map<string, string>();
-  const docs: Record<Status, number> = { new: 0, unchanged: 0, conflict: 0 };
+  // Per session: which sessions conflict is known only once every document and object is compared.
+  const docsBySession = new Map<string, Record<Status, number>>();
+  let compared = 0;
   const docBytes = manifest.files[DOCS_FILE]!.bytes;
   let bytesDone = 0;
 
@@ -121,12 +141,15 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
     const { revs } = await client.getRevs(batch.map((l) => l.doc._id));
     for (const { doc } of batch) {
       const status = planDoc(doc, revs[doc._id]);
-      docs[status]++;
+      let counts = docsBySession.get(doc.sessionId);
+      if (!counts) docsBySession.set(doc.sessionId, (counts = { new: 0, unchanged: 0, conflict: 0 }));
+      counts[status]++;
+      compared++;
       if (status === 'conflict' && !conflicts.has(doc.sessionId))
         conflicts.set(doc.sessionId, `document ${doc._id} differs from the target's`);
     }
     o.progress.update({
-      filesDone: docs.new + docs.unchanged + docs.conflict,
+      filesDone: compared,
       filesTotal: manifest.counts.documents,
       bytesDone,
       bytesTotal: docBytes,
@@ -151,19 +174,47 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
       o.signal.throwIfAborted();
       const listed = (await sessionObjects(client, sessionId)) ?? [];
       const theirs = new Map(listed.map((x) => [x.key, x as typeof x & { sha256?: string }]));
+      const differing: ObjectPlan[] = [];
       for (const p of plans) {
         const t = theirs.get(p.key);
         if (!t) continue;
         // Same size: compare content (the listing's sha256 when the API gives one, else hash the bytes).
         const same =
           t.size === p.bytes && (t.sha256 ?? (await remoteSha256(client, p.key, o.signal))) === p.sha256;
-        p.status = same ? 'unchanged' : 'conflict';
-        if (!same && !conflicts.has(sessionId))
-          conflicts.set(sessionId, `object ${p.key} differs from the target's`);
+        if (same) p.status = 'unchanged';
+        else differing.push(p);
       }
+      // An object whose session has no document on the target is not a version of that session:
+      // an import killed after its uploads (objects go first) left it. It is overwritten, or the
+      // session could never be imported again.
+      if (differing.length === 0) return;
+      if (!(await holdsDocuments(client, sessionId))) {
+        for (const p of differing) p.replaces = true;
+        return;
+      }
+      for (const p of differing) p.status = 'conflict';
+      if (!conflicts.has(sessionId))
+        conflicts.set(sessionId, `object ${differing[0]!.key} differs from the target's`);
     });
   }
+  const docs = { new: 0, unchanged: 0, skipped: 0, conflict: 0 };
+  for (const [sessionId, counts] of docsBySession) {
+    if (conflicts.has(sessionId)) {
+      docs.skipped += counts.new + counts.unchanged;
+      docs.conflict += counts.conflict;
+    } else {
+      docs.new += counts.new;
+      docs.unchanged += counts.unchanged;
+    }
+  }
   return { docs, objects, conflicts };
+}
+
+/** Whether the target holds any document of the session (of any type: an import writes chunks first). */
+async function holdsDocuments(client: ApiClient, sessionId: string): Promise<boolean> {
+  for (const range of sessionDocRanges(sessionId))
+    if ((await client.allDocs({ ...range, limit: 1 })).rows.length > 0) return true;
+  return false;
 }
 
 /**
