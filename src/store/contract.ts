@@ -65,6 +65,14 @@ export interface BodiesOptions {
   maxBytes?: number;
 }
 
+/** See `DocStore.snapshot`. */
+export interface DocSnapshot {
+  /** As `DocStore.bodies`, from the snapshot. */
+  bodies(options: BodiesOptions): Promise<Array<{ id: string; body: Buffer }>>;
+  /** Ends the snapshot; further reads fail. Idempotent. */
+  close(): Promise<void>;
+}
+
 export interface Change {
   seq: number;
   id: string;
@@ -112,6 +120,13 @@ export interface DocStore {
    * bundle cheap to write; everything else reads documents through `get`/`allDocs`.
    */
   bodies(options: BodiesOptions): Promise<Array<{ id: string; body: Buffer }>>;
+  /**
+   * A read-only view of the documents as they were when it opened, for reads that must agree
+   * with each other across many pages and awaits (export: a session written to meanwhile must
+   * not come out half before, half after). Writers are never blocked by it. Hold it only as long
+   * as the read takes (it keeps old row versions alive) and always `close` it.
+   */
+  snapshot(): Promise<DocSnapshot>;
   /** Changes after `since` in sequence order; one entry per document (its latest change). */
   changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }>;
   /** Instance-local state (ingest cursors, …): never listed, never exported, no revisions. */

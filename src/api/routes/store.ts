@@ -10,6 +10,7 @@ import { createRoute, z } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
 import { hashStream } from '../../bundle/checksum.js';
+import { sessionDocRanges } from '../../bundle/selection.js';
 import { allDocsJson } from '../all-docs-stream.js';
 import { objectKeyProblem, sessionIdProblem, splitObjectKey } from '../../core/object-key.js';
 import type { DocStore } from '../../store/contract.js';
@@ -138,16 +139,34 @@ function checkSessionId(id: string): void {
 /** Rows and bytes per page of `/docs.ndjson`: a few MB in memory, whatever the documents' size. */
 const BUNDLE_PAGE = { limit: 512, maxBytes: 4 * 1024 * 1024 };
 
-/** The bundle lines of a range of documents, one buffer per page. */
-async function* bundleLinePages(docs: DocStore, startkey?: string, endkey?: string): AsyncGenerator<Buffer> {
-  let after: string | undefined;
-  for (;;) {
-    const rows = await docs.bodies({ startkey, after, endkey, ...BUNDLE_PAGE });
-    if (rows.length === 0) return;
-    const pieces: Uint8Array[] = [];
-    for (const r of rows) if (isBundledId(r.id)) pieces.push(...bundleLinePieces(r.id, r.body));
-    if (pieces.length) yield Buffer.concat(pieces);
-    after = rows[rows.length - 1]!.id;
+/**
+ * The bundle lines of ranges of documents, one buffer per page, all read from one snapshot of the
+ * store. Pages are separate queries, and a session's documents lie far apart in id order (its
+ * chunks, then its events, then its summary): read as of different moments, a session written to
+ * during an export came out with its chunks from before and its summary from after. A snapshot
+ * (`DocStore.snapshot`: a read-only transaction of its own, which never blocks the writers) is
+ * simpler than detecting changed sessions and reading them again, and cannot miss one.
+ */
+async function* bundleLinePages(
+  docs: DocStore,
+  ranges: Array<{ startkey?: string; endkey?: string }>,
+): AsyncGenerator<Buffer> {
+  const snapshot = await docs.snapshot();
+  try {
+    for (const { startkey, endkey } of ranges) {
+      let after: string | undefined;
+      for (;;) {
+        const rows = await snapshot.bodies({ startkey, after, endkey, ...BUNDLE_PAGE });
+        if (rows.length === 0) break;
+        const pieces: Uint8Array[] = [];
+        for (const r of rows) if (isBundledId(r.id)) pieces.push(...bundleLinePieces(r.id, r.body));
+        if (pieces.length) yield Buffer.concat(pieces);
+        after = rows[rows.length - 1]!.id;
+      }
+    }
+  } finally {
+    // Also when the client goes away: the response stream returns this generator.
+    await snapshot.close();
   }
 }
 
@@ -204,13 +223,29 @@ export function storeRoutes(deps: ApiDeps) {
       ...errorResponses(400),
     },
   });
+  // Also takes `session` (repeatable) instead of a range: every document of those sessions, each
+  // one's chunks, events and summary in turn. The whole response is read from one snapshot.
+  // (Not yet in the registration above: web/src/api-schema.gen.ts is generated from it.)
   app.get('/docs.ndjson', async (c) => {
-    for (const name of Object.keys(c.req.queries()))
-      if (name !== 'startkey' && name !== 'endkey')
-        throw badRequest(`query parameter ${name}: unknown (this route takes startkey and endkey)`);
-    const startkey = parseKey(c.req.query('startkey'), 'startkey');
-    const endkey = parseKey(c.req.query('endkey'), 'endkey');
-    return streamedResponse(c, bundleLinePages(store.docs, startkey, endkey), {
+    const query = c.req.queries();
+    for (const name of Object.keys(query))
+      if (name !== 'startkey' && name !== 'endkey' && name !== 'session')
+        throw badRequest(`query parameter ${name}: unknown (this route takes startkey, endkey and session)`);
+    const sessions = [...new Set(query.session ?? [])];
+    let ranges: Array<{ startkey?: string; endkey?: string }>;
+    if (sessions.length) {
+      if (query.startkey || query.endkey)
+        throw badRequest('query parameter session: give session or startkey/endkey, not both');
+      for (const id of sessions) checkSessionId(id);
+      ranges = sessions.sort().flatMap(sessionDocRanges);
+    } else
+      ranges = [
+        {
+          startkey: parseKey(c.req.query('startkey'), 'startkey'),
+          endkey: parseKey(c.req.query('endkey'), 'endkey'),
+        },
+      ];
+    return streamedResponse(c, bundleLinePages(store.docs, ranges), {
       headers: { 'content-type': 'application/x-ndjson; charset=utf-8' },
     });
   });

@@ -245,6 +245,44 @@ export function describeDocStoreContract(options: ContractOptions): void {
     });
   });
 
+  describeWithStore(options, 'snapshot', (store) => {
+    it('reads every page as the store was when it opened, whatever is written meanwhile, without blocking writers', async () => {
+      const docs = store().docs;
+      const written = await docs.bulkUpsert([
+        { _id: 'chunk:s1:a', sessionId: 's1', n: 1 },
+        { _id: 'event:s1:b', sessionId: 's1', n: 1 },
+        { _id: 'summary:s1', sessionId: 's1', entries: 1 },
+      ]);
+      const snapshot = await docs.snapshot();
+      try {
+        const first = await snapshot.bodies({ limit: 1 });
+        expect(first.map((r) => r.id)).toEqual(['chunk:s1:a']);
+        // Written (and deleted) while the snapshot is open: the writes go through at once.
+        const meanwhile = await docs.bulkUpsert([
+          { _id: 'chunk:s1:c', sessionId: 's1', n: 2 },
+          { _id: 'summary:s1', _rev: written[2]!.rev, sessionId: 's1', entries: 2 },
+        ]);
+        expect(meanwhile.map((r) => r.status)).toEqual(['written', 'written']);
+        expect((await docs.delete('event:s1:b', written[1]!.rev!)).status).toBe('written');
+        const rest = await snapshot.bodies({ after: 'chunk:s1:a', limit: 100 });
+        expect(rest.map((r) => [r.id, JSON.parse(r.body.toString())])).toEqual([
+          ['event:s1:b', { sessionId: 's1', n: 1 }],
+          ['summary:s1', { sessionId: 's1', entries: 1 }],
+        ]);
+      } finally {
+        await snapshot.close();
+      }
+      await snapshot.close(); // idempotent
+      await expect(snapshot.bodies({ limit: 1 })).rejects.toThrow();
+      // A new read sees the writes.
+      expect((await docs.bodies({ limit: 100 })).map((r) => r.id)).toEqual([
+        'chunk:s1:a',
+        'chunk:s1:c',
+        'summary:s1',
+      ]);
+    });
+  });
+
   describeWithStore(options, 'changes', (store) => {
     it('returns each document once, at its latest change, after a sequence number', async () => {
       const docs = store().docs;

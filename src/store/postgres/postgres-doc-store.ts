@@ -18,6 +18,7 @@ import {
   type BodiesOptions,
   type Change,
   type DocInput,
+  type DocSnapshot,
   type DocStore,
   type SchemaMarker,
   type StoredDoc,
@@ -38,7 +39,7 @@ import {
 } from '../docs-common/prepare-docs.js';
 import { chunkFields } from '../views-common/chunk-fields.js';
 import { writeColumns, type ColumnType } from './binary-columns.js';
-import { lockForWrite, type PostgresDatabase, type Queryable } from './postgres-database.js';
+import { lockForWrite, readQuery, type PostgresDatabase, type Queryable } from './postgres-database.js';
 import { planWrites, type StoredRow, type WritePlan } from './postgres-write-plan.js';
 import type { PostgresViews } from './postgres-views.js';
 import type { PreviousDoc } from './views/postgres-view.js';
@@ -174,31 +175,36 @@ export class PostgresDocStore implements DocStore {
   }
 
   async bodies(options: BodiesOptions): Promise<Array<{ id: string; body: Buffer }>> {
-    const { from, fromKey, endkey, limit, maxBytes } = checkBodiesOptions(options);
-    const where = ['NOT deleted'];
-    const params: unknown[] = [limit];
-    // NUL never occurs in a stored id, and dropping it keeps the order.
-    if (from !== 'none') {
-      params.push(fromKey!.replaceAll('\u0000', ''));
-      where.push(`id ${from === 'after' ? '>' : '>='} $${params.length}`);
+    return bodiesOf(this.#db.pool, options);
+  }
+
+  /**
+   * A REPEATABLE READ READ ONLY transaction on a connection of its own, held until `close`:
+   * PostgreSQL keeps its snapshot for every statement, and it never blocks a writer.
+   */
+  async snapshot(): Promise<DocSnapshot> {
+    const client = await this.#db.pool.connect();
+    try {
+      // The snapshot is taken at the first statement after BEGIN: take it now.
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SELECT 1');
+    } catch (err) {
+      client.release(true);
+      throw err;
     }
-    if (endkey !== undefined) {
-      params.push(endkey.replaceAll('\u0000', ''));
-      where.push(`id <= $${params.length}`);
-    }
-    // The byte bound is applied in the statement: `octet_length` of a stored (compressed or
-    // toasted) body reads its size from the header, so bodies past the bound are never
-    // decompressed or sent. Fetching `limit` rows and cutting here pulled some 60 MB per 4 MB page
-    // of large chunks, and made a document export eight times slower than the embedded engine's.
-    params.push(Number.isFinite(maxBytes) ? Math.max(maxBytes, 1) : null);
-    const { rows } = await this.#db.query<{ id: string; body: string }>(
-      `SELECT id, body FROM (
-        SELECT id, body, sum(octet_length(body)) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) - octet_length(body) AS before
-        FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT $1
-      ) page WHERE $${params.length}::bigint IS NULL OR before < $${params.length}::bigint ORDER BY id`,
-      params,
-    );
-    return rows.map((r) => ({ id: r.id, body: Buffer.from(r.body, 'utf8') }));
+    let open = true;
+    return {
+      bodies: (options) => {
+        if (!open) return Promise.reject(new StoreInputError('the snapshot is closed'));
+        return bodiesOf(client, options);
+      },
+      async close() {
+        if (!open) return;
+        open = false;
+        let broken = false;
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        client.release(broken);
+      },
+    };
   }
 
   async changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }> {
@@ -432,6 +438,36 @@ async function chunkRanges(q: Queryable, rows: StoredRow[]): Promise<Map<string,
 function rangeOf(doc: Record<string, unknown>): PreviousDoc['chunkRange'] {
   const c = chunkFields(doc);
   return c ? { file: c.file, firstIndex: c.firstIndex, entryCount: c.entryCount } : null;
+}
+
+/** `DocStore.bodies` on a pool or on a snapshot's connection. */
+async function bodiesOf(q: Queryable, options: BodiesOptions): Promise<Array<{ id: string; body: Buffer }>> {
+  const { from, fromKey, endkey, limit, maxBytes } = checkBodiesOptions(options);
+  const where = ['NOT deleted'];
+  const params: unknown[] = [limit];
+  // NUL never occurs in a stored id, and dropping it keeps the order.
+  if (from !== 'none') {
+    params.push(fromKey!.replaceAll('\u0000', ''));
+    where.push(`id ${from === 'after' ? '>' : '>='} $${params.length}`);
+  }
+  if (endkey !== undefined) {
+    params.push(endkey.replaceAll('\u0000', ''));
+    where.push(`id <= $${params.length}`);
+  }
+  // The byte bound is applied in the statement: `octet_length` of a stored (compressed or
+  // toasted) body reads its size from the header, so bodies past the bound are never
+  // decompressed or sent. Fetching `limit` rows and cutting here pulled some 60 MB per 4 MB page
+  // of large chunks, and made a document export eight times slower than the embedded engine's.
+  params.push(Number.isFinite(maxBytes) ? Math.max(maxBytes, 1) : null);
+  const { rows } = await readQuery<{ id: string; body: string }>(
+    q,
+    `SELECT id, body FROM (
+      SELECT id, body, sum(octet_length(body)) OVER (ORDER BY id ROWS UNBOUNDED PRECEDING) - octet_length(body) AS before
+      FROM docs WHERE ${where.join(' AND ')} ORDER BY id LIMIT $1
+    ) page WHERE $${params.length}::bigint IS NULL OR before < $${params.length}::bigint ORDER BY id`,
+    params,
+  );
+  return rows.map((r) => ({ id: r.id, body: Buffer.from(r.body, 'utf8') }));
 }
 
 function toStoredDoc(id: string, rev: string, body: string): StoredDoc {

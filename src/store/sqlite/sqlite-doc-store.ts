@@ -4,6 +4,7 @@
  * bumped on every write. Writes run in one transaction per call and notify the materialised views
  * inside it (see doc-write-observer.ts).
  */
+import Database from 'better-sqlite3';
 import { nextRev } from '../../core/revision.js';
 import {
   StoreInputError,
@@ -12,6 +13,7 @@ import {
   type BodiesOptions,
   type Change,
   type DocInput,
+  type DocSnapshot,
   type DocStore,
   type SchemaMarker,
   type StoredDoc,
@@ -166,6 +168,36 @@ export class SqliteDocStore implements DocStore {
       if (bytes >= maxBytes) break;
     }
     return out;
+  }
+
+  /**
+   * A snapshot on a connection of its own, opened read-only for the purpose: a read transaction
+   * on this store's connection would hold every other read of the instance at that moment too
+   * (and on the writer's, stall writes). In WAL mode an open reader never blocks the writer; it
+   * only keeps the WAL from being checkpointed past its snapshot until it closes.
+   */
+  async snapshot(): Promise<DocSnapshot> {
+    const db = new Database(this.#db.name, { readonly: true, fileMustExist: true });
+    try {
+      db.pragma('busy_timeout = 5000');
+      db.exec('BEGIN');
+      // A deferred transaction takes its snapshot at its first read: take it now.
+      db.prepare('SELECT 1 FROM docs LIMIT 1').get();
+    } catch (err) {
+      db.close();
+      throw err;
+    }
+    const reads = new SqliteDocStore(db);
+    return {
+      bodies: (options) => {
+        if (!db.open) return Promise.reject(new StoreInputError('the snapshot is closed'));
+        return reads.bodies(options);
+      },
+      async close() {
+        // Closing ends the read transaction.
+        if (db.open) db.close();
+      },
+    };
   }
 
   async changes(since: number, limit?: number): Promise<{ results: Change[]; lastSeq: number }> {

@@ -78,6 +78,7 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     getRevs: (ids) => reads.getRevs(ids),
     allDocs: (options) => reads.allDocs(options),
     bodies: (options) => reads.bodies(options),
+    snapshot: () => reads.snapshot(),
     changes: (since, limit) => reads.changes(since, limit),
     getLocal: (id) => reads.getLocal(id),
     getSchemaMarker: () => reads.getSchemaMarker(),

@@ -18,7 +18,7 @@ import {
 } from '../../../bundle/format.js';
 import { type Manifest, type ManifestFile, serializeManifest } from '../../../bundle/manifest.js';
 import { NdjsonError } from '../../../bundle/ndjson.js';
-import { SessionActivity, sessionDocRanges } from '../../../bundle/selection.js';
+import { SessionActivity } from '../../../bundle/selection.js';
 import type { ApiClient } from '../../../client/api-client.js';
 import { allObjects, docRows, sessionObjects } from '../../../client/bundle-client.js';
 import { packageVersion } from '../../../config/paths.js';
@@ -59,6 +59,8 @@ export async function checkExportTarget(dir: string): Promise<void> {
     );
 }
 
+/** Sessions whose documents one request reads (from one snapshot); keeps the URL short. */
+const SESSIONS_PER_REQUEST = 40;
 /** Object downloads in flight at once. */
 const DOWNLOADS = 4;
 /** Object listings in flight at once, when sessions are listed one by one. */
@@ -83,9 +85,16 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   const docTotal = selected ? undefined : (health.counts?.documents ?? undefined);
   const progress = io.progress('export documents');
   try {
-    const ranges: Array<{ startkey?: string; endkey?: string }> = selected
-      ? selected.flatMap(sessionDocRanges)
-      : [{}];
+    // Whole sessions per request: the server reads each request from one snapshot, so a session
+    // written to meanwhile comes out as it was at one moment, never half before and half after.
+    const requests: string[] = [];
+    if (selected)
+      for (let i = 0; i < selected.length; i += SESSIONS_PER_REQUEST) {
+        const q = new URLSearchParams();
+        for (const id of selected.slice(i, i + SESSIONS_PER_REQUEST)) q.append('session', id);
+        requests.push(`/api/store/docs.ndjson?${q}`);
+      }
+    else requests.push('/api/store/docs.ndjson');
     const scanner = new DocLineScanner();
     const noteDoc = (doc: ScannedDoc) => {
       documents++;
@@ -97,14 +106,10 @@ export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
         for (const n of doc.objectNames) set.add(n);
       }
     };
-    for (const range of ranges) {
+    for (const request of requests) {
       // The server sends each document already in bundle form; its bytes go to the file as they
       // are, and only ids (and small summaries) are read on the way.
-      const res = await client.fetchRaw('GET', '/api/store/docs.ndjson', {
-        query: {
-          startkey: range.startkey === undefined ? undefined : JSON.stringify(range.startkey),
-          endkey: range.endkey === undefined ? undefined : JSON.stringify(range.endkey),
-        },
+      const res = await client.fetchRaw('GET', request, {
         headers: { accept: 'application/x-ndjson' },
         signal,
       });
