@@ -76,8 +76,10 @@ export function isTransient(err: unknown): boolean {
   const e = err as { name?: string; status?: number; code?: string; cause?: unknown };
   if (!e || typeof e !== 'object') return false;
   if (e.name === 'ApiConnectionError' || e.name === 'AbortError' || e.name === 'TimeoutError') return true;
+  // 401/403: the token is missing or wrong (CT_API_TOKEN), a setting to fix, not a bad record;
+  // the records wait in the spool for the fix rather than being rejected for good.
   if (e.name === 'ApiError' && typeof e.status === 'number')
-    return e.status >= 500 || e.status === 408 || e.status === 429;
+    return e.status >= 500 || e.status === 408 || e.status === 429 || e.status === 401 || e.status === 403;
   if (typeof e.code === 'string' && (TRANSIENT_CODES.has(e.code) || e.code.startsWith('UND_ERR')))
     return true;
   return e.cause !== undefined && e.cause !== err ? isTransient(e.cause) : false;

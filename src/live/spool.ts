@@ -15,7 +15,8 @@
  *   by one: each session keeps a count of dropped events (by name, first and last time) and its
  *   transcript path. On replay that becomes one `transcripts:SpoolOverflow` event on the session
  *   and its transcript is shipped as usual — the transcript, the real record, is never dropped.
- * - `rejected.ndjson` — records the API refused for good (a 4xx, a corrupt line), kept for
+ * - `rejected.ndjson` — records the API refused for good (a 4xx other than 401/403, which wait
+ *   for the token to be fixed; a corrupt line), kept for
  *   inspection (rotated at 4 MiB) so one bad record cannot block the ones behind it.
  */
 import { createHash } from 'node:crypto';

@@ -3,7 +3,7 @@
  * recorded as far as possible and explained in the hook log, never failing the call; a full
  * spool counts what it drops and still ships the transcript; `hooks status` says what happened.
  */
-import { appendFileSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
@@ -196,5 +196,54 @@ describe('the spool at its bound', () => {
     const after = JSON.parse((await runCli(['hooks', 'status', '--json'], { env: small })).stdout);
     expect(after.spool).toMatchObject({ records: 0, overflow: null });
     expect(after.calls.last.outcome).toBe('replayed');
+  });
+});
+
+describe('transcripts hook without the instance’s token', () => {
+  it('keeps the events in the spool, not rejected for good, and delivers them once the token is right', async () => {
+    const s = await startTestServer({
+      args: ['--no-watch'],
+      env: { CT_API_TOKEN: 'right-token', CT_SPOOL_REPLAY_MS: '0', CT_NOW: '2025-07-01T10:05:00Z' },
+    });
+    try {
+      const sid = 'hook-token-session';
+      const file = path.join(s.root, 'home', '.claude', 'projects', 'p', `${sid}.jsonl`);
+      mkdirSync(path.dirname(file), { recursive: true });
+      appendFileSync(
+        file,
+        `${JSON.stringify({ type: 'user', sessionId: sid, uuid: 'u0', timestamp: '2025-07-01T10:00:00.000Z', message: { role: 'user', content: 'hello' } })}\n`,
+      );
+      const payload = (event: string) =>
+        JSON.stringify({
+          session_id: sid,
+          transcript_path: file,
+          cwd: '/w',
+          hook_event_name: event,
+          prompt: 'hello',
+        });
+      const live = path.join(s.root, 'ct', 'data', 'live');
+      const last = () =>
+        JSON.parse(readFileSync(path.join(live, 'hook.log'), 'utf8').trim().split('\n').at(-1)!);
+
+      const { CT_API_TOKEN: _token, ...withoutToken } = hookEnv(s.env, '2025-07-01T10:00:01.000Z');
+      expectSilentSuccess(await callHook(payload('UserPromptSubmit'), withoutToken));
+      expect(last().outcome).toBe('spooled');
+      expect(existsSync(path.join(live, 'spool', 'rejected.ndjson'))).toBe(false);
+
+      expectSilentSuccess(await callHook(payload('Stop'), hookEnv(s.env, '2025-07-01T10:00:02.000Z')));
+      const events = await getJson(
+        s,
+        `/api/store/docs?startkey=${encodeURIComponent(JSON.stringify(`event:${sid}:`))}&endkey=${encodeURIComponent(JSON.stringify(`event:${sid}:\uffff`))}&include_docs=true`,
+        { headers: { authorization: 'Bearer right-token' } },
+      );
+      const names = (events.body.rows as Array<{ doc: { event: string; reconstructed?: boolean } }>)
+        .map((r) => r.doc)
+        .filter((d) => d.reconstructed !== true)
+        .map((d) => d.event)
+        .sort();
+      expect(names).toEqual(['Stop', 'UserPromptSubmit']);
+    } finally {
+      await s.stop();
+    }
   });
 });
