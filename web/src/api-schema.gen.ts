@@ -823,7 +823,7 @@ export interface paths {
     };
     /**
      * Session documents in bundle form, streamed as NDJSON (what export writes to docs.ndjson)
-     * @description Every live session document in id order, one per line: `_id` first, then the stored content, revision marker removed; design and `_local/` documents left out. `startkey`/`endkey` (inclusive, JSON-encoded or bare) select a range. The body is streamed in pages, so memory stays flat; a failure part-way ends the chunked response without its terminator, which clients see as an error.
+     * @description Every live session document in id order, one per line: `_id` first, then the stored content, revision marker removed; design and `_local/` documents left out. `startkey`/`endkey` (inclusive, JSON-encoded or bare) select a range; `session` (repeatable) instead selects whole sessions, each one's chunks, events and summary in turn. The whole response is read from one snapshot of the store, so a session written to meanwhile comes out as it was when the response began. The body is streamed in pages, so memory stays flat; a failure part-way ends the chunked response without its terminator, which clients see as an error.
      */
     get: {
       parameters: {
@@ -832,6 +832,8 @@ export interface paths {
           startkey?: string;
           /** @description last id (inclusive) */
           endkey?: string;
+          /** @description a session id (repeatable): every document of these sessions; not with startkey/endkey */
+          session?: string | string[];
         };
         header?: never;
         path?: never;

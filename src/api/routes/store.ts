@@ -209,13 +209,23 @@ export function storeRoutes(deps: ApiDeps) {
     description:
       'Every live session document in id order, one per line: `_id` first, then the stored content, ' +
       'revision marker removed; design and `_local/` documents left out. `startkey`/`endkey` (inclusive, ' +
-      'JSON-encoded or bare) select a range. The body is streamed in pages, so memory stays flat; a ' +
-      'failure part-way ends the chunked response without its terminator, which clients see as an error.',
+      'JSON-encoded or bare) select a range; `session` (repeatable) instead selects whole sessions, each ' +
+      "one's chunks, events and summary in turn. The whole response is read from one snapshot of the " +
+      'store, so a session written to meanwhile comes out as it was when the response began. The body is ' +
+      'streamed in pages, so memory stays flat; a failure part-way ends the chunked response without its ' +
+      'terminator, which clients see as an error.',
     tags: ['store'],
     request: {
       query: z.object({
         startkey: keyParam('startkey', 'first id (inclusive)'),
         endkey: keyParam('endkey', 'last id (inclusive)'),
+        session: z
+          .union([z.string(), z.array(z.string())])
+          .optional()
+          .openapi({
+            description:
+              'a session id (repeatable): every document of these sessions; not with startkey/endkey',
+          }),
       }),
     },
     responses: {
@@ -223,9 +233,7 @@ export function storeRoutes(deps: ApiDeps) {
       ...errorResponses(400),
     },
   });
-  // Also takes `session` (repeatable) instead of a range: every document of those sessions, each
-  // one's chunks, events and summary in turn. The whole response is read from one snapshot.
-  // (Not yet in the registration above: web/src/api-schema.gen.ts is generated from it.)
+  // Registered above; handled by hand, since `session` repeats (c.req.queries) and the stream is raw.
   app.get('/docs.ndjson', async (c) => {
     const query = c.req.queries();
     for (const name of Object.keys(query))
