@@ -3,7 +3,7 @@
  * (with the configured idle threshold and live window), primary model, event count.
  */
 import { activeTimeMs, runtimeMs, type Segment } from '../core/active-time.js';
-import { deriveStatus, resumedAfterEnd } from '../core/status.js';
+import { deriveStatus } from '../core/status.js';
 import type { Settings } from '../config/settings.js';
 import type { SessionRow } from '../store/contract.js';
 import type { Session } from './schemas/sessions.js';
@@ -19,7 +19,6 @@ export function toSession(row: SessionRow, settings: Settings, nowMs: number): S
   const startedAt = row.firstActivity ?? s.firstActivity;
   const lastActivity = row.lastActivity ?? s.lastActivity;
   const { idleThresholdMs, liveWindowMs } = settings.system.sessions;
-  const resumed = resumedAfterEnd({ hookRecorded: row.hookRecorded, endedAt: row.endedAt, lastActivity });
   return {
     id: s.sessionId,
     title: s.title,
@@ -43,9 +42,8 @@ export function toSession(row: SessionRow, settings: Settings, nowMs: number): S
     hookRecorded: row.hookRecorded,
     startedAt,
     lastActivity,
-    // A session resumed after its SessionEnd has not ended (yet again).
-    endedAt: resumed ? null : row.endedAt,
-    endReason: resumed ? null : row.endReason,
+    endedAt: row.endedAt,
+    endReason: row.endReason,
     runtimeMs: runtimeMs(segments),
     activeTimeMs: activeTimeMs(segments, idleThresholdMs),
     counts: { ...s.counts, events: row.eventCount },

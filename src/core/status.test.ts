@@ -42,12 +42,4 @@ describe('deriveStatus', () => {
     expect(deriveStatus(before, now, DAY)).toBe('abandoned');
     expect(deriveStatus({ ...before, lastActivity: ago(5) }, now, DAY)).toBe('running');
   });
-  it('is running again when activity comes well after the SessionEnd (claude --resume)', () => {
-    const ended = { hookRecorded: true, endedAt: ago(DAY / 2), lastActivity: ago(DAY / 2 - 30_000) };
-    expect(deriveStatus(ended, now, DAY)).toBe('ended'); // lines written while it exited
-    const resumed = { ...ended, lastActivity: ago(1000) };
-    expect(deriveStatus(resumed, now, DAY)).toBe('running');
-    // Resumed, then silent past the window without a new SessionEnd: abandoned.
-    expect(deriveStatus({ ...ended, lastActivity: ago(DAY / 2 - 120_000) }, now, DAY / 4)).toBe('abandoned');
-  });
 });
