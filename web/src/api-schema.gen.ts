@@ -1435,7 +1435,7 @@ export interface paths {
     };
     /**
      * Is the service well, and what does it hold
-     * @description `status` is `degraded` while migrations are pending or the store cannot be read.
+     * @description `status` is `degraded` while migrations are pending or the store cannot be read (then `store.error` says why, and `counts` and `schema` are null).
      */
     get: {
       parameters: {
@@ -1869,7 +1869,7 @@ export interface components {
           version: number;
           name: string;
         }[];
-      };
+      } | null;
       search: {
         enabled: boolean;
         stale: boolean;

@@ -10,7 +10,9 @@ const healthRoute = createRoute({
   method: 'get',
   path: '/',
   summary: 'Is the service well, and what does it hold',
-  description: '`status` is `degraded` while migrations are pending or the store cannot be read.',
+  description:
+    '`status` is `degraded` while migrations are pending or the store cannot be read (then `store.error` ' +
+    'says why, and `counts` and `schema` are null).',
   tags: ['health'],
   responses: { 200: { description: 'Health', content: { 'application/json': { schema: healthSchema } } } },
 });
@@ -28,9 +30,14 @@ export function healthRoutes(deps: ApiDeps) {
     } catch (err) {
       storeError = err instanceof Error ? err.message : String(err);
     }
-    const schema = await migrator.status();
+    // A store that cannot be read (a database gone away) makes health degraded, not an error:
+    // health is what one asks when something is wrong.
+    const schema = await migrator.status().catch((err: unknown) => {
+      storeError ??= err instanceof Error ? err.message : String(err);
+      return null;
+    });
     const materialized = await store.views.materialized().catch((): string[] => []);
-    const degraded = storeError !== undefined || schema.pending.length > 0;
+    const degraded = storeError !== undefined || (schema?.pending.length ?? 0) > 0;
     return c.json(
       {
         status: degraded ? ('degraded' as const) : ('ok' as const),
@@ -39,10 +46,12 @@ export function healthRoutes(deps: ApiDeps) {
         store: {
           engine: store.capabilities.engine,
           state: storeError ? ('error' as const) : ('ready' as const),
-          ...(storeError ? { error: storeError } : {}),
+          ...(storeError
+            ? { error: `the ${store.capabilities.engine} store cannot be read: ${storeError}` }
+            : {}),
         },
         counts,
-        schema: {
+        schema: schema && {
           currentVersion: schema.currentVersion,
           latestVersion: schema.latestVersion,
           pending: schema.pending.map((p) => ({ version: p.version, name: p.name })),

@@ -29,11 +29,14 @@ export const healthSchema = z
     counts: z
       .object({ documents: z.number(), sessions: z.number(), objects: z.number(), objectBytes: z.number() })
       .nullable(),
-    schema: z.object({
-      currentVersion: z.number(),
-      latestVersion: z.number(),
-      pending: z.array(z.object({ version: z.number(), name: z.string() })),
-    }),
+    /** Null while the store cannot be read. */
+    schema: z
+      .object({
+        currentVersion: z.number(),
+        latestVersion: z.number(),
+        pending: z.array(z.object({ version: z.number(), name: z.string() })),
+      })
+      .nullable(),
     search: z.object({
       enabled: z.boolean(),
       /** Documents written with `deferSearch` are not in the full-text index yet. */

@@ -96,8 +96,9 @@ async function importBundle(
 
   // 1. Checks. A refusal here throws BundleError: nothing has been written.
   const { manifest, id } = await readManifest(options.dir);
-  const health = await client.health(); // a target that is down fails here, naming the address and why it was chosen
-  const note = checkCompatibility(manifest, await client.migrateStatus(), suffix);
+  await client.health(); // a target that is down fails here, naming the address and why it was chosen
+  const targetSchema = await client.migrateStatus();
+  const note = checkCompatibility(manifest, targetSchema, suffix);
   const verify = io.progress('import: checking');
   let checked: number;
   try {
@@ -122,7 +123,7 @@ async function importBundle(
 
   io.out(describeBundle(options.dir, manifest));
   io.out(
-    `checked: format ${manifest.formatVersion}, schema version ${manifest.schemaVersion} (target at ${health.schema.currentVersion}), ` +
+    `checked: format ${manifest.formatVersion}, schema version ${manifest.schemaVersion} (target at ${targetSchema.currentVersion}), ` +
       `${plural(checked, 'checksum')}${options.blobs ? '' : ' (objects not read: --no-blobs)'}, every document line`,
   );
   if (note) io.out(`note: ${note}`);
