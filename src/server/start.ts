@@ -12,7 +12,8 @@ import { hostname, networkInterfaces } from 'node:os';
 import { createApp } from '../api/app.js';
 import { ConfigError } from '../config/config-error.js';
 import { isLoopbackHost, isWildcardHost, readServiceEnv } from '../config/env.js';
-import { writeInstanceEnv } from '../config/instance-env.js';
+import { dialHost } from '../config/api-url.js';
+import { readInstanceEnv, writeInstanceEnv } from '../config/instance-env.js';
 import {
   claudeProjectsDir,
   codexSessionsDir,
@@ -75,6 +76,17 @@ function boundHostNames(host: string, extra: string[]): string[] {
     names.push(host);
   }
   return names;
+}
+
+/** Whether a transcripts API answers its health route at `url` within a second. */
+async function answers(url: string): Promise<boolean> {
+  try {
+    const res = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(1000) });
+    await res.body?.cancel();
+    return res.ok || res.status === 401;
+  } catch {
+    return false;
+  }
 }
 
 function listen(server: Server, host: string, port: number): Promise<AddressInfo> {
@@ -191,15 +203,36 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         ? '127.0.0.1'
         : address.address;
   const url = `http://${dial}:${address.port}`;
-  log(
-    `transcripts ${version} listening on http://${host.includes(':') ? `[${host}]` : host}:${address.port} — UI ${url}/app/, API reference ${url}/api/docs`,
-  );
-  if (svc.apiToken) log('auth: bearer token required (CT_API_TOKEN)');
+  // Another server of this config dir may be running (a second `serve --port …` beside the
+  // installed one): clients follow instance.env to this one while it runs, and back afterwards.
+  const ours = { WEBAPI_HOST: host, WEBAPI_PORT: String(address.port) };
+  const previous = readInstanceEnv(paths.instanceEnvFile);
+  const previousUrl =
+    previous.WEBAPI_PORT && previous.WEBAPI_PORT !== ours.WEBAPI_PORT
+      ? `http://${dialHost(previous.WEBAPI_HOST ?? '127.0.0.1')}:${previous.WEBAPI_PORT}`
+      : null;
+  if (previousUrl && (await answers(previousUrl)))
+    log(
+      `note: another transcripts serve answers at ${previousUrl} over this config dir; clients that read ` +
+        `${paths.instanceEnvFile} use this one until it stops, then that one again`,
+    );
   try {
-    writeInstanceEnv(paths.instanceEnvFile, { WEBAPI_HOST: host, WEBAPI_PORT: address.port });
+    writeInstanceEnv(paths.instanceEnvFile, ours);
   } catch (err) {
     log(`warning: cannot write ${paths.instanceEnvFile}: ${(err as Error).message}`);
   }
+  /** At stop: instance.env names the earlier server again if it still answers (it would name a dead port). */
+  const handBack = async () => {
+    const now = readInstanceEnv(paths.instanceEnvFile);
+    if (!previousUrl || now.WEBAPI_PORT !== ours.WEBAPI_PORT || now.WEBAPI_HOST !== ours.WEBAPI_HOST) return;
+    if (!(await answers(previousUrl))) return;
+    try {
+      writeInstanceEnv(paths.instanceEnvFile, previous);
+      log(`instance.env names ${previousUrl} again`);
+    } catch {
+      // the file stays ours; clients then say nothing answers there
+    }
+  };
 
   const lockRunner = sessionLockRunner(livePaths(paths.dataDir));
   const started = startFirstImport({
@@ -248,6 +281,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         setTimeout(() => server.closeAllConnections(), 3000).unref();
       });
       await store.close();
+      await handBack();
       if (options.handleSignals) {
         process.off('SIGINT', onSignal);
         process.off('SIGTERM', onSignal);
@@ -261,6 +295,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     process.on('SIGINT', onSignal);
     process.on('SIGTERM', onSignal);
   }
+  // Said last: whoever waits for this line (a supervisor, a test) may stop the server at once.
+  log(
+    `transcripts ${version} listening on http://${host.includes(':') ? `[${host}]` : host}:${address.port} — UI ${url}/app/, API reference ${url}/api/docs`,
+  );
+  if (svc.apiToken) log('auth: bearer token required (CT_API_TOKEN)');
 
   return { url, host, port: address.port, store, importDone: started.done, live, close, closed };
 }

@@ -136,6 +136,20 @@ describe('transcripts serve', () => {
     expect(r.stderr).toMatch(/CT_SPOOL_MAX_BYTES must be a whole number of bytes, got "64MB"/);
   });
 
+  it('hands instance.env back to the server that was there before, when a second one on its config dir stops', async () => {
+    const first = await startTestServer({ args: ['--no-import', '--no-watch'] });
+    servers.push(first);
+    const file = path.join(first.root, 'ct', 'config', 'instance.env');
+    expect(readFileSync(file, 'utf8')).toContain(`WEBAPI_PORT=${first.port}`);
+    const second = await startTestServer({ root: first.root, args: ['--no-import', '--no-watch'] });
+    expect(second.logs()).toContain(`another transcripts serve answers at http://127.0.0.1:${first.port}`);
+    expect(readFileSync(file, 'utf8')).toContain(`WEBAPI_PORT=${second.port}`);
+    await second.stop({ keep: true });
+    expect(readFileSync(file, 'utf8'), second.logs()).toContain(`WEBAPI_PORT=${first.port}`);
+    const status = await runCli(['status'], { env: { ...first.env, WEBAPI_PORT: '' } });
+    expect(status.code, status.stderr).toBe(0);
+  });
+
   it('reports a port in use as a usage error', async () => {
     const server = await startTestServer();
     servers.push(server);
