@@ -113,6 +113,22 @@ export async function openPage(
   };
 }
 
+/**
+ * After each test: when it failed, the server's last log lines and the page's address and console
+ * errors (what one needs to see why); then the page's context is closed.
+ */
+export async function endPage(
+  failed: boolean,
+  serverLogs: (() => string) | undefined,
+  opened: (WatchedPage & { context: BrowserContext }) | undefined,
+): Promise<void> {
+  if (failed) {
+    console.log(`server log (last lines):\n${serverLogs?.().split('\n').slice(-15).join('\n')}`);
+    if (opened) console.log(`page: ${opened.page.url()}\nconsole errors: ${opened.errors.join('\n')}`);
+  }
+  await opened?.context.close();
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   mkdirSync(artifactsDir, { recursive: true });
   await page.screenshot({ path: path.join(artifactsDir, `${name}.png`), fullPage: false });

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, startTestServer, type TestServer } from '../support/api-server.js';
 import {
   buildUi,
+  endPage,
   hasChromium,
   launchBrowser,
   openPage,
@@ -86,13 +87,9 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
   }, 180_000);
 
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      console.log(`server log (last lines):\n${server?.logs().split('\n').slice(-15).join('\n')}`);
-      if (current) console.log(`page: ${current.page.url()}\nconsole errors: ${current.errors.join('\n')}`);
-    }
     const c = current;
     current = undefined;
-    await c?.context.close();
+    await endPage(ctx.task.result?.state === 'fail', server?.logs, c);
   });
 
   afterAll(async () => {

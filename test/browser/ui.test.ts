@@ -18,6 +18,7 @@ import {
 import { XSS_SESSION, XSS_TOKEN, writeXssTree } from './fixtures.js';
 import {
   buildUi,
+  endPage,
   hasChromium,
   hasHorizontalOverflow,
   launchBrowser,
@@ -89,13 +90,9 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
   }, 180_000);
 
   afterEach(async (ctx) => {
-    if (ctx.task.result?.state === 'fail') {
-      console.log(`server log (last lines):\n${server?.logs().split('\n').slice(-15).join('\n')}`);
-      if (current) console.log(`page: ${current.page.url()}\nconsole errors: ${current.errors.join('\n')}`);
-    }
     const c = current;
     current = undefined;
-    await c?.context.close();
+    await endPage(ctx.task.result?.state === 'fail', server?.logs, c);
   });
 
   afterAll(async () => {
