@@ -5,11 +5,11 @@
  * highlighted. The view state lives in the URL and falls back to defaults when invalid.
  */
 import { Alert, Box, Button, Group, Pill, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { AnchorLink } from '../components/AnchorLink.js';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel.js';
 import { searchTerms, termsRegExp } from '../lib/highlight.js';
 import { sessionSearchSchema, type SessionSearch } from '../lib/search-params.js';
@@ -63,11 +63,21 @@ function chooseFile(s: Session, asked: string | undefined): string {
   return names[0]!;
 }
 
+/** How often a running session is fetched again while its tab is visible. */
+const LIVE_POLL_MS = 5_000;
+
 function SessionPage() {
   const { id } = Route.useParams();
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const s = useSuspenseQuery(sessionQueryOptions(id)).data;
+  const queryClient = useQueryClient();
+  // A running session is polled while the tab is visible (counts, status, last activity, and the
+  // entry counts that tell the readers to fetch what was appended); others are not polled at all.
+  const s = useSuspenseQuery({
+    ...sessionQueryOptions(id),
+    refetchInterval: (q) => (q.state.data?.status === 'running' ? LIVE_POLL_MS : false),
+    refetchIntervalInBackground: false,
+  }).data;
   const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
   const view = search.view ?? 'both';
   const reader = search.reader ?? 'conversation';
@@ -77,7 +87,16 @@ function SessionPage() {
     pageSize: bp.userSettings.transcriptPageSize,
     autoLoadMax: bp.userSettings.transcriptAutoLoadMax,
   };
-  const t = useTranscript(id, file, settings, view === 'both' ? search.entry : undefined);
+  const fileEntries = s.files.find((f) => f.name === file)?.entries;
+  const t = useTranscript(id, file, settings, view === 'both' ? search.entry : undefined, fileEntries);
+  // The session grew: the You/Claude turns are fetched again (the last turn may have grown too).
+  const entryCount = s.files.reduce((n, f) => n + f.entries, 0);
+  const seenCount = useRef(entryCount);
+  useEffect(() => {
+    if (seenCount.current === entryCount) return;
+    seenCount.current = entryCount;
+    void queryClient.invalidateQueries({ queryKey: ['turns', id] });
+  }, [entryCount, id, queryClient]);
   const virtualizerRef = useRef<Virtualizer<Window, Element> | null>(null);
 
   const subFiles = s.files.filter((f) => f.name.startsWith('subagents/'));

@@ -164,7 +164,7 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
           <Card title="Activity">
             <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={4}>
               <Table.Tbody>
-                <Row label="entries">
+                <Row label="entries" testId="detail-entries">
                   {formatCount(s.counts.entries)} · {formatCountOf(s.counts.prompts, 'prompt')} ·{' '}
                   {formatCountOf(s.counts.assistantMessages, 'answer')}
                 </Row>

@@ -4,9 +4,14 @@
  * visible, up to `userSettings.transcriptAutoLoadMax` entries; past that, `loadRest()` (the
  * button) lets loading continue to the end. An entry to open at (`target`, arrival from search or
  * a permalink) is always loaded, ceiling or not.
+ *
+ * Live sessions grow: when `knownEntries` (the file's entry count from the polled session) passes
+ * the transcript's `total`, the pages' total is raised to it, so the next block past what is
+ * loaded is fetched like any other (automatically under the ceiling; past it the button offers
+ * the larger count). Loaded pages are kept as they are, so the reader keeps its place.
  */
-import { useInfiniteQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { TranscriptEntry } from '../../queries/api.js';
 import { transcriptInfiniteOptions } from '../../queries/transcript.js';
 
@@ -47,14 +52,21 @@ export function useTranscript(
   file: string,
   settings: { pageSize: number; autoLoadMax: number },
   target?: number,
+  knownEntries?: number,
 ): TranscriptState {
-  const query = useInfiniteQuery(transcriptInfiniteOptions(id, file, settings.pageSize));
+  const options = useMemo(
+    () => transcriptInfiniteOptions(id, file, settings.pageSize),
+    [id, file, settings.pageSize],
+  );
+  const query = useInfiniteQuery(options);
+  const queryClient = useQueryClient();
   const [rest, setRest] = useState(false);
   const visible = useDocumentVisible();
   useEffect(() => setRest(false), [id, file]);
 
   const entries = useMemo(() => query.data?.pages.flatMap((p) => p.entries) ?? [], [query.data]);
-  const total = query.data?.pages[0]?.total ?? 0;
+  // The newest page knows the newest total.
+  const total = query.data?.pages[query.data.pages.length - 1]?.total ?? 0;
   const loaded = entries.length;
   const hasMore = Boolean(query.hasNextPage);
   const lastIndex = entries[entries.length - 1]?.index ?? -1;
@@ -75,6 +87,30 @@ export function useTranscript(
     const t = setTimeout(() => void fetchNextPage(), needTarget || rest ? 0 : 30);
     return () => clearTimeout(t);
   }, [canFetch, isFetching, needTarget, visible, underCeiling, rest, fetchNextPage, loaded]);
+
+  // The transcript grew (a live session): raise the total once per new count; what is loaded stays.
+  const raisedTo = useRef(0);
+  const hasData = query.data !== undefined;
+  useEffect(() => {
+    raisedTo.current = 0;
+  }, [id, file]);
+  useEffect(() => {
+    if (knownEntries === undefined || !hasData || knownEntries <= total) return;
+    if (raisedTo.current >= knownEntries) return;
+    raisedTo.current = knownEntries;
+    if (loaded === 0) {
+      void queryClient.invalidateQueries({ queryKey: options.queryKey, exact: true });
+      return;
+    }
+    queryClient.setQueryData(options.queryKey, (old) =>
+      old
+        ? {
+            ...old,
+            pages: old.pages.map((p) => (p.total < knownEntries ? { ...p, total: knownEntries } : p)),
+          }
+        : old,
+    );
+  }, [knownEntries, hasData, total, loaded, queryClient, options.queryKey]);
 
   const positionOf = useCallback(
     (index: number) => {

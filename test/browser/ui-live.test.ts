@@ -1,0 +1,113 @@
+/**
+ * A running session's page follows its transcript as it grows, in a real browser (Debian's
+ * Chromium through playwright-core) against a real `transcripts serve` whose watcher records a
+ * file under its HOME's ~/.claude/projects. The server's clock (CT_NOW) stands just after the
+ * first part of the session, so it is `running`; lines appended to the file show up at the end of
+ * the readers and in the counts without a reload. No test asserts on timing.
+ */
+import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { claudeCorpusDir } from '../support/paths.js';
+import { buildUi, endPage, hasChromium, launchBrowser, openPage, serverRoot, skipReason } from './harness.js';
+
+// page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const window: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const ID = '1af7fc5e-8455-4414-9ccd-011d40f70b2a'; // 29 lines; the last is Claude's summary
+const SOURCE = path.join(claudeCorpusDir, 'd-kimuson__claude-code-viewer', `${ID}.jsonl`);
+const FIRST = 15;
+
+if (!hasChromium) console.log(skipReason);
+
+describe.skipIf(!hasChromium)('a running session in Chromium', () => {
+  let server: TestServer;
+  let browser: Browser;
+  let staticDir: string;
+  let transcript: string;
+  let current: Awaited<ReturnType<typeof openPage>> | undefined;
+  const lines = readFileSync(SOURCE, 'utf8').split('\n').filter(Boolean);
+
+  beforeAll(async () => {
+    staticDir = await buildUi();
+    const root = serverRoot({
+      userSettings: { transcriptPageSize: 10, transcriptAutoLoadMax: 200, sessionListPageSize: 10 },
+    });
+    const project = path.join(root, 'home', '.claude', 'projects', '-work-app');
+    mkdirSync(project, { recursive: true });
+    transcript = path.join(project, `${ID}.jsonl`);
+    writeFileSync(transcript, lines.slice(0, FIRST).join('\n') + '\n');
+    const last = (JSON.parse(lines[FIRST - 1]!) as { timestamp: string }).timestamp;
+    // The server's clock stands just after the first part: the session is running all along.
+    const now = new Date(Date.parse(last) + 60_000).toISOString();
+    server = await startTestServer({ root, env: { CT_STATIC_DIR: staticDir, CT_NOW: now } });
+    browser = await launchBrowser();
+  }, 180_000);
+
+  afterEach(async (ctx) => {
+    const c = current;
+    current = undefined;
+    await endPage(ctx.task.result?.state === 'fail', server?.logs, c);
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
+  });
+
+  it('shows appended entries at the end of the readers and updates the counts, without a reload', async () => {
+    // The first start imports the file; the watcher records what is appended after.
+    await expect
+      .poll(async () => (await getJson(server, `/api/sessions/${ID}`)).body?.counts?.entries, {
+        timeout: 30_000,
+      })
+      .toBe(FIRST);
+    await expect.poll(() => /watch: recording changes/.test(server.logs()), { timeout: 30_000 }).toBe(true);
+    expect((await getJson(server, `/api/sessions/${ID}`)).body.status).toBe('running');
+    current = await openPage(browser, { height: 600 });
+    const page = current.page;
+    await page.goto(`${server.url}/app/sessions/${ID}?view=both`);
+    const count = page.getByTestId('loaded-count');
+    await expect.poll(() => count.textContent()).toBe(`All ${FIRST} entries loaded`);
+    await expect.poll(() => page.getByTestId('detail-entries').textContent()).toMatch(/^15 ·/);
+    // A mark that a reload would lose, and a scroll position the update must keep.
+    await page.evaluate(() => {
+      window.__notReloaded = true;
+      window.scrollTo(0, 200);
+    });
+    const scrollY = await page.evaluate(() => window.scrollY as number);
+    expect(scrollY).toBeGreaterThan(0);
+    const summary = "I've created a basic CLAUDE.md";
+    expect(await page.getByTestId('conversation-reader').textContent()).not.toContain(summary);
+
+    appendFileSync(transcript, lines.slice(FIRST).join('\n') + '\n');
+
+    await expect
+      .poll(() => count.textContent(), { timeout: 30_000 })
+      .toBe(`All ${lines.length} entries loaded`);
+    await expect
+      .poll(() => page.getByTestId('detail-entries').textContent())
+      .toMatch(new RegExp(`^${lines.length} ·`));
+    expect(await page.evaluate(() => window.__notReloaded === true)).toBe(true);
+    expect(await page.evaluate(() => window.scrollY as number)).toBe(scrollY);
+    // The new entries sit at the end of the conversation reader…
+    await page.keyboard.press('End');
+    await expect.poll(() => page.getByTestId('conversation-reader').textContent()).toContain(summary);
+    // …and of the raw reader, over the same pages.
+    await page.getByTestId('reader-toggle').getByText('Raw').click();
+    await page.keyboard.press('End');
+    await expect
+      .poll(() => page.locator(`[data-testid="raw-row"][data-entry="${lines.length - 1}"]`).count())
+      .toBe(1);
+    // The You/Claude views have the new turns too.
+    await page.getByTestId('view-toggle').getByText('Claude').click();
+    await expect.poll(() => page.getByTestId('turn').last().textContent()).toContain(summary);
+    expect(await page.evaluate(() => window.__notReloaded === true)).toBe(true);
+    current.assertNoErrors();
+  });
+});
