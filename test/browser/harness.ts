@@ -5,11 +5,13 @@
  * the shared corpus, pages that fail on any console error, and screenshots in test-artifacts/.
  */
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import type { TestServer } from '../support/api-server.js';
 import { repoRoot } from '../support/paths.js';
 
 const run = promisify(execFile);
@@ -113,20 +115,67 @@ export async function openPage(
   };
 }
 
+export interface BrowserSuite {
+  /** The server `start` made; set before the first test. */
+  readonly server: TestServer;
+  /** The UI build it serves (for another server a test starts). */
+  readonly staticDir: string;
+  /** A fresh page in a context of its own (closed after the test), at `path` on the server if given. */
+  open(path?: string, options?: { width?: number; height?: number }): Promise<Page>;
+  /** The page the running test opened: its console errors. */
+  readonly current: WatchedPage;
+}
+
 /**
- * After each test: when it failed, the server's last log lines and the page's address and console
- * errors (what one needs to see why); then the page's context is closed.
+ * The lifecycle every UI suite shares, registered in the calling `describe`: before all, build
+ * the UI and `start` a server serving it (given the build's directory) and a browser; after each
+ * test, on failure print the server's last log lines and the page's address and console errors,
+ * then close the page; after all, stop both, remove the build and run `cleanup`.
  */
-export async function endPage(
-  failed: boolean,
-  serverLogs: (() => string) | undefined,
-  opened: (WatchedPage & { context: BrowserContext }) | undefined,
-): Promise<void> {
-  if (failed) {
-    console.log(`server log (last lines):\n${serverLogs?.().split('\n').slice(-15).join('\n')}`);
-    if (opened) console.log(`page: ${opened.page.url()}\nconsole errors: ${opened.errors.join('\n')}`);
-  }
-  await opened?.context.close();
+export function browserSuite(
+  start: (staticDir: string) => Promise<TestServer>,
+  cleanup: () => void = () => undefined,
+): BrowserSuite {
+  let staticDir: string | undefined;
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  let opened: (WatchedPage & { context: BrowserContext }) | undefined;
+  beforeAll(async () => {
+    staticDir = await buildUi();
+    server = await start(staticDir);
+    browser = await launchBrowser();
+  }, 180_000);
+  afterEach(async (ctx) => {
+    const page = opened;
+    opened = undefined;
+    if (ctx.task.result?.state === 'fail') {
+      console.log(`server log (last lines):\n${server?.logs().split('\n').slice(-15).join('\n')}`);
+      if (page) console.log(`page: ${page.page.url()}\nconsole errors: ${page.errors.join('\n')}`);
+    }
+    await page?.context.close();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
+    cleanup();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get staticDir() {
+      return staticDir!;
+    },
+    get current() {
+      return opened!;
+    },
+    async open(at, options = {}) {
+      opened = await openPage(browser!, options);
+      if (at !== undefined) await opened.page.goto(`${server!.url}${at}`);
+      return opened.page;
+    },
+  };
 }
 
 export async function screenshot(page: Page, name: string): Promise<void> {

@@ -5,13 +5,12 @@
  * first part of the session, so it is `running`; lines appended to the file show up at the end of
  * the readers and in the counts without a reload. No test asserts on timing.
  */
-import { appendFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { claudeCorpusDir } from '../support/paths.js';
-import { buildUi, endPage, hasChromium, launchBrowser, openPage, serverRoot, skipReason } from './harness.js';
+import { browserSuite, hasChromium, serverRoot, skipReason } from './harness.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -26,14 +25,9 @@ if (!hasChromium) console.log(skipReason);
 
 describe.skipIf(!hasChromium)('a running session in Chromium', () => {
   let server: TestServer;
-  let browser: Browser;
-  let staticDir: string;
   let transcript: string;
-  let current: Awaited<ReturnType<typeof openPage>> | undefined;
   const lines = readFileSync(SOURCE, 'utf8').split('\n').filter(Boolean);
-
-  beforeAll(async () => {
-    staticDir = await buildUi();
+  const suite = browserSuite(async (staticDir) => {
     const root = serverRoot({
       userSettings: { transcriptPageSize: 10, transcriptAutoLoadMax: 200, sessionListPageSize: 10 },
     });
@@ -45,19 +39,7 @@ describe.skipIf(!hasChromium)('a running session in Chromium', () => {
     // The server's clock stands just after the first part: the session is running all along.
     const now = new Date(Date.parse(last) + 60_000).toISOString();
     server = await startTestServer({ root, env: { CT_STATIC_DIR: staticDir, CT_NOW: now } });
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterEach(async (ctx) => {
-    const c = current;
-    current = undefined;
-    await endPage(ctx.task.result?.state === 'fail', server?.logs, c);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
+    return server;
   });
 
   it('shows appended entries at the end of the readers and updates the counts, without a reload', async () => {
@@ -69,8 +51,7 @@ describe.skipIf(!hasChromium)('a running session in Chromium', () => {
       .toBe(FIRST);
     await expect.poll(() => /watch: recording changes/.test(server.logs()), { timeout: 30_000 }).toBe(true);
     expect((await getJson(server, `/api/sessions/${ID}`)).body.status).toBe('running');
-    current = await openPage(browser, { height: 600 });
-    const page = current.page;
+    const page = await suite.open(undefined, { height: 600 });
     await page.goto(`${server.url}/app/sessions/${ID}?view=both`);
     const count = page.getByTestId('loaded-count');
     await expect.poll(() => count.textContent()).toBe(`All ${FIRST} entries loaded`);
@@ -108,6 +89,6 @@ describe.skipIf(!hasChromium)('a running session in Chromium', () => {
     await page.getByTestId('view-toggle').getByText('Claude').click();
     await expect.poll(() => page.getByTestId('turn').last().textContent()).toContain(summary);
     expect(await page.evaluate(() => window.__notReloaded === true)).toBe(true);
-    current.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 });

@@ -8,21 +8,10 @@
  * terminal colour codes left out of tool output. Any console error fails a test. No test asserts
  * on timing: slow answers are held until the test has seen what it waits for.
  */
-import { rmSync } from 'node:fs';
-import type { Browser, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { backfillCorpus, startTestServer, type TestServer } from '../support/api-server.js';
-import {
-  buildUi,
-  endPage,
-  hasChromium,
-  launchBrowser,
-  openPage,
-  screenshot,
-  serverRoot,
-  skipReason,
-  urlParams,
-} from './harness.js';
+import { browserSuite, hasChromium, screenshot, serverRoot, skipReason, urlParams } from './harness.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -39,15 +28,16 @@ if (!hasChromium) console.log(skipReason);
 
 describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
   let server: TestServer;
-  let browser: Browser;
-  let staticDir: string;
-  let current: Awaited<ReturnType<typeof openPage>> | undefined;
-
-  async function open(path: string): Promise<Page> {
-    current = await openPage(browser);
-    await current.page.goto(`${server.url}${path}`);
-    return current.page;
-  }
+  const suite = browserSuite(async (staticDir) => {
+    const root = serverRoot({
+      userSettings: { transcriptPageSize: 50, transcriptAutoLoadMax: 200, sessionListPageSize: 10 },
+    });
+    server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
+    const r = await backfillCorpus(server);
+    expect(r.stdout).toMatch(/backfill: \d+ files/);
+    return server;
+  });
+  const { open } = suite;
 
   /** Where the outlined target entry sits: one element, its top and the viewport's height. */
   async function targetBox(page: Page) {
@@ -75,29 +65,6 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
       .toBe(true);
   }
 
-  beforeAll(async () => {
-    staticDir = await buildUi();
-    const root = serverRoot({
-      userSettings: { transcriptPageSize: 50, transcriptAutoLoadMax: 200, sessionListPageSize: 10 },
-    });
-    server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
-    const r = await backfillCorpus(server);
-    expect(r.stdout).toMatch(/backfill: \d+ files/);
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterEach(async (ctx) => {
-    const c = current;
-    current = undefined;
-    await endPage(ctx.task.result?.state === 'fail', server?.logs, c);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
-  });
-
   it('opens at the entry itself inside a run of tool calls, opening only its call', async () => {
     const page = await open(`/app/sessions/${DOCKER}?entry=111&q=docker&view=both`);
     await expectTargetInView(page);
@@ -111,7 +78,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     // The group is not outlined, the entry is.
     expect(await run.evaluate((el) => el.classList.contains('ct-target'))).toBe(false);
     await screenshot(page, 'qa-entry-in-tool-run');
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('opens at an entry inside subagent work and shows its call input', async () => {
@@ -130,7 +97,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     expect(await page.locator('[data-target-entry] [data-testid="raw-row"]').getAttribute('data-entry')).toBe(
       '586',
     );
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('highlights search terms inside Edit diffs and their file path', async () => {
@@ -140,7 +107,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     await target.getByTestId('diff').first().waitFor();
     expect(await target.getByTestId('diff').locator('mark.ct-mark').count()).toBeGreaterThan(0);
     expect(await target.getByTestId('diff-path').locator('mark.ct-mark').count()).toBeGreaterThan(0);
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('leaves terminal colour codes out of tool output', async () => {
@@ -150,12 +117,11 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     expect(text).toContain('Claude Global Agents Bridge');
     expect(text).not.toContain('\u001b');
     expect(text).not.toMatch(/\[\d+(;\d+)*m/);
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('shows that a slow page is loading: a cold load keeps the header, a navigation shows a pending page', async () => {
-    current = await openPage(browser);
-    const page = current.page;
+    const page = await suite.open();
     // Hold the session's answer until the test has seen the loading state.
     let release!: () => void;
     const held = new Promise<void>((r) => (release = r));
@@ -188,7 +154,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     expect(await page.getByTestId('session-list-page').isVisible()).toBe(false);
     release2();
     await page.getByTestId('session-page').waitFor();
-    current.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('Back undoes filter changes and view toggles', async () => {
@@ -213,12 +179,11 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     await expect.poll(() => urlParams(page).get('view')).toBe('you');
     await page.goBack();
     await expect.poll(() => urlParams(page).get('view')).toBeNull();
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it("shows a 503's own message, not 'unreachable'", async () => {
-    current = await openPage(browser);
-    const page = current.page;
+    const page = await suite.open();
     const message = 'view sessions_by_time is not materialised: run `transcripts migrate up`';
     await page.route('**/api/sessions?**', (route) =>
       route.fulfill({
@@ -234,7 +199,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     expect(text).toContain(message);
     expect(text).not.toMatch(/unreachable|start the api/i);
     expect(await page.getByTestId('api-down').count()).toBe(0);
-    current.assertNoErrors(NETWORK_NOISE);
+    suite.current.assertNoErrors(NETWORK_NOISE);
   });
 
   it('marks the API unreachable in the header when it stops answering, with Retry on the turns', async () => {
@@ -252,7 +217,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     await error.getByRole('button', { name: 'Retry' }).click();
     await page.getByTestId('turns-count').waitFor();
     await page.getByTestId('api-down').waitFor({ state: 'detached' });
-    current!.assertNoErrors(NETWORK_NOISE);
+    suite.current.assertNoErrors(NETWORK_NOISE);
   });
 
   it('explains a search page past the end and links back', async () => {
@@ -264,7 +229,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     expect(offset).toBeGreaterThan(0);
     expect(offset).toBeLessThan(99999);
     expect(await page.getByTestId('search-past-end').count()).toBe(0);
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it("previews the same hit count as the search page, operators included; '>s' lists only s-commands", async () => {
@@ -284,7 +249,7 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     await page.keyboard.press('Control+K');
     await input.fill('>s');
     await page.getByText('could be >search or >shortcuts').waitFor();
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('shows last activity in list rows, and no session menu for a missing session', async () => {
@@ -298,6 +263,6 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     await page.goto(`${server.url}/app/sessions/does-not-exist`);
     await page.getByTestId('session-not-found').waitFor();
     expect(await page.getByTestId('session-data-menu').count()).toBe(0);
-    current!.assertNoErrors(NETWORK_NOISE);
+    suite.current.assertNoErrors(NETWORK_NOISE);
   });
 });

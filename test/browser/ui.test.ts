@@ -5,8 +5,8 @@
  * fails a test. Screenshots of each main page go to test-artifacts/.
  */
 import { rmSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import {
   backfillCorpus,
   getJson,
@@ -17,12 +17,9 @@ import {
 } from '../support/api-server.js';
 import { XSS_SESSION, XSS_TOKEN, writeXssTree } from './fixtures.js';
 import {
-  buildUi,
-  endPage,
+  browserSuite,
   hasChromium,
   hasHorizontalOverflow,
-  launchBrowser,
-  openPage,
   screenshot,
   serverRoot,
   skipReason,
@@ -50,17 +47,30 @@ if (!hasChromium) console.log(skipReason);
 
 describe.skipIf(!hasChromium)('web UI in Chromium', () => {
   let server: TestServer;
-  let browser: Browser;
-  let staticDir: string;
-  let xssTree: string;
+  let xssTree: string | undefined;
   let totalSessions = 0;
-  let current: Awaited<ReturnType<typeof openPage>> | undefined;
-
-  async function open(path: string, options: { width?: number; height?: number } = {}): Promise<Page> {
-    current = await openPage(browser, options);
-    await current.page.goto(`${server.url}${path}`);
-    return current.page;
-  }
+  const suite = browserSuite(
+    async (staticDir) => {
+      const root = serverRoot({
+        userSettings: { transcriptPageSize: 10, transcriptAutoLoadMax: 100, sessionListPageSize: 10 },
+      });
+      server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
+      const r = await backfillCorpus(server);
+      expect(r.stdout).toMatch(/backfill: \d+ files/);
+      xssTree = writeXssTree();
+      const x = await runCli(['backfill', '--dir', xssTree, '--webapi', server.url, '--host', 'test-host'], {
+        env: server.env,
+      });
+      expect(x.code, x.stderr).toBe(0);
+      totalSessions = (await getJson(server, '/api/sessions?limit=1')).body.total;
+      expect(totalSessions).toBeGreaterThan(20);
+      return server;
+    },
+    () => {
+      if (xssTree) rmSync(xssTree, { recursive: true, force: true });
+    },
+  );
+  const { open } = suite;
 
   /** Types into the omnibox (focused with Ctrl+K) and presses a key. */
   async function omnibox(page: Page, text: string, key = 'Enter') {
@@ -70,37 +80,6 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.waitForTimeout(50);
     await input.press(key);
   }
-
-  beforeAll(async () => {
-    staticDir = await buildUi();
-    const root = serverRoot({
-      userSettings: { transcriptPageSize: 10, transcriptAutoLoadMax: 100, sessionListPageSize: 10 },
-    });
-    server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
-    const r = await backfillCorpus(server);
-    expect(r.stdout).toMatch(/backfill: \d+ files/);
-    xssTree = writeXssTree();
-    const x = await runCli(['backfill', '--dir', xssTree, '--webapi', server.url, '--host', 'test-host'], {
-      env: server.env,
-    });
-    expect(x.code, x.stderr).toBe(0);
-    totalSessions = (await getJson(server, '/api/sessions?limit=1')).body.total;
-    expect(totalSessions).toBeGreaterThan(20);
-    browser = await launchBrowser();
-  }, 180_000);
-
-  afterEach(async (ctx) => {
-    const c = current;
-    current = undefined;
-    await endPage(ctx.task.result?.state === 'fail', server?.logs, c);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await server?.stop();
-    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
-    if (xssTree) rmSync(xssTree, { recursive: true, force: true });
-  });
 
   it('lists sessions with status, provenance, em dashes, and pages as you scroll', async () => {
     const page = await open('/app/');
@@ -147,7 +126,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     expect(await page.getByTestId('list-end').textContent()).toContain(
       `All ${totalSessions} sessions loaded`,
     );
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('shows each filter as a removable chip, with the URL in and out', async () => {
@@ -191,7 +170,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.goto(`${server.url}/app/?from=yesterday-ish&to=2026-02-30&hostname=`);
     await page.getByTestId('session-row').first().waitFor();
     expect(await page.getByTestId('filter-chips').count()).toBe(0);
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('navigates the calendar and opens a day, placing a session on every day it ran', async () => {
@@ -221,7 +200,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.goto(`${server.url}/app/calendar?month=2026-13&day=nope`);
     const label = new Date().toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
     await page.getByTestId('calendar-month').filter({ hasText: label }).waitFor();
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('shows a session: metadata, data links, the three-way toggle and both readers', async () => {
@@ -275,7 +254,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.keyboard.press('1');
     await page.keyboard.press('r');
     await page.waitForURL(/reader=conversation/);
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('shows how a session was recorded: hooks against the transcript, and a transcript kept after deletion', async () => {
@@ -317,7 +296,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     expect(await page.getByText(/toolu_ghost/).count()).toBe(1);
     expect(await page.getByTestId('detail-source-file').textContent()).toContain(gone);
     await screenshot(page, 'session-recording');
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('groups old-layout subagent work under the Task call and explains an empty side', async () => {
@@ -331,12 +310,11 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.goto(`${server.url}/app/sessions/${SUMMARY_ONLY}?view=you`);
     await page.getByTestId('turns-empty').waitFor();
     expect(await page.getByTestId('turns-empty').textContent()).toContain('no full-content chunks');
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('loads entries in blocks, stops at transcriptAutoLoadMax with a button to load the rest, and keeps the DOM bounded', async () => {
-    current = await openPage(browser);
-    const page = current.page;
+    const page = await suite.open();
     const limits = new Set<string>();
     page.on('request', (r) => {
       const u = new URL(r.url());
@@ -364,7 +342,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await page.waitForTimeout(200);
     expect(await rendered()).toBeLessThan(60);
-    current.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('opens a search hit at its entry with the terms highlighted', async () => {
@@ -399,7 +377,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.getByTestId('search-pagination').getByRole('button', { name: '2', exact: true }).click();
     await page.waitForURL(/offset=20/);
     await page.getByTestId('search-hit').first().waitFor();
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('omnibox: operators, date phrases, id prefix, commands, shortcuts, recent searches and saved filters', async () => {
@@ -487,7 +465,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.getByTestId('omnibox-dropdown').getByText('Saved filters').waitFor();
     await page.getByTestId('omnibox-dropdown').getByText('source:backfill').first().click();
     await page.getByTestId('chip-source').waitFor();
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('says plainly when a session does not exist', async () => {
@@ -495,12 +473,11 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.getByTestId('session-not-found').waitFor();
     expect(await page.getByTestId('session-not-found').textContent()).toContain('no-such-session');
     await screenshot(page, 'session-404');
-    current!.assertNoErrors(NETWORK_NOISE);
+    suite.current.assertNoErrors(NETWORK_NOISE);
   });
 
   it('shows a clear error, not a blank page, when the API is down', async () => {
-    current = await openPage(browser);
-    const page = current.page;
+    const page = await suite.open();
     await page.route('**/api/**', (route) => route.abort('connectionrefused'));
     await page.goto(`${server.url}/app/`);
     await page.getByTestId('error-panel').waitFor();
@@ -512,7 +489,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.unroute('**/api/**');
     await page.getByTestId('error-panel').getByRole('button', { name: 'Retry' }).click();
     await page.getByTestId('session-row').first().waitFor();
-    current.assertNoErrors(NETWORK_NOISE);
+    suite.current.assertNoErrors(NETWORK_NOISE);
   });
 
   it('fits a narrow (mobile) viewport without horizontal overflow', async () => {
@@ -531,7 +508,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
       expect(await hasHorizontalOverflow(page), `${path} overflows horizontally`).toBe(false);
       await screenshot(page, shot);
     }
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('renders hostile transcript content as text and executes nothing', async () => {
@@ -581,12 +558,11 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
       scripts: 0,
       handlers: 0,
     });
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('renders the API reference with no internet: the viewer is served by the instance', async () => {
-    current = await openPage(browser);
-    const { page } = current;
+    const page = await suite.open();
     // As on a machine without internet: any request that leaves the instance fails, and is noted.
     const outside: string[] = [];
     const origin = new URL(server.url).origin;
@@ -603,14 +579,13 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     );
     expect(outside).toEqual([]);
     await screenshot(page, 'api-docs');
-    current!.assertNoErrors();
+    suite.current.assertNoErrors();
   });
 
   it('tells "nothing recorded yet" apart, shows the search-off hint, and survives the API going away', async () => {
-    const empty = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
+    const empty = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: suite.staticDir } });
     try {
-      current = await openPage(browser);
-      const page = current.page;
+      const page = await suite.open();
       await page.goto(`${empty.url}/app/`);
       await page.getByTestId('empty-nothing-recorded').waitFor();
       expect(await page.getByTestId('empty-nothing-recorded').textContent()).toContain(
@@ -637,7 +612,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
       await page.keyboard.press('c');
       await page.getByTestId('error-panel').waitFor();
       expect(await page.getByTestId('error-panel').textContent()).toMatch(/unreachable/i);
-      current.assertNoErrors(NETWORK_NOISE);
+      suite.current.assertNoErrors(NETWORK_NOISE);
     } finally {
       await empty.stop();
     }
