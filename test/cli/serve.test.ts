@@ -105,36 +105,24 @@ describe('transcripts serve', () => {
     expect(existsSync(path.join(server.root, 'home', '.local'))).toBe(false);
   });
 
-  it('refuses a malformed store setting as a configuration error (exit 2), naming it', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'ct-bad-setting-'));
-    const r = await runCli(['serve', '--no-import', '--no-watch'], {
-      env: cleanEnv({
-        CT_HOME: path.join(root, 'ct'),
-        HOME: root,
-        WEBAPI_PORT: '0',
-        CT_S3_BUCKET: 'b',
-        CT_S3_FORCE_PATH_STYLE: 'yesplease',
-      }),
-    });
-    rmSync(root, { recursive: true, force: true });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/CT_S3_FORCE_PATH_STYLE must be true or false, got "yesplease"/);
-  });
-
-  it('refuses a spool bound that is no number of bytes (exit 2)', async () => {
-    const root = mkdtempSync(path.join(tmpdir(), 'ct-bad-spool-'));
-    const r = await runCli(['serve', '--no-import', '--no-watch'], {
-      env: cleanEnv({
-        CT_HOME: path.join(root, 'ct'),
-        HOME: root,
-        WEBAPI_PORT: '0',
-        CT_SPOOL_MAX_BYTES: '64MB',
-      }),
-    });
-    rmSync(root, { recursive: true, force: true });
-    expect(r.code).toBe(2);
-    expect(r.stderr).toMatch(/CT_SPOOL_MAX_BYTES must be a whole number of bytes, got "64MB"/);
-  });
+  it.each([
+    [
+      { CT_S3_BUCKET: 'b', CT_S3_FORCE_PATH_STYLE: 'yesplease' },
+      /CT_S3_FORCE_PATH_STYLE must be true or false, got "yesplease"/,
+    ],
+    [{ CT_SPOOL_MAX_BYTES: '64MB' }, /CT_SPOOL_MAX_BYTES must be a whole number of bytes, got "64MB"/],
+  ])(
+    'refuses a malformed setting as a configuration error (exit 2), naming it: %o',
+    async (setting, message) => {
+      const root = mkdtempSync(path.join(tmpdir(), 'ct-bad-setting-'));
+      const r = await runCli(['serve', '--no-import', '--no-watch'], {
+        env: cleanEnv({ CT_HOME: path.join(root, 'ct'), HOME: root, WEBAPI_PORT: '0', ...setting }),
+      });
+      rmSync(root, { recursive: true, force: true });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(message);
+    },
+  );
 
   it('hands instance.env back to the server that was there before, when a second one on its config dir stops', async () => {
     const first = await startTestServer({ args: ['--no-import', '--no-watch'] });
