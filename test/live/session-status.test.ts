@@ -75,6 +75,7 @@ async function session(id: string) {
   expect(res.status).toBe(200);
   return (await res.json()) as {
     status: string;
+    endedAt: string | null;
     endReason: string | null;
     hookRecorded: boolean;
     reconciliation: Record<string, unknown> & { state: string };
@@ -121,6 +122,22 @@ describe('session status under a controllable clock', () => {
     expect(await session(id)).toMatchObject({ status: 'ended', endReason: 'logout' });
     clock = t1 + 10 * WINDOW;
     expect((await session(id)).status).toBe('ended');
+
+    // `claude --resume` keeps the id and transcript: a SessionStart after the end opens it again.
+    const t2 = clock + MIN;
+    await hook(id, file, 'SessionStart', t2, { source: 'resume' });
+    appendFileSync(file, line(id, t2 + MIN, 2));
+    await hook(id, file, 'UserPromptSubmit', t2 + MIN, { prompt: 'prompt 2' });
+    clock = t2 + 2 * MIN;
+    expect(await session(id)).toMatchObject({ status: 'running', endedAt: null, endReason: null });
+    const list = (await (await app.request('/api/sessions')).json()) as {
+      sessions: Array<{ id: string; status: string }>;
+    };
+    expect(list.sessions.find((s) => s.id === id)?.status).toBe('running');
+    clock = t2 + WINDOW + 2 * MIN;
+    expect((await session(id)).status).toBe('abandoned');
+    await hook(id, file, 'SessionEnd', clock, { reason: 'prompt_input_exit' });
+    expect(await session(id)).toMatchObject({ status: 'ended', endReason: 'prompt_input_exit' });
   });
 
   it('ends a session no hook recorded once it is silent past the window', async () => {

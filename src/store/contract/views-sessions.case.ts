@@ -250,6 +250,40 @@ export function describeSessionViews(options: ContractOptions): void {
       });
     });
 
+    it('opens a session again on a SessionStart after its SessionEnd (a resume), until the next end', async () => {
+      await materializeAll(store());
+      const resume = eventDoc(sid, '2025-03-02T09:00:00.000Z', 'SessionStart', {
+        data: { source: 'resume' },
+      });
+      const endAgain = eventDoc(sid, '2025-03-02T10:00:00.000Z', 'SessionEnd', { reason: 'other' });
+      await putDocs(store(), [summary(), start(), tool(), end(), resume]);
+      expect(await store().views.getSession(sid)).toMatchObject({
+        endedAt: null,
+        endReason: null,
+        eventCount: 4,
+      });
+
+      await putDocs(store(), [endAgain]);
+      expect(await store().views.getSession(sid)).toMatchObject({
+        endedAt: '2025-03-02T10:00:00.000Z',
+        endReason: 'other',
+      });
+      // Deleting the events recounts: without the second end the resume is the last word, and
+      // without the resume the first end is.
+      await deleteDoc(store(), endAgain._id);
+      expect(await store().views.getSession(sid)).toMatchObject({ endedAt: null, endReason: null });
+      await deleteDoc(store(), resume._id);
+      expect(await store().views.getSession(sid)).toMatchObject({
+        endedAt: '2025-03-01T11:00:00.000Z',
+        endReason: 'logout',
+      });
+      // A rebuild folds the same events to the same answer.
+      await putDocs(store(), [resume]);
+      for (const name of [...VIEW_NAMES].reverse()) await store().views.drop(name);
+      await materializeAll(store());
+      expect(await store().views.getSession(sid)).toMatchObject({ endedAt: null, eventCount: 4 });
+    });
+
     it('lists a session’s events in time order, paged', async () => {
       await putDocs(store(), [end(), start(), tool(), eventDoc('other', '2025-03-01T10:00:00.000Z', 'Stop')]);
       const all = await store().views.events(sid, { limit: 10, offset: 0 });

@@ -75,4 +75,49 @@ describe('applyEvent', () => {
     expect(fold([b, a]).endReason).toBe('second');
     expect(fold([events[0]!]).hookRecorded).toBe(false);
   });
+
+  it('opens the session again on a SessionStart after the latest SessionEnd (a resume)', () => {
+    const resume: EventFacts = {
+      id: 'r1',
+      timestamp: '2025-03-01T13:00:00.000Z',
+      event: 'SessionStart',
+      reconstructed: false,
+      reason: undefined,
+    };
+    const resumed = fold([...events, resume]);
+    expect(resumed).toMatchObject({ endId: 'r1', endMs: Date.parse(resume.timestamp as string) });
+    expect(resumed.endedAt).toBeNull();
+    expect(resumed.endReason).toBeNull();
+    expect(fold([resume, ...events].reverse())).toEqual(resumed);
+
+    const endAgain: EventFacts = {
+      ...events[3]!,
+      id: 'e6',
+      timestamp: '2025-03-01T14:00:00.000Z',
+      reason: 'exit',
+    };
+    expect(fold([endAgain, resume, ...events])).toMatchObject({ endId: 'e6', endReason: 'exit' });
+    // A SessionStart before the latest end (the first one, or one in the middle) changes nothing.
+    expect(fold([{ ...resume, timestamp: '2025-03-01T11:30:00.000Z' }, ...events]).endId).toBe('e4');
+  });
+
+  it('has a session that starts and ends at one time ended, in either order', () => {
+    const at = '2025-03-01T10:00:00.000Z';
+    const s: EventFacts = {
+      id: 'z',
+      timestamp: at,
+      event: 'SessionStart',
+      reconstructed: false,
+      reason: undefined,
+    };
+    const e: EventFacts = {
+      id: 'a',
+      timestamp: at,
+      event: 'SessionEnd',
+      reconstructed: false,
+      reason: 'exit',
+    };
+    expect(fold([s, e]).endedAt).toBe(at);
+    expect(fold([e, s]).endedAt).toBe(at);
+  });
 });
