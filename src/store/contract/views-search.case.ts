@@ -177,6 +177,51 @@ export function describeSearchViews(options: ContractOptions): void {
       }
     });
 
+    it('finds a Chinese, Japanese or Korean word inside a run of text, and marks just that word', async () => {
+      await materializeAll(store());
+      await putDocs(store(), [
+        summaryDoc('c1', {
+          span: ['2025-05-01T10:00:00.000Z', '2025-05-01T11:00:00.000Z'],
+          cwd: '/work/cjk',
+        }),
+        chunkDoc('c1', [
+          entry(0, 'user', '扫描文件时出错，请检查API调用的参数。'),
+          entry(1, 'assistant', 'テストサーバーを起動してから、ログを確認してください。'),
+          entry(2, 'user', '설정 파일을 검색합니다'),
+          entry(3, 'assistant', '文件已经扫描完毕'),
+          entry(4, 'user', 'かき'),
+          // が written decomposed: か and a combining voicing mark.
+          entry(5, 'user', 'か\u3099き'),
+        ]),
+      ]);
+      const everywhere = async (q: string) => {
+        const plain = await found(q);
+        // Filtered and unfiltered searches take different paths; both must agree.
+        expect(await found(q, { cwd: '/work/cjk' })).toEqual(plain);
+        return plain;
+      };
+      expect(await everywhere('扫描')).toEqual(['c1#0', 'c1#3']);
+      expect(await everywhere('文件 扫描')).toEqual(['c1#0', 'c1#3']);
+      expect(await everywhere('"扫描文件"')).toEqual(['c1#0']);
+      expect(await everywhere('描文')).toEqual(['c1#0']);
+      expect(await everywhere('API调用')).toEqual(['c1#0']);
+      expect(await everywhere('サーバー')).toEqual(['c1#1']);
+      expect(await everywhere('起動')).toEqual(['c1#1']);
+      expect(await everywhere('파일')).toEqual(['c1#2']);
+      expect(await everywhere('文件扫描')).toEqual([]);
+      // Voicing changes the word: がき is not かき, however it was written.
+      expect(await everywhere('かき')).toEqual(['c1#4']);
+      expect(await everywhere('がき')).toEqual(['c1#5']);
+      expect(await everywhere('か\u3099')).toEqual(['c1#5']);
+
+      for (const filter of [{}, { cwd: '/work/cjk' }]) {
+        const { hits } = await search('扫描', { ...filter, idPrefix: 'c1' });
+        const first = hits.find((h) => h.index === 0)!;
+        expect(first.snippet.filter((seg) => seg.mark).map((seg) => seg.text)).toEqual(['扫描']);
+        expect(first.snippet.map((seg) => seg.text).join('')).toBe('扫描文件时出错，请检查API调用的参数。');
+      }
+    });
+
     it('filters like the session list, ranks best first and pages', async () => {
       await materializeAll(store());
       await seedSearch(store());

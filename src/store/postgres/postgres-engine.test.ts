@@ -314,6 +314,52 @@ describePg('postgres: views made by an older version', () => {
   });
 });
 
+describePg('postgres: a search table made before CJK characters were tokens of their own', () => {
+  it('gets the tsvectors of its CJK rows made again when a process opens the store', async () => {
+    const env = await engine.serverEnv();
+    databaseUrl = env.CT_DATABASE_URL!;
+    const dataDir = path.join(tmpdir(), 'ct-unused');
+    const a = await openStore({ dataDir, env });
+    stores.push(a);
+    await materializeAll(a);
+    await putDocs(a, [
+      summaryDoc('cjk'),
+      chunkDoc('cjk', [
+        entry(0, 'user', '扫描文件时出错 scan failed'),
+        entry(1, 'assistant', 'テストサーバーを起動'),
+        entry(2, 'user', 'plain words, café'),
+      ]),
+    ]);
+    const { client, schema } = await directClient(databaseUrl);
+    const vectors = async () =>
+      (
+        await client.query<{ idx: number; tsv: string }>(
+          `SELECT idx, tsv::text AS tsv FROM ${schema}.full_text_entries ORDER BY idx`,
+        )
+      ).rows;
+    try {
+      const current = await vectors();
+      // As an older version made it: a CJK run one word, and no form in the table's comment.
+      await client.query(
+        `UPDATE ${schema}.full_text_entries SET tsv = to_tsvector('simple', regexp_replace(text, '[^[:alnum:]]+', ' ', 'g'))
+         WHERE idx < 2`,
+      );
+      await client.query(`COMMENT ON TABLE ${schema}.full_text_entries IS NULL`);
+      expect((await vectors())[0]!.tsv).toContain("'扫描文件时出错'");
+      expect((await a.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(0);
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+
+      const b = await openStore({ dataDir, env });
+      stores.push(b);
+      expect(await vectors()).toEqual(current);
+      expect((await b.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
+      expect((await b.views.search({ q: 'サーバー', limit: 5, offset: 0 })).total).toBe(1);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describePg('postgres: phrases and word pairs', () => {
   it('keeps the word pairs of each entry and asks a phrase of common words for them', async () => {
     const env = await engine.serverEnv();

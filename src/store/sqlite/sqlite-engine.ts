@@ -44,11 +44,22 @@ export class SqliteEngine {
     this.views = writerBackedViews(readViews, writer);
   }
 
-  /** Opens (creating if needed) the database file and starts its writer thread. */
-  static open(file: string): SqliteEngine {
+  /**
+   * Opens (creating if needed) the database file, starts its writer thread and has it upgrade
+   * views an older version made (see `SqliteViews.upgrade`) before anything reads them.
+   */
+  static async open(file: string): Promise<SqliteEngine> {
     // The main connection opens first: it creates the schema, so the writer finds it in place.
     const db = openSqliteDatabase(file);
-    return new SqliteEngine(db, SqliteWriterClient.start(file));
+    const writer = SqliteWriterClient.start(file);
+    try {
+      await writer.write('upgradeViews');
+    } catch (err) {
+      await writer.close().catch(() => undefined);
+      db.close();
+      throw err;
+    }
+    return new SqliteEngine(db, writer);
   }
 
   /**

@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { VIEW_NAMES, ViewMissingError, type Store } from '../contract.js';
 import { chunkDoc, deleteDoc, entry, eventDoc, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { openStore } from '../open-store.js';
+import { spaceCjk } from '../views-common/search-tokens.js';
 
 let dir: string;
 let store: Store;
@@ -120,6 +121,78 @@ describe('sqlite views: full-text consistency', () => {
         { idx: 2, text: 'epsilon overlap' },
         { idx: 3, text: 'delta four' },
       ]);
+    } finally {
+      db.close();
+      store = await openStore({ dataDir: dir, settings: {} });
+    }
+  });
+});
+
+describe('sqlite views: an index made before CJK characters were tokens of their own', () => {
+  /** Every term the FTS index holds, with the number of rows holding it. */
+  function vocabulary(db: Database.Database): Array<{ term: string; doc: number }> {
+    db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.vocab USING fts5vocab(main, 'full_text_index', 'row')");
+    return db.prepare('SELECT term, doc FROM temp.vocab ORDER BY term').all() as Array<{
+      term: string;
+      doc: number;
+    }>;
+  }
+
+  it('is indexed again when the store opens, so CJK words are found and later writes stay consistent', async () => {
+    await materializeAll(store);
+    await putDocs(store, [
+      summaryDoc('c'),
+      chunkDoc('c', [
+        entry(0, 'user', '扫描文件时出错 scan failed'),
+        entry(1, 'assistant', 'plain words only'),
+      ]),
+    ]);
+    await store.close();
+
+    // Put the index back in the old form: the CJK row indexed as written, and no format marker.
+    let db = new Database(join(dir, 'transcripts.db'));
+    try {
+      const row = db.prepare('SELECT rowid, text FROM full_text_entries WHERE idx = 0').get() as {
+        rowid: number;
+        text: string;
+      };
+      const set = db.prepare(
+        "INSERT INTO full_text_index (full_text_index, rowid, text) VALUES ('delete', ?, ?)",
+      );
+      set.run(row.rowid, spaceCjk(row.text));
+      db.prepare('INSERT INTO full_text_index (rowid, text) VALUES (?, ?)').run(row.rowid, row.text);
+      db.exec('DROP TABLE full_text_format');
+      expect(vocabulary(db).map((v) => v.term)).toContain('扫描文件时出错');
+    } finally {
+      db.close();
+    }
+
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect((await store.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
+    // The row is replaced: its old tokens must leave the index, which needs the upgrade's delete
+    // to have been told the text the row was indexed with.
+    await putDocs(store, [
+      chunkDoc('c', [entry(0, 'user', '文件已经扫描完毕'), entry(1, 'assistant', 'plain words only')]),
+    ]);
+    expect((await store.views.search({ q: '出错', limit: 5, offset: 0 })).total).toBe(0);
+    expect((await store.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
+    await store.close();
+
+    db = new Database(join(dir, 'transcripts.db'));
+    let upgraded: Array<{ term: string; doc: number }>;
+    try {
+      db.prepare("INSERT INTO full_text_index (full_text_index) VALUES ('integrity-check')").run();
+      upgraded = vocabulary(db);
+      expect(upgraded.map((v) => v.term)).not.toContain('扫描文件时出错');
+    } finally {
+      db.close();
+    }
+    store = await openStore({ dataDir: dir, settings: {} });
+    await store.views.reindex();
+    await store.close();
+    db = new Database(join(dir, 'transcripts.db'));
+    try {
+      expect(vocabulary(db)).toEqual(upgraded);
     } finally {
       db.close();
       store = await openStore({ dataDir: dir, settings: {} });

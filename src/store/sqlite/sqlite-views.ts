@@ -108,6 +108,17 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#syncRegistry();
   }
 
+  /**
+   * Upgrades the tables of materialised views made by an older version (see `SqliteView.upgrade`).
+   * The writer runs it once, when it opens the database, before any other write.
+   */
+  upgrade(): void {
+    this.#syncRegistry();
+    const views = this.#active.filter((v) => v.upgrade);
+    if (views.length === 0) return;
+    this.#db.transaction(() => views.forEach((v) => v.upgrade!())).immediate();
+  }
+
   async drop(name: ViewName): Promise<void> {
     const view = this.#view(name);
     this.#syncRegistry();

@@ -1,20 +1,47 @@
 /**
  * The tokens of searchable text as FTS5's unicode61 tokenizer (with `remove_diacritics`) sees
- * them: maximal runs of letters, digits and marks, case and accents folded. The embedded engine
- * gets them from FTS5 itself; other engines reduce text with `tokenText` before their own
- * tokenizer sees it, and cut snippets with `searchTokens`, so index, query and snippet agree.
+ * them: maximal runs of letters, digits and marks, case and accents folded — except in scripts
+ * written without spaces between words (Chinese, Japanese) and Hangul, where every character is a
+ * token of its own, so a word inside a run is found as the phrase of its characters (`扫描` in
+ * `扫描文件`). Engines never see such a run whole: the embedded engine's index and queries get
+ * text with those characters set apart (`spaceCjk`), other engines reduce text with `tokenText`
+ * before their own tokenizer sees it, and snippets are cut with `searchTokens`, so index, query
+ * and snippet agree.
  */
 
-/** One token: a run of letters, digits, marks (and private-use characters). */
-export const TOKEN = /[\p{L}\p{N}\p{M}\p{Co}]+/gu;
+/** Han, kana (with the prolonged sound mark, which is neither) and Hangul. */
+const CJK = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Hangul}\\u30fc';
+
+/** One such character with the marks that follow it (a voicing mark). */
+const CJK_TOKEN = new RegExp(`[${CJK}]\\p{M}*`, 'gv');
+const HAS_CJK = new RegExp(`[${CJK}]`, 'v');
+const STARTS_CJK = new RegExp(`^[${CJK}]`, 'v');
+
+/** One token: a CJK character, or a run of other letters, digits, marks (and private-use characters). */
+export const TOKEN = new RegExp(`[${CJK}]\\p{M}*|[[\\p{L}\\p{N}\\p{M}\\p{Co}]--[${CJK}]]+`, 'gv');
 
 // eslint-disable-next-line no-control-regex -- ASCII is exactly what the fast path is for
 const ASCII = /^[\u0000-\u007f]*$/;
 
-/** Lower case, accents removed: `Café` → `cafe`. */
+/**
+ * Lower case, accents removed: `Café` → `cafe`. A CJK character is only composed
+ * (`か` + U+3099 → `が`): its marks change the word.
+ */
 export function foldToken(token: string): string {
   if (ASCII.test(token)) return token.toLowerCase();
+  if (STARTS_CJK.test(token)) return token.normalize('NFC');
   return token.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();
+}
+
+/** Whether the text holds a CJK character (whose tokens differ from a tokenizer of runs'). */
+export function hasCjk(text: string): boolean {
+  return !ASCII.test(text) && HAS_CJK.test(text);
+}
+
+/** The text with every CJK character set apart by spaces (and composed), for a tokenizer of runs. */
+export function spaceCjk(text: string): string {
+  if (!hasCjk(text)) return text;
+  return text.replace(CJK_TOKEN, (c) => ` ${c.normalize('NFC')} `);
 }
 
 /** The folded tokens of a text, in order. */
@@ -47,6 +74,18 @@ const ASCII_SEPARATORS = /[\u0000-\u002f\u003a-\u0040\u005b-\u0060\u007b-\u007f]
 const NON_ASCII = /[^\u0000-\u007f]+/g;
 
 function foldStretch(stretch: string): string {
+  if (!HAS_CJK.test(stretch)) return foldPlain(stretch);
+  // CJK characters are tokens of their own, composed rather than stripped of their marks.
+  let out = '';
+  let last = 0;
+  for (const m of stretch.matchAll(CJK_TOKEN)) {
+    out += `${foldPlain(stretch.slice(last, m.index))} ${m[0].normalize('NFC')} `;
+    last = m.index + m[0].length;
+  }
+  return out + foldPlain(stretch.slice(last));
+}
+
+function foldPlain(stretch: string): string {
   return stretch
     .normalize('NFD')
     .replace(/\p{M}+/gu, '')

@@ -16,7 +16,7 @@ import { chunkFields } from '../../views-common/chunk-fields.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
 import { splitSnippet, type SearchTerm } from '../../views-common/search-terms.js';
 import { rankWindow } from '../../views-common/rank-window.js';
-import { tokenText } from '../../views-common/search-tokens.js';
+import { hasCjk, tokenText } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
 import { writeColumns } from '../binary-columns.js';
 import { readQuery, type PostgresDatabase, type Queryable } from '../postgres-database.js';
@@ -69,6 +69,20 @@ CREATE TABLE IF NOT EXISTS full_text_entries (
 );
 ${TSV_STORAGE_DDL};
 `;
+/**
+ * What the tsvectors hold: since form 2 a CJK character is a token of its own (search-tokens.ts).
+ * The table's comment says which form it is in (a table made before has none): a marker that is
+ * not a table, so every table stays keyed by session for Citus.
+ */
+const FORMAT_COMMENT = 'transcripts full-text form 2: CJK characters are tokens of their own';
+const FORMAT_DDL = `COMMENT ON TABLE full_text_entries IS '${FORMAT_COMMENT}'`;
+/**
+ * Text that may hold a CJK character, by code point ranges (a superset of search-tokens.ts's
+ * scripts, which PostgreSQL's regular expressions cannot name); `hasCjk` decides.
+ */
+const MAYBE_CJK =
+  '[\\u1100-\\u11ff\\u2e80-\\u9fff\\ua960-\\ua97f\\uac00-\\ud7ff\\uf900-\\ufaff\\uff66-\\uffdc\\U00020000-\\U000323af]';
+
 /** One GIN index over both columns: a phrase's words and pairs are looked up in one scan. */
 const TSV_INDEX_DDL = `CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv, pairs)
   WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`;
@@ -125,6 +139,7 @@ export class FullTextView implements PostgresView {
 
   async create(q: Queryable): Promise<void> {
     await q.query(TABLE_DDL);
+    await q.query(FORMAT_DDL);
   }
 
   async drop(q: Queryable): Promise<void> {
@@ -194,6 +209,7 @@ export class FullTextView implements PostgresView {
       await q.query('DROP INDEX IF EXISTS full_text_entries_tsv');
       await q.query(TSV_INDEX_DDL);
     }
+    await this.#retokenizeCjk(q);
     const limit = `gin_pending_list_limit=${PENDING_LIST_KB}`;
     const index = await q.query<{ options: string[] | null }>(
       "SELECT reloptions AS options FROM pg_class WHERE oid = 'full_text_entries_tsv'::regclass",
@@ -201,6 +217,44 @@ export class FullTextView implements PostgresView {
     if (!index.rows[0]?.options?.includes(limit)) {
       await q.query(`ALTER INDEX full_text_entries_tsv SET (${limit})`);
     }
+  }
+
+  /**
+   * Form 1 tokenized a CJK run as one word: those rows get their tsvector again, so CJK words
+   * inside a run are found in history written before too. Other rows are the same in both forms.
+   */
+  async #retokenizeCjk(q: Queryable): Promise<void> {
+    const { rows } = await q.query<{ comment: string | null }>(
+      "SELECT obj_description('full_text_entries'::regclass, 'pg_class') AS comment",
+    );
+    if (rows[0]?.comment === FORMAT_COMMENT) return;
+    let after: [string, string, number] = ['', '', -1];
+    for (;;) {
+      const page = await q.query<{ session_id: string; file: string; idx: number; text: string }>(
+        `SELECT session_id, file, idx, text FROM full_text_entries
+         WHERE (session_id, file, idx) > ($1, $2, $3) AND text ~ $4
+         ORDER BY session_id, file, idx LIMIT 500`,
+        [...after, MAYBE_CJK],
+      );
+      const cjk = page.rows.filter((r) => hasCjk(r.text));
+      if (cjk.length > 0) {
+        await q.query(
+          `UPDATE full_text_entries t SET tsv = to_tsvector('${TS_CONFIG}', u.k)
+           FROM unnest($1::text[], $2::text[], $3::int[], $4::text[]) AS u(s, f, i, k)
+           WHERE t.session_id = u.s AND t.file = u.f AND t.idx = u.i`,
+          [
+            cjk.map((r) => r.session_id),
+            cjk.map((r) => r.file),
+            cjk.map((r) => r.idx),
+            cjk.map((r) => tokenText(r.text)),
+          ],
+        );
+      }
+      if (page.rows.length < 500) break;
+      const last = page.rows[page.rows.length - 1]!;
+      after = [last.session_id, last.file, last.idx];
+    }
+    await q.query(FORMAT_DDL);
   }
 
   /** Hits ranked best first; `filter` comes from `sessionFilterSql(…, 'e.session_id')`. */

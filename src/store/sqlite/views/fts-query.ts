@@ -4,10 +4,12 @@
  * parser sees only strings.
  */
 import { searchTerms } from '../../views-common/search-terms.js';
+import { spaceCjk } from '../../views-common/search-tokens.js';
 
 /** Returns the MATCH expression, or null when nothing searchable is left. */
 export function ftsQuery(input: string): string | null {
   const terms = searchTerms(input);
   if (terms.length === 0) return null;
-  return terms.map((t) => `"${t.text.replace(/"/g, '""')}"${t.prefix ? '*' : ''}`).join(' ');
+  // CJK characters are set apart as in the index (full-text-view.ts), so a CJK word is a phrase.
+  return terms.map((t) => `"${spaceCjk(t.text).replace(/"/g, '""')}"${t.prefix ? '*' : ''}`).join(' ');
 }

@@ -10,12 +10,19 @@ import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
-import { MARK_CLOSE, MARK_OPEN, searchTerms, splitSnippet } from '../../views-common/search-terms.js';
+import { searchTerms, splitSnippet } from '../../views-common/search-terms.js';
+import { hasCjk, spaceCjk } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
 import { rankWindow } from '../../views-common/rank-window.js';
 import { ftsQuery } from './fts-query.js';
 import type { FilterSql } from './session-filter-sql.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
+
+/**
+ * What the index holds of a text: 2 since CJK characters are indexed one by one (`spaceCjk`); an
+ * index without `full_text_format` is of form 1, where a CJK run was one token.
+ */
+const FORMAT = 2;
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS full_text_entries (
@@ -31,11 +38,14 @@ CREATE UNIQUE INDEX IF NOT EXISTS full_text_entries_key ON full_text_entries (se
 CREATE VIRTUAL TABLE IF NOT EXISTS full_text_index USING fts5 (
   text, content = 'full_text_entries', content_rowid = 'rowid', tokenize = 'unicode61 remove_diacritics 2'
 );
+CREATE TABLE IF NOT EXISTS full_text_format (version INTEGER NOT NULL);
+INSERT INTO full_text_format (version) SELECT ${FORMAT} WHERE NOT EXISTS (SELECT 1 FROM full_text_format);
 `;
 
 const DROP = `
 DROP TABLE IF EXISTS full_text_index;
 DROP TABLE IF EXISTS full_text_entries;
+DROP TABLE IF EXISTS full_text_format;
 `;
 
 const RANGE = 'WHERE session_id = ? AND file = ? AND idx >= ? AND idx < ?';
@@ -52,9 +62,6 @@ const SQL = {
   indexDelete: "INSERT INTO full_text_index (full_text_index, rowid, text) VALUES ('delete', ?, ?)",
   counts: 'SELECT count(*) AS entries, count(DISTINCT session_id) AS sessions FROM full_text_entries',
 };
-
-const SQL_MARK_OPEN = `char(${MARK_OPEN.codePointAt(0)})`;
-const SQL_MARK_CLOSE = `char(${MARK_CLOSE.codePointAt(0)})`;
 
 /** Extra candidates fetched past the page, so equal scores at its edge sort deterministically. */
 const TIE_SPARE = 32;
@@ -90,7 +97,7 @@ interface SearchRow {
   score: number;
 }
 
-/** A match of an unfiltered search, before its snippet is cut. */
+/** A match, before its snippet is cut. */
 type Candidate = Omit<SearchRow, 'snippet'> & { text: string };
 
 function toHit(r: SearchRow): SearchHit {
@@ -108,6 +115,11 @@ function toHit(r: SearchRow): SearchHit {
 
 /** Tokens of context around the first match in a snippet. */
 const SNIPPET_TOKENS = 24;
+
+function withSnippets(candidates: Candidate[], q: string): SearchRow[] {
+  const terms = searchTerms(q);
+  return candidates.map(({ text, ...r }) => ({ ...r, snippet: textSnippet(text, terms, SNIPPET_TOKENS) }));
+}
 
 export class FullTextView implements SqliteView {
   readonly name = 'full_text' as const;
@@ -139,7 +151,7 @@ export class FullTextView implements SqliteView {
     const s = this.#sql.s;
     const key = [prev.sessionId, range.file, range.firstIndex, range.firstIndex + range.entryCount];
     for (const row of s.rangeRows.all(...key) as Array<{ rowid: number; text: string }>) {
-      s.indexDelete.run(row.rowid, row.text);
+      s.indexDelete.run(row.rowid, spaceCjk(row.text));
     }
     s.removeRange.run(...key);
   }
@@ -159,15 +171,45 @@ export class FullTextView implements SqliteView {
       const timestamp = typeof entry.timestamp === 'string' ? entry.timestamp : null;
       const inserted = s.insert.run(sessionId, chunk.file, entry.index, role, timestamp, text);
       if (inserted.changes === 1) {
-        s.indexInsert.run(inserted.lastInsertRowid, text);
+        s.indexInsert.run(inserted.lastInsertRowid, spaceCjk(text));
         continue;
       }
       // Another chunk already indexed this entry (overlapping chunks): the later write wins.
       const old = s.keyRow.get(sessionId, chunk.file, entry.index) as { rowid: number; text: string };
-      s.indexDelete.run(old.rowid, old.text);
+      s.indexDelete.run(old.rowid, spaceCjk(old.text));
       s.update.run(role, timestamp, text, old.rowid);
-      s.indexInsert.run(old.rowid, text);
+      s.indexInsert.run(old.rowid, spaceCjk(text));
     }
+  }
+
+  /**
+   * Brings an index of an older form to this one, inside the caller's write transaction. Form 1
+   * indexed a CJK run as one token: those rows are indexed again (FTS5 must be told the very text
+   * a row was indexed with to remove it, so they cannot wait for their next write). Other rows
+   * are the same in both forms; a store without CJK text is only marked.
+   */
+  upgrade(): void {
+    const marked = this.#db
+      .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'full_text_format'")
+      .get();
+    if (marked) return;
+    this.#db.function('ct_has_cjk', { deterministic: true }, (text: unknown) =>
+      typeof text === 'string' && hasCjk(text) ? 1 : 0,
+    );
+    const page = this.#db.prepare(
+      'SELECT rowid, text FROM full_text_entries WHERE rowid > ? AND ct_has_cjk(text) ORDER BY rowid LIMIT 500',
+    );
+    const s = this.#sql.s;
+    for (let after = 0; ;) {
+      const rows = page.all(after) as Array<{ rowid: number; text: string }>;
+      for (const row of rows) {
+        s.indexDelete.run(row.rowid, row.text);
+        s.indexInsert.run(row.rowid, spaceCjk(row.text));
+      }
+      if (rows.length < 500) break;
+      after = rows[rows.length - 1]!.rowid;
+    }
+    this.#db.exec(DDL);
   }
 
   /** Rebuilds the index from the chunk documents; the tables are recreated, not emptied row by row. */
@@ -190,16 +232,17 @@ export class FullTextView implements SqliteView {
     const params = { ...filter.params, match };
     const { n: total } = cache.get(`SELECT count(*) AS n ${from}`).get(params) as { n: number };
     if (total === 0 || query.limit === 0) return { total, totalExact: true, hits: [] };
-    const rows = cache
+    // Snippets are cut in JS from the entry's text (FTS5's snippet() re-tokenizes the stored text,
+    // in which a CJK run is one token, while the index holds its characters one by one).
+    const candidates = cache
       .get(
-        `SELECT e.session_id, e.file, e.idx, e.role, e.timestamp,
-          snippet(full_text_index, 0, ${SQL_MARK_OPEN}, ${SQL_MARK_CLOSE}, '…', ${SNIPPET_TOKENS}) AS snippet,
-          bm25(full_text_index) AS score
+        `SELECT e.session_id, e.file, e.idx, e.role, e.timestamp, e.text, bm25(full_text_index) AS score
         ${from}
         ORDER BY score, e.session_id, e.file, e.idx
         LIMIT @limit OFFSET @offset`,
       )
-      .all({ ...params, limit: query.limit, offset: query.offset }) as SearchRow[];
+      .all({ ...params, limit: query.limit, offset: query.offset }) as Candidate[];
+    const rows = withSnippets(candidates, query.q);
     return { total, totalExact: true, hits: rows.map(toHit) };
   }
 
@@ -241,10 +284,7 @@ export class FullTextView implements SqliteView {
         .get(TIED_CANDIDATES_SQL)
         .all({ match, floor, edge: edge.score, pageEnd }) as Candidate[];
     }
-    const terms = searchTerms(query.q);
-    const rows: SearchRow[] = candidates
-      .slice(query.offset, pageEnd)
-      .map(({ text, ...r }) => ({ ...r, snippet: textSnippet(text, terms, SNIPPET_TOKENS) }));
+    const rows = withSnippets(candidates.slice(query.offset, pageEnd), query.q);
     return { total, totalExact: true, hits: rows.map(toHit) };
   }
 }

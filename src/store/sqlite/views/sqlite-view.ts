@@ -20,6 +20,8 @@ export interface SqliteView {
   drop(): void;
   /** Fills freshly created tables from the stored documents. */
   build(): void;
+  /** Brings tables made by an older version to this one's form (inside a write transaction). */
+  upgrade?(): void;
   removing?(prev: PreviousDoc): void;
   added?(doc: WrittenDoc): void;
   flush?(): void;
