@@ -216,6 +216,30 @@ describe('projectLine: system and other lines', () => {
       });
     },
   );
+
+  it('refines the kind of attachment and progress lines by what they carry', () => {
+    expect(entryOf({ type: 'attachment', attachment: { type: 'todo_reminder', content: [] } }).kind).toBe(
+      'attachment:todo_reminder',
+    );
+    expect(entryOf({ type: 'progress', data: { type: 'hook_progress', hookEvent: 'PreToolUse' } }).kind).toBe(
+      'progress:hook_progress',
+    );
+  });
+
+  it('shows a prompt queued while Claude worked, with its images, as an other entry', () => {
+    const queued = (prompt: unknown) =>
+      entryOf({ type: 'attachment', attachment: { type: 'queued_command', prompt, commandMode: 'prompt' } });
+    expect(queued('also run the linter')).toMatchObject({
+      role: 'other',
+      kind: 'attachment:queued_command',
+      text: 'also run the linter',
+    });
+    const withImage = queued([
+      { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'iVBORw0KGgo=' } },
+      { type: 'text', text: 'this screenshot' },
+    ]);
+    expect(withImage).toMatchObject({ text: 'this screenshot', images: [{ mediaType: 'image/png' }] });
+  });
 });
 
 describe('projectLine: caps', () => {

@@ -78,12 +78,26 @@ function otherText(type: string | undefined, r: Record<string, unknown>): string
   return str(r.content);
 }
 
+/**
+ * What refines a line's kind: its `subtype`, or what an attachment or progress line is
+ * (`attachment:queued_command`, `progress:hook_progress`).
+ */
+function subtypeOf(type: string | undefined, r: Record<string, unknown>): string | undefined {
+  const own = str(r.subtype);
+  if (own !== undefined) return own;
+  if (type === 'attachment' && isRecord(r.attachment)) return str(r.attachment.type);
+  if (type === 'progress' && isRecord(r.data)) return str(r.data.type);
+  return undefined;
+}
+
 function projectRecord(r: Record<string, unknown>, at: EntryPosition): ProjectedEntry {
   const message = isRecord(r.message) ? r.message : undefined;
   const type = str(r.type) ?? str(message?.role);
-  const subtype = str(r.subtype);
+  const subtype = subtypeOf(type, r);
   const parts = emptyParts();
   if (message) readContent(message.content, parts);
+  // A prompt typed while Claude was working reaches it as an attachment: text, and maybe images.
+  else if (subtype === 'queued_command' && isRecord(r.attachment)) readContent(r.attachment.prompt, parts);
   const extra = message ? undefined : otherText(type, r);
   if (extra) parts.text.push(extra);
 
