@@ -8,7 +8,10 @@ import type { Settings } from '../config/settings.js';
 import type { SessionRow } from '../store/contract.js';
 import type { Session } from './schemas/sessions.js';
 
-/** The main model: the first one that is not a placeholder such as `<synthetic>`. */
+/**
+ * The main model: the first one (summaries list the model that wrote most of the main
+ * conversation first) that is not a placeholder such as `<synthetic>`.
+ */
 export function primaryModel(models: readonly string[]): string | null {
   return models.find((m) => !m.startsWith('<')) ?? models[0] ?? null;
 }

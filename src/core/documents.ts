@@ -79,6 +79,7 @@ export const summaryDocSchema = z.object({
   type: z.literal('summary'),
   cwd: z.string().nullable(),
   project: z.string().nullable(),
+  /** Most assistant messages of the main conversation first, then by first use. */
   models: z.array(z.string()),
   hostname: z.string().nullable(),
   gitBranch: z.string().nullable(),
@@ -111,6 +112,7 @@ export const summaryDocSchema = z.object({
       agentId: z.string().optional(),
     }),
   ),
+  /** Subagent files, plus subagent threads inside the main transcript (the older layout). */
   subagents: z.number().int().nonnegative(),
   activity: activitySchema,
 });

@@ -20,7 +20,7 @@ export const sessionSchema = z
       provenance: true,
       version: true,
     }).shape,
-    /** The main model (the first non-synthetic one the session used). */
+    /** The main model: the one that wrote most of the main conversation (`models` comes in that order). */
     model: z.string().nullable(),
     status: sessionStatusSchema,
     hookRecorded: z.boolean(),

@@ -12,6 +12,8 @@ export const accumulatorStateSchema = z.object({
   gitBranch: byFile,
   version: byFile,
   models: z.record(z.string(), z.number().nullable()),
+  mainMessages: z.record(z.string(), z.number()).optional(),
+  sidechainThreads: z.number().optional(),
   firstMs: z.number().nullable(),
   lastMs: z.number().nullable(),
   titles: z.object({

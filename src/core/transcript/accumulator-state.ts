@@ -28,6 +28,12 @@ export interface AccumulatorState {
   /** Model → earliest timestamp it was seen at (null when untimed). Ordered on output by that
    *  time, so feeding files in another order (incremental vs clean runs) gives the same list. */
   models: Record<string, number | null>;
+  /** Model → assistant messages in the main conversation (not sidechains, not subagent files):
+   *  the most used is the session's primary model. Absent in states from before it was kept. */
+  mainMessages?: Record<string, number>;
+  /** Subagent threads inside the main transcript (the layout before subagent files): sidechain
+   *  lines that start a thread. Absent in states from before it was kept. */
+  sidechainThreads?: number;
   firstMs: number | null;
   lastMs: number | null;
   titles: { custom: string | null; ai: string | null; prompt: string | null; summary: string | null };
@@ -51,6 +57,8 @@ export function emptyAccumulatorState(): AccumulatorState {
     gitBranch: { main: null, other: null },
     version: { main: null, other: null },
     models: {},
+    mainMessages: {},
+    sidechainThreads: 0,
     firstMs: null,
     lastMs: null,
     titles: { custom: null, ai: null, prompt: null, summary: null },

@@ -232,6 +232,33 @@ describe('session accumulator', () => {
     ]);
   });
 
+  it('puts first the model that wrote most of the main conversation, not a warm-up or subagent model', () => {
+    const acc = createAccumulator(init);
+    const haiku = 'claude-haiku-4-5';
+    feed(acc, MAIN, [
+      // A warm-up sidechain first, on another model, then the conversation itself.
+      { ...prompt(0, 'Warmup'), isSidechain: true, parentUuid: null },
+      { ...assistant(1, 'w1', [{ type: 'text', text: 'ready' }], undefined, haiku), isSidechain: true },
+      prompt(2, 'real work'),
+      assistant(3, 'm1', [{ type: 'text', text: 'a' }], undefined, 'claude-sonnet-4-5'),
+      assistant(4, 'm2', [{ type: 'text', text: 'b' }], undefined, 'claude-opus-4-5'),
+      assistant(5, 'm3', [{ type: 'text', text: 'c' }], undefined, 'claude-opus-4-5'),
+      // Another line of m3 (a streamed message) counts once.
+      assistant(5, 'm3', [toolUse('t1', 'Read')], undefined, 'claude-opus-4-5'),
+    ]);
+    feed(acc, SUB, [
+      { ...assistant(6, 's1', [{ type: 'text', text: 'x' }], undefined, haiku), isSidechain: true },
+      { ...assistant(7, 's2', [{ type: 'text', text: 'y' }], undefined, haiku), isSidechain: true },
+      { ...assistant(8, 's3', [{ type: 'text', text: 'z' }], undefined, haiku), isSidechain: true },
+    ]);
+    acc.setFile(MAIN, 100, 7);
+    acc.setFile(SUB, 50, 3, 'a1');
+    const s = summaryDocSchema.parse(acc.summary());
+    expect(s.models).toEqual(['claude-opus-4-5', 'claude-sonnet-4-5', haiku]);
+    // One subagent file and one subagent thread inside the main transcript (the older layout).
+    expect(s.subagents).toBe(2);
+  });
+
   it('takes cwd and branch from the main transcript even when a subagent file came first', () => {
     const acc = createAccumulator(init);
     feed(acc, SUB, [{ ...prompt(0, 'x'), cwd: '/sub', gitBranch: 'b', version: '9' }]);

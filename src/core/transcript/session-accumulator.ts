@@ -135,9 +135,17 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
       const seen = s.models[entry.model];
       if (seen === undefined || (ms !== null && (seen === null || ms < seen))) s.models[entry.model] = ms;
     }
+    if (isMain && entry.isSidechain && entry.parentUuid === null)
+      s.sidechainThreads = (s.sidechainThreads ?? 0) + 1;
     if (entry.role === 'assistant' || entry.usage) {
       const firstLineOfMessage = usage.add(entry.messageId, entry.usage);
-      if (entry.role === 'assistant' && firstLineOfMessage) counts.assistantMessages++;
+      if (entry.role === 'assistant' && firstLineOfMessage) {
+        counts.assistantMessages++;
+        if (isMain && !entry.isSidechain && entry.model && entry.model !== '<synthetic>') {
+          const main = (s.mainMessages ??= {});
+          main[entry.model] = (main[entry.model] ?? 0) + 1;
+        }
+      }
     }
     noteCompaction(entry, fileState);
 
@@ -234,7 +242,7 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
       timestamp: lastActivity ?? firstActivity ?? EPOCH,
       cwd: sessionCwd,
       project: projectName(sessionCwd),
-      models: orderedModels(s.models),
+      models: orderedModels(s.models, s.mainMessages ?? {}),
       hostname: init.hostname,
       gitBranch: s.gitBranch.main ?? s.gitBranch.other,
       source: init.source,
@@ -249,7 +257,7 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
       tokens: usage.totals(),
       transcriptBytes: files.reduce((sum, f) => sum + f.bytes, 0),
       files,
-      subagents: names.filter((n) => n !== MAIN_TRANSCRIPT).length,
+      subagents: names.filter((n) => n !== MAIN_TRANSCRIPT).length + (s.sidechainThreads ?? 0),
       activity: s.activity.map(([a, b]) => [a, b] as [number, number]),
     };
   }
@@ -257,8 +265,18 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
   return { add, setFile, state, summary };
 }
 
-/** Models by the time they were first used (untimed ones last), then by name. */
-function orderedModels(models: Record<string, number | null>): string[] {
+/**
+ * Models by how many assistant messages of the main conversation each wrote, most first (the
+ * first is the primary model: a subagent's or a warm-up's model does not outrank it), then by the
+ * time they were first used (untimed ones last), then by name.
+ */
+function orderedModels(
+  models: Record<string, number | null>,
+  mainMessages: Record<string, number>,
+): string[] {
+  const used = (m: string) => mainMessages[m] ?? 0;
   const at = (m: string) => models[m] ?? Number.POSITIVE_INFINITY;
-  return Object.keys(models).sort((a, b) => at(a) - at(b) || (a < b ? -1 : a > b ? 1 : 0));
+  return Object.keys(models).sort(
+    (a, b) => used(b) - used(a) || at(a) - at(b) || (a < b ? -1 : a > b ? 1 : 0),
+  );
 }
