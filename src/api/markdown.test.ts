@@ -8,7 +8,8 @@ import type { Store } from '../store/contract.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from '../store/contract/view-fixtures.js';
 import { materializeAll } from '../store/contract/views-sessions.case.js';
 import { openStore } from '../store/open-store.js';
-import { markdownHeader, markdownPieces, renderEntry } from './markdown.js';
+import { backfillCorpus, getJson, startTestServer, type TestServer } from '../../test/support/api-server.js';
+import { entryRenderer, markdownHeader, markdownPieces } from './markdown.js';
 import { toSession } from './session-view.js';
 
 let dir: string;
@@ -43,8 +44,67 @@ describe('markdownPieces', () => {
     const session = toSession(row!, defaultSettings(), Date.now());
     const pieces: string[] = [];
     for await (const piece of markdownPieces(store, session)) pieces.push(piece);
-    const whole = `${[...markdownHeader(session), ...entries.flatMap(renderEntry)].join('\n').trimEnd()}\n`;
+    const render = entryRenderer();
+    const whole = `${[...markdownHeader(session), ...entries.flatMap((e) => render(e))].join('\n').trimEnd()}\n`;
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join('')).toBe(whole);
+  });
+});
+
+describe('GET /api/sessions/{id}/markdown over the corpus', () => {
+  let s: TestServer;
+  beforeAll(async () => {
+    s = await startTestServer();
+    await backfillCorpus(s);
+  }, 120_000);
+  afterAll(async () => {
+    await s?.stop();
+  });
+
+  const markdownOf = async (id: string) => (await fetch(`${s.url}/api/sessions/${id}/markdown`)).text();
+
+  /** Every entry of the session's main transcript, paged through the API. */
+  async function entriesOf(id: string): Promise<ProjectedEntry[]> {
+    const all: ProjectedEntry[] = [];
+    for (;;) {
+      const page = (await getJson(s, `/api/sessions/${id}/transcript?offset=${all.length}&limit=1000`)).body;
+      all.push(...page.entries);
+      if (page.entries.length === 0 || all.length >= page.total) return all;
+    }
+  }
+
+  /** The conversation's sections in order: the speaker of each heading and the lines under it. */
+  function sectionsOf(md: string): Array<{ speaker: string; lines: string[] }> {
+    const sections: Array<{ speaker: string; lines: string[] }> = [];
+    for (const line of md.slice(md.indexOf('\n---\n')).split('\n')) {
+      const heading = /^### (You|Claude) · /.exec(line);
+      if (heading) sections.push({ speaker: heading[1]!, lines: [] });
+      else sections.at(-1)?.lines.push(line);
+    }
+    return sections;
+  }
+
+  it.each([
+    '1b2c0332-e2dc-459f-88b9-1aad6e941e18',
+    'fb4f7a6e-9d92-4292-8743-3a43a187bb1b',
+    'claude-code-pomodoro-timer',
+    'edge_cases',
+  ])("%s: every tool call comes under a Claude heading, in the transcript's order", async (id) => {
+    const calls = (await entriesOf(id)).filter((e) => !e.isSidechain).flatMap((e) => e.toolUses ?? []);
+    const shown = sectionsOf(await markdownOf(id)).flatMap((sec) =>
+      sec.lines.flatMap((line) => {
+        const call = /^> \*\*(.+?)\*\* `/.exec(line);
+        return call ? [{ name: call[1], under: sec.speaker }] : [];
+      }),
+    );
+    expect(shown.map((c) => c.name)).toEqual(calls.map((c) => c.name));
+    expect(shown.filter((c) => c.under !== 'Claude')).toEqual([]);
+  });
+
+  it("edge_cases: the failing tool call has a Claude heading of its own, at the assistant line's time", async () => {
+    const md = await markdownOf('edge_cases');
+    expect(md).toContain(
+      '### Claude · 2025-06-14T11:01:30Z\n\n> **FailingTool** `{"test_param":"This tool will fail to demonstrate error handling"}`\n',
+    );
   });
 });

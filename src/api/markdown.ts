@@ -1,8 +1,9 @@
 /**
  * A session rendered as Markdown (DESIGN §12: per-session export): a header with the session's
  * facts, then the conversation — the person's prompts, Claude's replies, tool calls named with a
- * short input preview. Subagent (sidechain) lines and tool results are left out for readability;
- * the JSON routes keep everything.
+ * short input preview, each under its speaker's heading. Subagent (sidechain) lines, tool results
+ * and user lines that are not the person's own text are left out for readability; the JSON routes
+ * keep everything.
  */
 import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../core/documents.js';
 import { isRealPrompt } from '../core/transcript/turns.js';
@@ -24,21 +25,35 @@ function preview(value: unknown): string {
   return flat.length > PREVIEW ? `${flat.slice(0, PREVIEW)}…` : flat;
 }
 
-/** The Markdown lines of one transcript entry (none for sidechain lines and tool results). */
-export function renderEntry(e: ProjectedEntry): string[] {
-  if (e.isSidechain) return [];
-  const when = e.timestamp ? ` · ${e.timestamp}` : '';
-  const out: string[] = [];
-  if (e.role === 'user' && isRealPrompt(e)) {
-    out.push(`### You${when}`, '', e.text!.trim(), '');
-  } else if (e.role === 'assistant') {
-    const text = e.text?.trim();
-    if (text) out.push(`### Claude${when}`, '', text, '');
-    for (const t of e.toolUses ?? []) {
-      out.push(`> **${t.name}** \`${preview(t.input).replace(/`/g, "'")}\``, '');
+/**
+ * Renders transcript entries, in file order, into Markdown lines (none for sidechain lines and
+ * tool results). Every entry shown comes under the heading of its speaker: a prompt (a user line
+ * the You turns count, turns.ts) gets a You heading, an assistant line with text a Claude heading,
+ * and the tool calls of an assistant line without text get one too unless Claude's heading is the
+ * last one written, so they never read as the person's. The renderer remembers that heading from
+ * one call to the next: a transcript is rendered a page at a time.
+ */
+export function entryRenderer(): (e: ProjectedEntry) => string[] {
+  let heading: 'you' | 'claude' | null = null;
+  return function renderEntry(e) {
+    if (e.isSidechain) return [];
+    const when = e.timestamp ? ` · ${e.timestamp}` : '';
+    const out: string[] = [];
+    if (e.role === 'user' && isRealPrompt(e)) {
+      out.push(`### You${when}`, '', e.text!.trim(), '');
+      heading = 'you';
+    } else if (e.role === 'assistant') {
+      const text = e.text?.trim();
+      const calls = e.toolUses ?? [];
+      if (text || (calls.length > 0 && heading !== 'claude')) {
+        out.push(`### Claude${when}`, '');
+        heading = 'claude';
+      }
+      if (text) out.push(text, '');
+      for (const t of calls) out.push(`> **${t.name}** \`${preview(t.input).replace(/`/g, "'")}\``, '');
     }
-  }
-  return out;
+    return out;
+  };
 }
 
 /** The lines above the conversation: the session's facts. */
@@ -75,11 +90,12 @@ export async function* markdownPieces(store: Store, session: Session): AsyncGene
     held = text.slice(body.length);
     return body.length > 0 ? body : null;
   };
+  const render = entryRenderer();
   let piece = emit(header, true);
   if (piece) yield piece;
   for (let offset = 0; ; offset += PAGE) {
     const page = await store.views.transcriptPage(session.id, MAIN_TRANSCRIPT, { offset, limit: PAGE });
-    const lines = page.entries.flatMap(renderEntry);
+    const lines = page.entries.flatMap((e) => render(e));
     if (lines.length > 0) {
       piece = emit(lines, false);
       if (piece) yield piece;
