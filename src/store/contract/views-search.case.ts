@@ -102,6 +102,24 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(hit.timestamp).toBe('2025-03-01T10:02:00.000Z');
     });
 
+    it('finds a word anywhere in what the reader shows of an entry, however long', async () => {
+      await materializeAll(store());
+      const filler = 'context words repeated '.repeat(600); // 13,800 characters
+      await putDocs(store(), [
+        summaryDoc('long', { span: ['2025-06-01T10:00:00.000Z', '2025-06-01T11:00:00.000Z'] }),
+        chunkDoc('long', [
+          entry(0, 'user', `${filler} the compaction summary ends here`, { isCompactSummary: true }),
+          entry(1, 'tool_result', undefined, {
+            toolResults: [
+              { toolUseId: 't', content: `${filler} Successfully uninstalled pip`, isError: false },
+            ],
+          }),
+        ]),
+      ]);
+      expect(await found('compaction')).toEqual(['long#0']);
+      expect(await found('uninstalled')).toEqual(['long#1']);
+    });
+
     it('never fails on hostile input and treats operators literally', async () => {
       await materializeAll(store());
       await seedSearch(store());
