@@ -101,6 +101,21 @@ describe('GET /api/sessions/{id}/markdown over the corpus', () => {
     expect(shown.filter((c) => c.under !== 'Claude')).toEqual([]);
   });
 
+  it.each([
+    'edge_cases',
+    '37f83ec9-f2ea-42a9-925e-0d5c105cb6e8',
+    '1b2c0332-e2dc-459f-88b9-1aad6e941e18',
+    'session',
+    '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
+    'cc1df109-4282-4321-8248-8bbcd471da78',
+  ])('%s: the You sections are the user turns, word for word', async (id) => {
+    const turns = (await getJson(s, `/api/sessions/${id}/turns?role=user&limit=1000`)).body.turns.filter(
+      (t: { file: string }) => t.file === 'transcript.jsonl',
+    );
+    const you = sectionsOf(await markdownOf(id)).filter((sec) => sec.speaker === 'You');
+    expect(you.map((sec) => sec.lines.join('\n').trim())).toEqual(turns.map((t: { text: string }) => t.text));
+  });
+
   it("edge_cases: the failing tool call has a Claude heading of its own, at the assistant line's time", async () => {
     const md = await markdownOf('edge_cases');
     expect(md).toContain(

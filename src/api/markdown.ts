@@ -6,7 +6,7 @@
  * keep everything.
  */
 import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../core/documents.js';
-import { isRealPrompt } from '../core/transcript/turns.js';
+import { promptText } from '../core/transcript/turns.js';
 import type { Store } from '../store/contract.js';
 import type { Session } from './schemas/sessions.js';
 
@@ -28,7 +28,8 @@ function preview(value: unknown): string {
 /**
  * Renders transcript entries, in file order, into Markdown lines (none for sidechain lines and
  * tool results). Every entry shown comes under the heading of its speaker: a prompt (a user line
- * the You turns count, turns.ts) gets a You heading, an assistant line with text a Claude heading,
+ * the You turns count, turns.ts) gets a You heading over its text as the turn has it (reminders
+ * removed, a slash command as `/name args`), an assistant line with text a Claude heading,
  * and the tool calls of an assistant line without text get one too unless Claude's heading is the
  * last one written, so they never read as the person's. The renderer remembers that heading from
  * one call to the next: a transcript is rendered a page at a time.
@@ -39,8 +40,9 @@ export function entryRenderer(): (e: ProjectedEntry) => string[] {
     if (e.isSidechain) return [];
     const when = e.timestamp ? ` · ${e.timestamp}` : '';
     const out: string[] = [];
-    if (e.role === 'user' && isRealPrompt(e)) {
-      out.push(`### You${when}`, '', e.text!.trim(), '');
+    const prompt = promptText(e);
+    if (prompt !== null) {
+      out.push(`### You${when}`, '', prompt, '');
       heading = 'you';
     } else if (e.role === 'assistant') {
       const text = e.text?.trim();
