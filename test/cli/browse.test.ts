@@ -103,6 +103,29 @@ describe('transcripts transcript', () => {
     expect(r.stdout).toMatch(/^→ TodoWrite /m);
   });
 
+  it('labels You only the lines the user turns count; other user lines read meta (user)', async () => {
+    const cases: Array<[string, number[]]> = [
+      ['edge_cases', [5, 6, 7]], // a command caveat, <command-name>, <local-command-stdout>
+      ['37f83ec9-f2ea-42a9-925e-0d5c105cb6e8', [72, 192]], // [Request interrupted by user for tool use]
+    ];
+    for (const [id, notPrompts] of cases) {
+      const r = await cli(['transcript', id]);
+      expect(r.code).toBe(0);
+      const heads = [...r.stdout.matchAll(/^── #(\d+) · (.+) · [^·]+ ──$/gm)].map((m) => ({
+        index: Number(m[1]),
+        label: m[2],
+      }));
+      expect(heads).toHaveLength((await getJson(s, `/api/sessions/${id}/transcript?limit=1`)).body.total);
+      const turns = (await getJson(s, `/api/sessions/${id}/turns?role=user&limit=1000`)).body.turns;
+      expect(heads.filter((h) => h.label === 'You').map((h) => h.index)).toEqual(
+        turns
+          .filter((t: { file: string }) => t.file === 'transcript.jsonl')
+          .map((t: { index: number }) => t.index),
+      );
+      for (const index of notPrompts) expect(heads[index]).toEqual({ index, label: 'meta (user)' });
+    }
+  });
+
   it('--json prints one entry per line, as the API has them', async () => {
     const page = (await getJson(s, `/api/sessions/${SID}/transcript?limit=1000`)).body;
     const r = await cli(['transcript', SID, '--json']);

@@ -6,6 +6,7 @@
 import type { TranscriptPage, Turns } from '../../client/api-client.js';
 import { encodePathSegments } from '../../client/api-client.js';
 import { objectKeyProblem } from '../../core/object-key.js';
+import { isRealPrompt } from '../../core/transcript/turns.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatTime, guardClosedPipe, ReaderGoneError, writeOut } from './shared/format.js';
@@ -28,9 +29,23 @@ type Turn = Turns['turns'][number];
 const PAGE = 500;
 const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Claude' };
 
+/**
+ * Who an entry's head names: You only for a line that carries the person's own text (the user
+ * turns' predicate, so this view and `--role user` agree), Claude for an assistant line, and the
+ * line's role otherwise, with its kind when that differs. A user line that is not a prompt — a
+ * command caveat, a local command or its output, an interruption marker, a meta line, a
+ * subagent's prompt — reads `meta (user)`.
+ */
+export function entryLabel(e: Entry): string {
+  const role = e.role === 'user' && !isRealPrompt(e) ? 'meta' : e.role;
+  const kind = e.kind || e.role;
+  const label = ROLE_LABEL[role] ?? role;
+  return kind === role ? label : `${label} (${kind})`;
+}
+
 /** One projected entry as readable text (pure). */
 export function renderEntry(e: Entry): string {
-  const head = `── #${e.index} · ${ROLE_LABEL[e.role] ?? e.role}${e.kind && e.kind !== e.role ? ` (${e.kind})` : ''} · ${formatTime(e.timestamp)} ──`;
+  const head = `── #${e.index} · ${entryLabel(e)} · ${formatTime(e.timestamp)} ──`;
   const body: string[] = [];
   if (e.malformed) body.push(`[malformed line${e.error ? `: ${e.error}` : ''}]`);
   if (e.thinking) body.push(`[thinking] ${e.thinking}`);
