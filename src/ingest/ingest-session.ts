@@ -108,6 +108,15 @@ export interface IngestSessionResult {
 /** How much of a file before its cursor is fingerprinted (`FileCursor.tail`). */
 const TAIL_BYTES = 4096;
 
+/**
+ * A final line without its newline that does not parse is waited for while it may still be
+ * being written; once the file has not changed for this long, it never will be (a truncated file:
+ * a crash, a full disk, a cut copy) and the line is taken as it is, a malformed entry, so that it
+ * is shown and counted (DESIGN §3) instead of hidden for good. Claude Code writes a line in one
+ * append, so a half-written line is seen only for moments.
+ */
+export const UNFINISHED_LINE_WAIT_MS = 5 * 60_000;
+
 /** The fingerprint of `path`'s bytes before `end`; null when the file is shorter than that. */
 async function tailOf(path: string, end: number): Promise<string | null> {
   const start = Math.max(0, end - TAIL_BYTES);
@@ -186,14 +195,23 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
   // that bounds how many sessions parse at once (`ready`) lets the writes of waiting sessions run
   // meanwhile, so a commit seldom waits on them.
   let unchanged = 0;
-  const changed: Array<{ file: SessionFile; size: number; mtimeMs: number; fc: FileCursor }> = [];
+  const changed: Array<{
+    file: SessionFile;
+    size: number;
+    mtimeMs: number;
+    settled: boolean;
+    fc: FileCursor;
+  }> = [];
   for (const file of files) {
     options.signal?.throwIfAborted();
     const st = await stat(file.path);
     const size = st.size;
     const mtimeMs = Math.trunc(st.mtimeMs);
     const prev = cursor.files[file.objectName];
-    if (prev && prev.size === size && prev.mtimeMs === mtimeMs && prev.path === file.path) {
+    const settled = Date.now() - mtimeMs > UNFINISHED_LINE_WAIT_MS;
+    // Unchanged, unless an unfinished last line left aside has settled since.
+    const unfinished = prev !== undefined && prev.offset < size && settled;
+    if (prev && prev.size === size && prev.mtimeMs === mtimeMs && prev.path === file.path && !unfinished) {
       unchanged++;
       continue;
     }
@@ -226,11 +244,11 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     }
     // Keep a failed write from going unobserved while parsing; flush() awaits and rethrows it.
     objectWrites.at(-1)?.catch(() => undefined);
-    changed.push({ file, size, mtimeMs, fc });
+    changed.push({ file, size, mtimeMs, settled, fc });
   }
 
   await options.ready?.();
-  for (const { file, size, mtimeMs, fc } of changed) {
+  for (const { file, size, mtimeMs, settled, fc } of changed) {
     options.signal?.throwIfAborted();
     // Resume the open chunk, if any, with the entries it already holds.
     let chunk: OpenChunk | null = null;
@@ -252,8 +270,9 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
           byteStart: line.start,
           byteEnd: line.end,
         });
-        // A last line without its newline that does not parse is still being written: wait.
-        if (!line.terminated && entry.malformed) break;
+        // A last line without its newline that does not parse may still be being written: wait,
+        // unless the file has settled (UNFINISHED_LINE_WAIT_MS).
+        if (!line.terminated && entry.malformed && !settled) break;
         fc.entries++;
         result.entries++;
         const events = acc.add(entry, record, file.objectName);

@@ -1,5 +1,16 @@
 import { execFileSync } from 'node:child_process';
-import { appendFile, cp, mkdir, mkdtemp, readFile, rm, stat, symlink, writeFile } from 'node:fs/promises';
+import {
+  appendFile,
+  cp,
+  mkdir,
+  mkdtemp,
+  readFile,
+  rm,
+  stat,
+  symlink,
+  utimes,
+  writeFile,
+} from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -11,6 +22,7 @@ import { claudeCorpusDir } from '../../test/support/paths.js';
 import { snapshotStore } from '../../test/support/store-snapshot.js';
 import { ingestTree, type IngestTreeOptions } from './ingest-tree.js';
 import { storeSink } from './sink.js';
+import { UNFINISHED_LINE_WAIT_MS } from './ingest-session.js';
 
 let tmp: string;
 let store: Store;
@@ -85,7 +97,7 @@ describe('ingestTree over the whole corpus', () => {
     expect(await store.docs.get('summary:agent-test-hash-123')).toBeNull();
   });
 
-  it('keeps malformed lines as flagged entries and lets a half-written last line wait', async () => {
+  it('keeps malformed lines as flagged entries, and the unfinished last line of a settled file', async () => {
     await run(claudeCorpusDir);
     const malformed = await store.views.transcriptPage('malformed', 'transcript.jsonl', {
       offset: 0,
@@ -96,9 +108,12 @@ describe('ingestTree over the whole corpus', () => {
 
     const truncatedId = 'fb4f7a6e-9d92-4292-8743-3a43a187bb1b';
     const page = await store.views.transcriptPage(truncatedId, 'transcript.jsonl', { offset: 0, limit: 1 });
-    expect(page.total).toBe(444); // 445 lines, the last one half-written
+    // 445 lines, the last one cut short: the file has not changed for long, so it never will.
+    expect(page.total).toBe(445);
+    const last = await store.views.transcriptPage(truncatedId, 'transcript.jsonl', { offset: 444, limit: 1 });
+    expect(last.entries[0]).toMatchObject({ index: 444, malformed: true, role: 'other' });
     const summary = await summaryOf(store, truncatedId);
-    expect(summary.counts.malformed).toBe(0);
+    expect(summary.counts.malformed).toBe(1);
   });
 
   it('does almost nothing on an unchanged tree', async () => {
@@ -136,6 +151,21 @@ describe('appending to a transcript', () => {
     expect((await store.views.transcriptPage(sid, 'transcript.jsonl', { offset: 0, limit: 1 })).total).toBe(
       50,
     );
+
+    // Unchanged, the half-written line still waits; once the file has settled, it is taken as
+    // the malformed entry it has become, and a re-run finds nothing more to do.
+    expect((await run(root)).entries).toBe(0);
+    const settledAt = new Date(Date.now() - UNFINISHED_LINE_WAIT_MS - 60_000);
+    const copy = path.join(tmp, 'settled-tree');
+    await cp(root, copy, { recursive: true });
+    const other = await freshStore('settled');
+    expect((await run(copy, other)).entries).toBe(50);
+    await utimes(path.join(copy, 'proj', 'claude-code-pomodoro-timer.jsonl'), settledAt, settledAt);
+    expect((await run(copy, other)).entries).toBe(1);
+    const tail = await other.views.transcriptPage(sid, 'transcript.jsonl', { offset: 50, limit: 5 });
+    expect(tail.entries).toEqual([expect.objectContaining({ index: 50, malformed: true })]);
+    expect((await run(copy, other)).entries).toBe(0);
+    await other.close();
 
     // Finish the line and append the rest.
     await writeFile(file, full);

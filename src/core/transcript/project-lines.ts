@@ -2,7 +2,8 @@
  * Split lines → projected entries, numbered within their file, with the one rule about the end of
  * a file that is still being written: a final line without `\n` is accepted only when it already
  * parses as a JSON object (the writer had finished it); otherwise it is half written and waits for
- * its newline, so it is not yielded and the resume cursor stays before it.
+ * its newline, so it is not yielded and the resume cursor stays before it. (Ingest takes such a
+ * line once its file has settled: ingest-session.ts, UNFINISHED_LINE_WAIT_MS.)
  */
 import { projectLine, type ProjectedLine } from './project-entry.js';
 import type { RawLine } from './split-lines.js';
