@@ -39,6 +39,14 @@ export function safeStringify(v: unknown): string | undefined {
   }
 }
 
+/** Whether objects and arrays nest more than `limit` levels (looks no deeper than that). */
+export function nestedDeeperThan(v: unknown, limit: number): boolean {
+  if (v === null || typeof v !== 'object') return false;
+  if (limit === 0) return true;
+  for (const x of Array.isArray(v) ? v : Object.values(v)) if (nestedDeeperThan(x, limit - 1)) return true;
+  return false;
+}
+
 function cutMembers(v: unknown, limit: number, depth: number): unknown {
   if (typeof v === 'string') return v.length > limit ? `${cutString(v, limit)}…` : v;
   if (v === null || typeof v !== 'object') return v;
@@ -55,7 +63,9 @@ function cutMembers(v: unknown, limit: number, depth: number): unknown {
  * not fit (thousands of small members) becomes the start of its JSON text, as a string.
  */
 export function capToolInput(input: unknown, max = FIELD_CAP): Capped<unknown> {
-  const json = safeStringify(input);
+  // Deep nesting is cut however small its JSON ("[[[…]]]"): what reads it later recurses.
+  const deep = nestedDeeperThan(input, MAX_DEPTH);
+  const json = deep ? undefined : safeStringify(input);
   if (json !== undefined && json.length <= max) return { value: input, cut: false };
   for (const limit of MEMBER_LIMITS) {
     const cut = cutMembers(input, limit, 0);

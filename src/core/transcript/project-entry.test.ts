@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { projectedEntrySchema } from '../documents.js';
-import { FIELD_CAP } from './caps.js';
+import { canonicalJson } from '../revision.js';
+import { FIELD_CAP, nestedDeeperThan } from './caps.js';
 import { projectLine } from './project-entry.js';
 
 const at = { index: 3, byteStart: 100, byteEnd: 200 };
@@ -339,6 +340,20 @@ describe('projectLine: never throws', () => {
     const { entry } = project(deep);
     expect(projectedEntrySchema.parse(entry)).toEqual(entry);
     expect(project('['.repeat(200_000)).entry.malformed).toBe(true);
+  });
+
+  it('cuts deep nesting even when its JSON is short, so storing the entry cannot overflow the stack', () => {
+    // 3,000 levels in 6,000 characters: under the size cap, but canonical JSON (revisions) recursed.
+    const line =
+      '{"type":"assistant","message":{"content":[{"type":"tool_use","id":"t","name":"X","input":{"q":' +
+      '['.repeat(3000) +
+      ']'.repeat(3000) +
+      '}}]}}';
+    const { entry } = project(line);
+    expect(entry.truncated).toBe(true);
+    expect(nestedDeeperThan(entry.toolUses![0]!.input, 66)).toBe(false);
+    expect(() => canonicalJson(entry)).not.toThrow();
+    expect(projectedEntrySchema.parse(entry)).toEqual(entry);
   });
 
   it('projects random bytes and random JSON-ish text', () => {
