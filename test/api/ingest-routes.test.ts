@@ -226,6 +226,15 @@ describeEngines('ingest routes', (engine) => {
       });
       expect(unknownType.status).toBe(400);
       expect(unknownType.body.error.message).toContain('docs.0.type');
+      // Nesting no document of ours has: refused, not a stack overflow (500).
+      const deep = `{"docs":[{"_id":"_design/deep","a":${'['.repeat(20_000)}${']'.repeat(20_000)}}]}`;
+      const tooDeep = await getJson(server, '/api/ingest/docs', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: deep,
+      });
+      expect(tooDeep.status).toBe(400);
+      expect(tooDeep.body.error.message).toContain('docs.0: nests deeper than 100 levels');
       const local = await sendJson(server, 'POST', '/api/ingest/docs', { docs: [{ _id: '_local/x' }] });
       expect(local.status).toBe(400);
       const notArray = await sendJson(server, 'POST', '/api/ingest/docs', { docs: 'nope' });

@@ -18,6 +18,10 @@ import {
   putObjectResultSchema,
   reindexResultSchema,
 } from '../schemas/ingest.js';
+import { nestedDeeperThan } from '../../core/transcript/caps.js';
+
+/** Nesting deeper than any document of ours (a tool input is cut at 64 levels). */
+const MAX_DOC_DEPTH = 100;
 
 const docsRoute = createRoute({
   method: 'post',
@@ -60,6 +64,9 @@ const reindexRoute = createRoute({
  */
 function docProblem(doc: Record<string, unknown>, i: number): string | null {
   const at = (field: string, reason: string) => `body field docs.${i}.${field}: ${reason}`;
+  // Revisions hash a canonical form built recursively; no document of ours nests this deep.
+  if (nestedDeeperThan(doc, MAX_DOC_DEPTH))
+    return `body field docs.${i}: nests deeper than ${MAX_DOC_DEPTH} levels`;
   const id = doc._id;
   if (typeof id === 'string' && id.startsWith('_design/')) return null;
   if (typeof id === 'string' && id.startsWith('_local/'))
