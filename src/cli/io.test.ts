@@ -18,11 +18,13 @@ describe('io', () => {
     p.update({ filesDone: 0, filesTotal: 3, bytesDone: 0, bytesTotal: 3 * 1024 * 1024 });
     p.update({ filesDone: 1, filesTotal: 3, bytesDone: 1024 * 1024, bytesTotal: 3 * 1024 * 1024 });
     p.update({ filesDone: 3, filesTotal: 3, bytesDone: 3 * 1024 * 1024, bytesTotal: 3 * 1024 * 1024 });
+    // Totals that grow page by page are "done" after every page: still no line until the end.
+    p.update({ filesDone: 4, filesTotal: 4, bytesDone: 4 * 1024 * 1024, bytesTotal: 4 * 1024 * 1024 });
     p.stop();
     await io.flush();
     expect(err().trim().split('\n')).toEqual([
       'backfill: 0/3 files, 0.0/3.0 MB',
-      'backfill: 3/3 files, 3.0/3.0 MB',
+      'backfill: 4/4 files, 4.0/4.0 MB',
     ]);
   });
 

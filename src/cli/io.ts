@@ -102,16 +102,21 @@ function barProgress(label: string, stream: Writable): ProgressReporter {
 function plainProgress(label: string, stream: Writable, everyMs: number): ProgressReporter {
   let last = 0;
   let lastLine = '';
+  let latest = '';
+  const print = (line: string) => {
+    stream.write(`${line}\n`);
+    last = Date.now();
+    lastLine = line;
+  };
   return {
+    // At most one line per interval; the final state when progress stops. (An export whose totals
+    // grow page by page is "done" after every page: printing then made a line per page.)
     update(p) {
-      const line = `${label}: ${p.filesDone}/${p.filesTotal} files, ${megabytes(p)} MB`;
-      const now = Date.now();
-      if (line !== lastLine && (now - last >= everyMs || p.filesDone === p.filesTotal)) {
-        stream.write(`${line}\n`);
-        last = now;
-        lastLine = line;
-      }
+      latest = `${label}: ${p.filesDone}/${p.filesTotal} files, ${megabytes(p)} MB`;
+      if (latest !== lastLine && (lastLine === '' || Date.now() - last >= everyMs)) print(latest);
     },
-    stop() {},
+    stop() {
+      if (latest !== '' && latest !== lastLine) print(latest);
+    },
   };
 }
