@@ -35,6 +35,11 @@ const CASES: Case[] = [
   { path: '/api/sessions?from=yesterday', status: 400, names: 'from' },
   { path: '/api/sessions?to=2025-13-45', status: 400, names: 'to' },
   { path: '/api/sessions?from=2025-09-01&to=2025-08-01', status: 400, names: 'from' },
+  // days that do not exist are refused, not rolled into the next month
+  { path: '/api/sessions?to=2025-02-30', status: 400, names: 'to' },
+  { path: '/api/sessions?from=2025-06-31T10:00:00Z', status: 400, names: 'from' },
+  { path: '/api/search?q=a&to=2025-06-31', status: 400, names: 'to' },
+  { path: '/api/activity?from=2025-02-29', status: 400, names: 'from' },
   { path: '/api/sessions?cwd=', status: 400, names: 'cwd' },
   { path: '/api/sessions?model=', status: 400, names: 'model' },
   { path: '/api/sessions?hostname=', status: 400, names: 'hostname' },

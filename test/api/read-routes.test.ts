@@ -114,6 +114,21 @@ describeEngines('read routes', (engine) => {
       expect(openEnded.body.total).toBe(0);
     });
 
+    it('takes a timed from and a bare-date to on the same day (to is the end of that day)', async () => {
+      const range = 'from=2025-08-24T19:00:00Z&to=2025-08-24';
+      const list = await getJson(server, `/api/sessions?${range}`);
+      expect(list.status, JSON.stringify(list.body)).toBe(200);
+      expect(list.body.sessions.map((s: S) => s.id)).toContain(BIG);
+      const search = await getJson(server, `/api/search?q=the&${range}`);
+      expect(search.status, JSON.stringify(search.body)).toBe(200);
+      const activity = await getJson(server, `/api/activity?${range}`);
+      expect(activity.status, JSON.stringify(activity.body)).toBe(200);
+      expect(activity.body.days.map((d: { day: string }) => d.day)).toEqual(['2025-08-24']);
+      // A from after the end of that day is still refused.
+      const late = await getJson(server, '/api/sessions?from=2025-08-25T00:00:00Z&to=2025-08-24');
+      expect(late.status).toBe(400);
+    });
+
     it('combines filters with AND', async () => {
       const both = await getJson(
         server,

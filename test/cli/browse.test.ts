@@ -61,6 +61,17 @@ describe('transcripts sessions', () => {
     expect((await cli(['sessions', '--from', 'soon'])).code).toBe(2);
   });
 
+  it('takes a timed --from with a bare-date --to of the same day; refuses days that do not exist', async () => {
+    const r = await cli(['sessions', '--from', '2025-08-24T19:00:00Z', '--to', '2025-08-24', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const api = (await getJson(s, '/api/sessions?from=2025-08-24T19:00:00Z&to=2025-08-24')).body;
+    expect(JSON.parse(r.stdout)).toEqual(api);
+    expect(api.total).toBeGreaterThan(0);
+    const bad = await cli(['sessions', '--to', '2025-06-31']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--to must be a calendar date: 2025-06-31 does not exist');
+  });
+
   it('fits a terminal width, cutting titles with …', async () => {
     const r = await cli(['sessions'], { tty: true, columns: 80 });
     for (const line of r.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);

@@ -47,14 +47,36 @@ export const intParam = (name: string, description: string) =>
     .optional()
     .openapi({ param: { name, in: 'query' }, description, type: 'integer', minimum: 0 });
 
-const isoPattern = /^\d{4}-\d{2}-\d{2}(?:[T ][0-9:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const isoPattern = /^(\d{4}-\d{2}-\d{2})(?:[T ]([0-9:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;
 
-/** An ISO 8601 date or time; a bare date as `to` means the end of that (UTC) day. */
+const ISO_EXAMPLE = 'must be an ISO 8601 date or time, e.g. 2025-07-01 or 2025-07-01T12:00:00Z';
+
+/**
+ * Reads an ISO 8601 date or time as UTC milliseconds, or explains why it cannot: a time without
+ * a zone is UTC (never the server's local zone), a bare date is the start of that UTC day (`end`:
+ * its last millisecond), and a day that does not exist (2025-02-30, 2025-06-31) is refused
+ * rather than rolled into the next month. The CLI's `parseIsoOption` reads values the same way.
+ */
+export function readIsoTime(value: string, end = false): { ms: number } | { problem: string } {
+  const m = isoPattern.exec(value);
+  const day = m?.[1];
+  if (!m || !day) return { problem: ISO_EXAMPLE };
+  const midnight = Date.parse(`${day}T00:00:00Z`);
+  if (Number.isNaN(midnight)) return { problem: ISO_EXAMPLE };
+  if (new Date(midnight).toISOString().slice(0, 10) !== day)
+    return { problem: `must be a calendar date: ${day} does not exist` };
+  if (m[2] === undefined) return { ms: end ? midnight + 86_400_000 - 1 : midnight };
+  const ms = Date.parse(`${day}T${m[2]}${m[3] ?? 'Z'}`);
+  return Number.isNaN(ms) ? { problem: ISO_EXAMPLE } : { ms };
+}
+
+/** An ISO 8601 date or time (UTC unless it gives a zone); a bare date as `to` means the end of that (UTC) day. */
 export const isoParam = (name: string, description: string) =>
   z
     .string()
-    .refine((s) => isoPattern.test(s) && !Number.isNaN(Date.parse(s)), {
-      error: 'must be an ISO 8601 date or time, e.g. 2025-07-01 or 2025-07-01T12:00:00Z',
+    .superRefine((s, ctx) => {
+      const r = readIsoTime(s);
+      if ('problem' in r) ctx.addIssue({ code: 'custom', message: r.problem });
     })
     .optional()
     .openapi({ param: { name, in: 'query' }, description, example: '2025-07-01' });
@@ -62,8 +84,9 @@ export const isoParam = (name: string, description: string) =>
 /** Normalises a validated ISO param to a UTC timestamp; `end` widens a bare date to its last ms. */
 export function isoBound(value: string | undefined, end: boolean): string | undefined {
   if (value === undefined) return undefined;
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return end ? `${value}T23:59:59.999Z` : `${value}T00:00:00.000Z`;
-  return new Date(value).toISOString();
+  const r = readIsoTime(value, end);
+  if ('problem' in r) throw new Error(`isoBound: unvalidated value "${value}"`);
+  return new Date(r.ms).toISOString();
 }
 
 const filterString = (name: string, description: string) =>
@@ -88,9 +111,13 @@ export const pageQueryShape = {
   offset: intParam('offset', 'items to skip'),
 };
 
-/** Checks `from <= to` after the individual params validated. */
+/**
+ * Checks `from <= to` after the individual params validated, comparing the bounds as the routes
+ * use them: a bare date `to` is the end of its day, so `from=2025-08-24T19:00:00Z&to=2025-08-24` holds.
+ */
 export function rangeProblem(from?: string, to?: string): string | null {
-  if (from && to && Date.parse(from) > Date.parse(to)) return 'query parameter from: must not be after to';
+  if (from && to && Date.parse(isoBound(from, false)!) > Date.parse(isoBound(to, true)!))
+    return 'query parameter from: must not be after to';
   return null;
 }
 

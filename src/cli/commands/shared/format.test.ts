@@ -3,6 +3,8 @@ import { shortIdLength } from '../sessions.js';
 import { renderSnippet } from '../search.js';
 import { formatBytes, formatDuration, formatTime, plural, statusLabel } from './format.js';
 import { checkIsoOption, parseCount, parseIsoOption } from './options.js';
+import { UsageError } from '../../errors.js';
+import { readIsoTime } from '../../../api/schemas/common.js';
 
 describe('terminal formatting', () => {
   it('formats durations, with an em dash when unknown', () => {
@@ -65,5 +67,50 @@ describe('option values', () => {
     expect(() => parseIsoOption('yesterday', '--since')).toThrow(/ISO 8601/);
     expect(() => parseIsoOption('2025-13-45', '--since')).toThrow(/ISO 8601/);
     expect(checkIsoOption('2025-07-01', '--to')).toBe('2025-07-01');
+  });
+
+  it('reads a time without a zone as UTC, whatever the local zone', () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Tokyo';
+    try {
+      expect(new Date('2025-09-03T05:00').getUTCHours()).toBe(20); // the zone is in effect
+      expect(parseIsoOption('2025-09-03T05:00', '--since')).toBe('2025-09-03T05:00:00.000Z');
+      expect(parseIsoOption('2025-09-03 05:00:30', '--since')).toBe('2025-09-03T05:00:30.000Z');
+      expect(parseIsoOption('2025-09-03T05:00+09:00', '--since')).toBe('2025-09-02T20:00:00.000Z');
+    } finally {
+      if (tz === undefined) delete process.env.TZ;
+      else process.env.TZ = tz;
+    }
+  });
+
+  it('refuses days that do not exist, naming the flag', () => {
+    expect(() => parseIsoOption('2025-06-31', '--to')).toThrow(
+      '--to must be a calendar date: 2025-06-31 does not exist, got "2025-06-31"',
+    );
+    expect(() => checkIsoOption('2025-02-30T10:00Z', '--from')).toThrow(/^--from must be a calendar date/);
+    expect(() => parseIsoOption('2025-02-29', '--since')).toThrow(UsageError);
+    expect(parseIsoOption('2024-02-29', '--since')).toBe('2024-02-29T00:00:00.000Z');
+  });
+
+  it('reads values as the API does', () => {
+    for (const v of [
+      '2025-07-01',
+      '2025-09-03T05:00',
+      '2025-09-03 05:00',
+      '2025-09-03T05:00:00.250Z',
+      '2025-09-03T05:00:00-0330',
+      '2025-02-30',
+      '2025-06-31T01:00',
+      '2025-13-45',
+    ]) {
+      const api = readIsoTime(v);
+      let cli: string | null;
+      try {
+        cli = parseIsoOption(v, '--since')!;
+      } catch {
+        cli = null;
+      }
+      expect(cli, v).toBe('ms' in api ? new Date(api.ms).toISOString() : null);
+    }
   });
 });

@@ -27,17 +27,30 @@ export function parseCount(value: unknown, flag: string, min = 0): number | unde
   return Number(s);
 }
 
-const ISO = /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/;
+const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /**
  * An ISO 8601 date or time option, normalised to a UTC timestamp (a bare date is the start of
- * that UTC day); undefined when absent.
+ * that UTC day, a time without a zone is UTC, never the machine's local zone); undefined when
+ * absent. A day that does not exist (2025-06-31) is refused, not rolled into the next month.
+ * Reads values as the API's `readIsoTime` (src/api/schemas/common.ts) does; the CLI does not load
+ * the API's modules (zod-openapi) to parse an option, so the rule is written twice and a test
+ * holds the two together.
  */
 export function parseIsoOption(value: unknown, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
-  const t = Date.parse(/^\d{4}-\d{2}-\d{2}$/.test(s) ? `${s}T00:00:00Z` : s);
-  if (!ISO.test(s) || Number.isNaN(t))
+  const m = ISO.exec(s);
+  const day = m?.[1];
+  const midnight = day ? Date.parse(`${day}T00:00:00Z`) : NaN;
+  if (!m || !day || Number.isNaN(midnight))
+    throw new UsageError(
+      `${flag} must be an ISO 8601 date or time such as 2025-07-01 or 2025-07-01T12:00:00Z, got "${s}"`,
+    );
+  if (new Date(midnight).toISOString().slice(0, 10) !== day)
+    throw new UsageError(`${flag} must be a calendar date: ${day} does not exist, got "${s}"`);
+  const t = m[2] === undefined ? midnight : Date.parse(`${day}T${m[2]}${m[3] ?? 'Z'}`);
+  if (Number.isNaN(t))
     throw new UsageError(
       `${flag} must be an ISO 8601 date or time such as 2025-07-01 or 2025-07-01T12:00:00Z, got "${s}"`,
     );
