@@ -3,6 +3,7 @@
  * has one shape — `{error: {code, message}}` as JSON — a 4xx status, never a 5xx for bad input,
  * and a message naming the bad parameter where there is one (after Datasette's test_error_shape).
  */
+import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, startTestServer, type TestServer, readJson } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
@@ -167,6 +168,37 @@ const CASES: Case[] = [
   { method: 'PATCH', path: '/api/health', status: 405 },
 ];
 
+/** POSTs `chunks` as a chunked body (no Content-Length, so the limit is counted on the way in). */
+function postChunks(
+  pathname: string,
+  chunks: Buffer[],
+): Promise<{ status: number; type?: string; body: string }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: 'POST',
+        path: pathname,
+        agent: false,
+        headers: { 'content-type': 'application/json' },
+      },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, type: res.headers['content-type'], body }));
+      },
+    );
+    // The server may answer and close before the whole body is sent.
+    req.on('error', (err) => (/EPIPE|ECONNRESET/.test(String(err)) ? undefined : reject(err)));
+    (async () => {
+      for (const c of chunks) if (!req.write(c)) await new Promise((r) => req.once('drain', r));
+      req.end();
+    })().catch(() => undefined);
+  });
+}
+
 describeEngines('error shape', (engine) => {
   beforeAll(async () => {
     server = await startTestServer({ env: await engine.serverEnv() });
@@ -203,6 +235,21 @@ describeEngines('error shape', (engine) => {
         if (c.status === 405) expect(res.headers.get('allow')).toBeTruthy();
       },
     );
+
+    it('refuses a POST /api/store/revs body over the 64 MiB JSON limit with 413', async () => {
+      // Valid JSON, 65 MiB: without the limit it is buffered whole and answered 200.
+      const mib = Buffer.alloc(1024 * 1024, 0x61);
+      const r = await postChunks('/api/store/revs', [
+        Buffer.from('{"ids":["'),
+        ...Array.from({ length: 65 }, () => mib),
+        Buffer.from('"]}'),
+      ]);
+      expect(r.status).toBe(413);
+      expect(r.type).toMatch(/^application\/json/);
+      const body = JSON.parse(r.body);
+      expect(Object.keys(body)).toEqual(['error']);
+      expect(body.error).toEqual({ code: 'too_large', message: expect.stringMatching(/limit/) });
+    });
 
     it('never answers bad input with a 5xx', async () => {
       const junk = ['%', '%00', "'; DROP TABLE docs; --", '\u0000', '..', '💥', 'a'.repeat(5000)];

@@ -12,6 +12,7 @@ import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
 import { hashStream } from '../../bundle/checksum.js';
 import { sessionDocRanges } from '../../bundle/selection.js';
 import { allDocsJson } from '../all-docs-stream.js';
+import { jsonBodyLimit } from '../middleware/body-limit.js';
 import { objectKeyProblem, sessionIdProblem, splitObjectKey } from '../../core/object-key.js';
 import type { DocStore } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
@@ -101,6 +102,7 @@ const revsRoute = createRoute({
   path: '/revs',
   summary: 'Current revisions of the given ids (absent ids omitted)',
   tags: ['store'],
+  middleware: [jsonBodyLimit()] as const,
   request: { body: { required: true, content: { 'application/json': { schema: revsRequestSchema } } } },
   responses: {
     200: { description: 'Revisions by id', content: { 'application/json': { schema: revsResultSchema } } },
