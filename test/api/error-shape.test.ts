@@ -87,6 +87,8 @@ const CASES: Case[] = [
   { path: `/api/store/objects/${BIG}/nope.jsonl`, status: 404 },
   { path: `/api/store/objects/${BIG}/..%2F..%2Fsecret`, status: 400, names: 'name' },
   { path: '/api/store/objects/bad%20%2Fid/x', status: 400, names: 'sessionId' },
+  { path: '/api/store/docs.ndjson?session=', status: 400, names: 'session' },
+  { path: '/api/store/docs.ndjson?session=..%2Fx', status: 400, names: 'session' },
   { method: 'POST', path: '/api/store/revs', body: '{}', contentType: json, status: 400, names: 'ids' },
   {
     method: 'POST',

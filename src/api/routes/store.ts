@@ -133,9 +133,10 @@ function contentTypeFor(key: string): string {
   return 'application/octet-stream';
 }
 
-function checkSessionId(id: string): void {
+/** `where` names the parameter as the route takes it: `path parameter sessionId`, `query parameter session`. */
+function checkSessionId(id: string, where = 'path parameter sessionId'): void {
   const problem = sessionIdProblem(id);
-  if (problem) throw badRequest(`path parameter sessionId: ${problem}`);
+  if (problem) throw badRequest(`${where}: ${problem}`);
 }
 
 /** Rows and bytes per page of `/docs.ndjson`: a few MB in memory, whatever the documents' size. */
@@ -246,7 +247,7 @@ export function storeRoutes(deps: ApiDeps) {
     if (sessions.length) {
       if (query.startkey || query.endkey)
         throw badRequest('query parameter session: give session or startkey/endkey, not both');
-      for (const id of sessions) checkSessionId(id);
+      for (const id of sessions) checkSessionId(id, 'query parameter session');
       ranges = sessions.sort().flatMap(sessionDocRanges);
     } else
       ranges = [
