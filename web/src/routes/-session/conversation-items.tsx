@@ -8,6 +8,7 @@ import { AnchorLink } from '../../components/AnchorLink.js';
 import { useState, type ReactNode } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import {
+  noticeLabel,
   subagentFileFor,
   summarizeCalls,
   type ReaderItem,
@@ -99,6 +100,8 @@ function Thinking({ text, re }: { text: string; re: RegExp | null }) {
 function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message' }>; ctx: ItemContext }) {
   const e = item.entry;
   const you = e.role === 'user';
+  // A You message reads as the You turn does (a slash command as `/init args`).
+  const text = you ? item.prompt : e.text;
   return (
     <Spine color={you ? 'blue' : 'orange'}>
       <Stack
@@ -129,9 +132,9 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
           <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
         </Group>
         {e.thinking && <Thinking text={e.thinking} re={ctx.re} />}
-        {e.text && (
+        {text && (
           <Text size="sm" className="ct-text" data-testid="msg-text">
-            <HighlightedText text={e.text} re={ctx.re} />
+            <HighlightedText text={text} re={ctx.re} />
           </Text>
         )}
         {e.images && e.images.length > 0 && <Images images={e.images} />}
@@ -219,12 +222,13 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
   const e = item.entry;
   const text = e.text ?? '';
   const long = text.length > 300 || text.split('\n').length > 4;
-  const label = e.malformed ? 'malformed line' : e.isCompactSummary ? 'compaction summary' : e.kind;
+  const label = noticeLabel(e);
   return (
     <Box
       py={4}
       pl={22}
       data-testid={e.malformed ? 'notice-malformed' : 'notice'}
+      data-notice={label}
       data-entry={e.index}
       {...targetProps(e.index === ctx.target)}
     >
@@ -254,6 +258,7 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
               </Text>
             </UnstyledButton>
           )}
+          {e.images && e.images.length > 0 && <Images images={e.images} />}
         </Box>
         <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
       </Group>
