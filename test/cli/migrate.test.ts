@@ -43,6 +43,10 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'down', '--steps', '3', '--webapi', s.url]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/migrate down: version 10 → 7/);
+    // Each reverted step says so (not "applied"), newest first.
+    const rows = r.stdout.trimEnd().split('\n').slice(2);
+    expect(rows).toHaveLength(3);
+    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${10 - i}\\s+\\S+\\s+reverted$`)));
     const st = await status();
     expect(st.currentVersion).toBe(7);
     expect(st.pending.map((p: { version: number }) => p.version)).toEqual([8, 9, 10]);
@@ -56,10 +60,12 @@ describe('migrate', () => {
   it('up --to stops where asked, and its dry run changes nothing', async () => {
     const dry = await runCommand(['migrate', 'up', '--to', '8', '--dry-run', '--webapi', s.url]);
     expect(dry.stdout).toMatch(/dry run: migrate up would apply 1 migration, version 7 → 8/);
+    expect(dry.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+8\s+\S+\s+planned$/);
     expect((await status()).currentVersion).toBe(7);
     const r = await runCommand(['migrate', 'up', '--to', '8', '--webapi', s.url]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/migrate up: version 7 → 8\n/);
+    expect(r.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+8\s+\S+\s+applied$/);
     expect((await status()).currentVersion).toBe(8);
   });
 

@@ -6,6 +6,17 @@ import { formatTable } from '../shared/table.js';
 
 type Step = MigrateResultBody['steps'][number];
 
+/**
+ * A step's STATUS cell: a step done is `applied` going up and `reverted` going down (the API
+ * says `applied` for both, with the `direction`); a dry run's steps are `planned`, and steps a
+ * failure stopped before are `not run`.
+ */
+export function stepStatus(s: Step, dryRun: boolean): string {
+  if (s.status === 'applied') return s.direction === 'down' ? 'reverted' : 'applied';
+  if (s.status === 'planned' && !dryRun) return 'not run';
+  return s.status;
+}
+
 /** Prints the run; returns the exit code (1 when a step failed). */
 export function printMigrateResult(
   ctx: CommandContext,
@@ -29,7 +40,7 @@ export function printMigrateResult(
     [
       { header: 'VERSION', value: (s: Step) => String(s.version), align: 'right' },
       { header: 'NAME', value: (s) => s.name, flex: true },
-      { header: 'STATUS', value: (s) => (s.status === 'planned' && !r.dryRun ? 'not run' : s.status) },
+      { header: 'STATUS', value: (s) => stepStatus(s, r.dryRun) },
     ],
     r.steps,
     outputWidth(ctx.io, ctx.env),
