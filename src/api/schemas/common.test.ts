@@ -1,6 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isoBound, isoParam, rangeProblem, readIsoTime } from './common.js';
+import { readIsoTime } from '../../core/iso-time.js';
+import { isoBound, isoParam, rangeProblem } from './common.js';
 
 const originalTz = process.env.TZ;
 afterEach(() => {

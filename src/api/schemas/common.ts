@@ -4,6 +4,7 @@
  */
 import { z } from '@hono/zod-openapi';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
+import { readIsoTime } from '../../core/iso-time.js';
 
 export const errorSchema = z
   .object({
@@ -46,29 +47,6 @@ export const intParam = (name: string, description: string) =>
   uintString()
     .optional()
     .openapi({ param: { name, in: 'query' }, description, type: 'integer', minimum: 0 });
-
-const isoPattern = /^(\d{4}-\d{2}-\d{2})(?:[T ]([0-9:.]+)(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-const ISO_EXAMPLE = 'must be an ISO 8601 date or time, e.g. 2025-07-01 or 2025-07-01T12:00:00Z';
-
-/**
- * Reads an ISO 8601 date or time as UTC milliseconds, or explains why it cannot: a time without
- * a zone is UTC (never the server's local zone), a bare date is the start of that UTC day (`end`:
- * its last millisecond), and a day that does not exist (2025-02-30, 2025-06-31) is refused
- * rather than rolled into the next month. The CLI's `parseIsoOption` reads values the same way.
- */
-export function readIsoTime(value: string, end = false): { ms: number } | { problem: string } {
-  const m = isoPattern.exec(value);
-  const day = m?.[1];
-  if (!m || !day) return { problem: ISO_EXAMPLE };
-  const midnight = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(midnight)) return { problem: ISO_EXAMPLE };
-  if (new Date(midnight).toISOString().slice(0, 10) !== day)
-    return { problem: `must be a calendar date: ${day} does not exist` };
-  if (m[2] === undefined) return { ms: end ? midnight + 86_400_000 - 1 : midnight };
-  const ms = Date.parse(`${day}T${m[2]}${m[3] ?? 'Z'}`);
-  return Number.isNaN(ms) ? { problem: ISO_EXAMPLE } : { ms };
-}
 
 /** An ISO 8601 date or time (UTC unless it gives a zone); a bare date as `to` means the end of that (UTC) day. */
 export const isoParam = (name: string, description: string) =>

@@ -4,7 +4,7 @@ import { renderSnippet } from '../search.js';
 import { formatBytes, formatDuration, formatTime, plural, statusLabel } from './format.js';
 import { checkIsoOption, parseCount, parseIsoOption } from './options.js';
 import { UsageError } from '../../errors.js';
-import { readIsoTime } from '../../../api/schemas/common.js';
+import { readIsoTime } from '../../../core/iso-time.js';
 
 describe('terminal formatting', () => {
   it('formats durations, with an em dash when unknown', () => {

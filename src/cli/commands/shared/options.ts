@@ -1,6 +1,7 @@
 /** Option specs and value parsers the data-management and browsing commands share. */
 import type { OptionSpec } from '../../command.js';
 import type { SessionFilters } from '../../../client/api-client.js';
+import { readIsoTime } from '../../../core/iso-time.js';
 import { UsageError } from '../../errors.js';
 
 export const webapiOption: OptionSpec = {
@@ -27,34 +28,17 @@ export function parseCount(value: unknown, flag: string, min = 0): number | unde
   return Number(s);
 }
 
-const ISO = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/;
-
 /**
- * An ISO 8601 date or time option, normalised to a UTC timestamp (a bare date is the start of
- * that UTC day, a time without a zone is UTC, never the machine's local zone); undefined when
- * absent. A day that does not exist (2025-06-31) is refused, not rolled into the next month.
- * Reads values as the API's `readIsoTime` (src/api/schemas/common.ts) does; the CLI does not load
- * the API's modules (zod-openapi) to parse an option, so the rule is written twice and a test
- * holds the two together.
+ * An ISO 8601 date or time option, normalised to a UTC timestamp, read as the API reads its
+ * bounds (core/iso-time.ts: a bare date is the start of that UTC day, a time without a zone is
+ * UTC, a day that does not exist is refused); undefined when absent.
  */
 export function parseIsoOption(value: unknown, flag: string): string | undefined {
   if (value === undefined) return undefined;
   const s = String(value).trim();
-  const m = ISO.exec(s);
-  const day = m?.[1];
-  const midnight = day ? Date.parse(`${day}T00:00:00Z`) : NaN;
-  if (!m || !day || Number.isNaN(midnight))
-    throw new UsageError(
-      `${flag} must be an ISO 8601 date or time such as 2025-07-01 or 2025-07-01T12:00:00Z, got "${s}"`,
-    );
-  if (new Date(midnight).toISOString().slice(0, 10) !== day)
-    throw new UsageError(`${flag} must be a calendar date: ${day} does not exist, got "${s}"`);
-  const t = m[2] === undefined ? midnight : Date.parse(`${day}T${m[2]}${m[3] ?? 'Z'}`);
-  if (Number.isNaN(t))
-    throw new UsageError(
-      `${flag} must be an ISO 8601 date or time such as 2025-07-01 or 2025-07-01T12:00:00Z, got "${s}"`,
-    );
-  return new Date(t).toISOString();
+  const r = readIsoTime(s);
+  if ('problem' in r) throw new UsageError(`${flag} ${r.problem}, got "${s}"`);
+  return new Date(r.ms).toISOString();
 }
 
 /** A non-empty string option; undefined when absent. */
