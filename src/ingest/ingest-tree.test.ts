@@ -106,14 +106,32 @@ describe('ingestTree over the whole corpus', () => {
     expect(malformed.total).toBe(7);
     expect(malformed.entries.filter((e) => e.malformed)).toHaveLength(3);
 
+    // The backup cut short mid-line: how its last line reads depends on the file's age, and a
+    // fresh clone's files are minutes old, so the test sets the age itself on a copy.
     const truncatedId = 'fb4f7a6e-9d92-4292-8743-3a43a187bb1b';
-    const page = await store.views.transcriptPage(truncatedId, 'transcript.jsonl', { offset: 0, limit: 1 });
-    // 445 lines, the last one cut short: the file has not changed for long, so it never will.
-    expect(page.total).toBe(445);
-    const last = await store.views.transcriptPage(truncatedId, 'transcript.jsonl', { offset: 444, limit: 1 });
+    const project = path.join(tmp, 'truncated', 'proj');
+    await mkdir(project, { recursive: true });
+    const copy = path.join(project, `${truncatedId}.jsonl`);
+    await cp(path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${truncatedId}.jsonl`), copy);
+    const other = await freshStore('truncated-store');
+    const total = async () =>
+      (await other.views.transcriptPage(truncatedId, 'transcript.jsonl', { offset: 0, limit: 1 })).total;
+
+    // Just written: the unfinished last line may still be completed, so it waits.
+    await utimes(copy, new Date(), new Date());
+    await run(path.join(tmp, 'truncated'), other);
+    expect(await total()).toBe(444);
+
+    // Unchanged for longer than the wait: it never will be, and it is kept as a malformed entry.
+    const settledAt = new Date(Date.now() - UNFINISHED_LINE_WAIT_MS - 60_000);
+    await utimes(copy, settledAt, settledAt);
+    await run(path.join(tmp, 'truncated'), other);
+    expect(await total()).toBe(445);
+    const last = await other.views.transcriptPage(truncatedId, 'transcript.jsonl', { offset: 444, limit: 1 });
     expect(last.entries[0]).toMatchObject({ index: 444, malformed: true, role: 'other' });
-    const summary = await summaryOf(store, truncatedId);
+    const summary = await summaryOf(other, truncatedId);
     expect(summary.counts.malformed).toBe(1);
+    await other.close();
   });
 
   it('does almost nothing on an unchanged tree', async () => {
