@@ -13,12 +13,21 @@ export interface OptionSpec {
   flags: string;
   description: string;
   defaultValue?: string | boolean;
+  /**
+   * The API parameters (query parameters, body fields) this flag's value is sent as, by the name
+   * the API's 400 messages give them (`limit`, `hostname`, `to`). A 400 naming one of them when
+   * the flag was given is the user's value refused: main reports it as a usage error naming the
+   * flag (exit 2), not the parameter.
+   */
+  apiParams?: string[];
 }
 
 export interface ArgumentSpec {
   /** `<dir>` (required) or `[dir]` (optional). */
   name: string;
   description: string;
+  /** The API parameters this argument's value is sent as (see OptionSpec.apiParams). */
+  apiParams?: string[];
 }
 
 export interface CommandContext {

@@ -15,6 +15,7 @@ import type { CommandContext, CommandSpec } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { UsageError } from './errors.js';
 import { createIo, type Io } from './io.js';
+import { type GivenValue, refusedValue } from './refused-value.js';
 
 export interface MainDeps {
   io?: Io;
@@ -49,17 +50,41 @@ function register(
     .summary(spec.summary)
     .description(spec.description ?? spec.summary);
   for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
+  const sentAs: Array<{ option: Option; apiParams: string[] }> = [];
   for (const o of spec.options) {
     const opt = new Option(o.flags, o.description);
     if (o.defaultValue !== undefined) opt.default(o.defaultValue);
     cmd.addOption(opt);
+    if (o.apiParams) sentAs.push({ option: opt, apiParams: o.apiParams });
   }
+  /** API parameter → the flag or argument the user gave its value with (not defaults). */
+  const givenValues = (): Map<string, GivenValue> => {
+    const given = new Map<string, GivenValue>();
+    for (const { option, apiParams } of sentAs) {
+      const key = option.attributeName();
+      if (cmd.getOptionValueSource(key) !== 'cli') continue;
+      const v: unknown = cmd.getOptionValue(key);
+      const value = Array.isArray(v) ? v.join(' ') : typeof v === 'string' ? v : undefined;
+      for (const p of apiParams) given.set(p, { name: option.long ?? option.flags, value });
+    }
+    (spec.args ?? []).forEach((a, i) => {
+      if (!a.apiParams || cmd.args[i] === undefined) return;
+      const value = a.name.endsWith('...>') ? cmd.args.slice(i).join(' ') : cmd.args[i];
+      for (const p of a.apiParams) given.set(p, { name: a.name, value });
+    });
+    return given;
+  };
   if (spec.examples.length)
     cmd.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}\n`);
   cmd.allowExcessArguments(false);
   cmd.action(async () => {
     const options = spec.parse(cmd.opts(), cmd.args);
-    setCode((await spec.run(options, ctx)) ?? EXIT.ok);
+    try {
+      setCode((await spec.run(options, ctx)) ?? EXIT.ok);
+    } catch (err) {
+      // A value only the server could judge, refused: a usage error naming the flag (exit 2).
+      throw refusedValue(err, givenValues()) ?? err;
+    }
   });
 }
 

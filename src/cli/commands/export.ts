@@ -41,7 +41,11 @@ export const exportCommand = defineCommand<ExportOptions>({
   args: [{ name: '<dir>', description: 'directory to create (or an empty one)' }],
   options: [
     { flags: '--since <iso>', description: 'only sessions active at or after this ISO 8601 date or time' },
-    { flags: '--session <id...>', description: 'only this session (id or unique prefix); repeatable' },
+    {
+      flags: '--session <id...>',
+      description: 'only this session (id or unique prefix); repeatable',
+      apiParams: ['session'],
+    },
     { flags: '--no-blobs', description: 'leave the transcript objects out (documents only)' },
     webapiOption,
   ],

@@ -13,6 +13,7 @@ import {
 import {
   filterOptions,
   jsonOption,
+  pageOptions,
   parseCount,
   parseFilters,
   webapiOf,
@@ -65,14 +66,8 @@ export const searchCommand = defineCommand<SearchOptions>({
     'transcripts search deploy* --model claude-opus-4-1 --limit 50',
     'transcripts search flaky --json',
   ],
-  args: [{ name: '<query...>', description: 'words to find' }],
-  options: [
-    ...filterOptions,
-    { flags: '--limit <n>', description: 'at most n hits (default 20, max 100)' },
-    { flags: '--offset <n>', description: 'skip the first n hits' },
-    jsonOption,
-    webapiOption,
-  ],
+  args: [{ name: '<query...>', description: 'words to find', apiParams: ['q'] }],
+  options: [...filterOptions, ...pageOptions('hits', 'default 20, max 100'), jsonOption, webapiOption],
   parse(raw, args) {
     const q = args.join(' ').trim();
     if (!q) throw new UsageError('search needs words to look for');

@@ -12,6 +12,7 @@ import {
 import {
   filterOptions,
   jsonOption,
+  pageOptions,
   parseCount,
   parseFilters,
   webapiOf,
@@ -49,11 +50,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
   ],
   options: [
     ...filterOptions,
-    {
-      flags: '--limit <n>',
-      description: 'at most n sessions (default: userSettings.sessionListPageSize, max 500)',
-    },
-    { flags: '--offset <n>', description: 'skip the first n sessions' },
+    ...pageOptions('sessions', 'default: userSettings.sessionListPageSize, max 500'),
     jsonOption,
     webapiOption,
   ],

@@ -73,7 +73,7 @@ export const showCommand = defineCommand<ShowOptions>({
   description:
     'Takes a session id or a unique prefix of one. --json prints the API answer (GET /api/sessions/{id}).',
   examples: ['transcripts show 5c0375b4', 'transcripts show 5c0375b4 --json'],
-  args: [{ name: '<id>', description: 'session id or unique prefix' }],
+  args: [{ name: '<id>', description: 'session id or unique prefix', apiParams: ['id', 'idPrefix'] }],
   options: [jsonOption, webapiOption],
   parse(raw, args) {
     const ref = args[0]?.trim();

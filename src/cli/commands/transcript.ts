@@ -76,13 +76,18 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
     'transcripts transcript 5c0375b4 --raw > session.jsonl',
     'transcripts transcript 5c0375b4 --json | jq -r "select(.role==\\"assistant\\") | .text"',
   ],
-  args: [{ name: '<id>', description: 'session id or unique prefix' }],
+  args: [{ name: '<id>', description: 'session id or unique prefix', apiParams: ['id', 'idPrefix'] }],
   options: [
-    { flags: '--role <role>', description: 'only user (You) or assistant (Claude) turns' },
+    {
+      flags: '--role <role>',
+      description: 'only user (You) or assistant (Claude) turns',
+      apiParams: ['role'],
+    },
     { flags: '--raw', description: 'the original JSONL lines, byte for byte' },
     {
       flags: '--file <name>',
       description: 'a file of the session other than transcript.jsonl (see `transcripts show`)',
+      apiParams: ['file'],
     },
     { flags: '--json', description: 'one JSON object per line' },
     webapiOption,

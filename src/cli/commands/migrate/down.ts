@@ -20,7 +20,7 @@ export const migrateDownCommand = defineCommand<MigrateDownOptions>({
     'pending migrations again when it restarts.',
   examples: ['transcripts migrate down', 'transcripts migrate down --steps 3 --dry-run'],
   options: [
-    { flags: '--steps <n>', description: 'how many migrations to revert (default 1)' },
+    { flags: '--steps <n>', description: 'how many migrations to revert (default 1)', apiParams: ['steps'] },
     { flags: '--dry-run', description: 'report what would run; change nothing' },
     jsonOption,
     webapiOption,

@@ -19,7 +19,7 @@ export const migrateUpCommand = defineCommand<MigrateUpOptions>({
     'start; this is for an instance that was migrated down, or to stop at a version. Exits 1 when a step fails.',
   examples: ['transcripts migrate up', 'transcripts migrate up --to 8 --dry-run'],
   options: [
-    { flags: '--to <n>', description: 'stop at schema version n (default: the latest)' },
+    { flags: '--to <n>', description: 'stop at schema version n (default: the latest)', apiParams: ['to'] },
     { flags: '--dry-run', description: 'report what would run; change nothing' },
     jsonOption,
     webapiOption,

@@ -56,15 +56,42 @@ export function checkIsoOption(value: unknown, flag: string): string | undefined
 }
 
 export const filterOptions: OptionSpec[] = [
-  { flags: '--cwd <dir>', description: 'only sessions in this working directory (exact)' },
-  { flags: '--model <name>', description: 'only sessions that used this model (exact)' },
-  { flags: '--host <name>', description: 'only sessions recorded on this host (exact)' },
-  { flags: '--source <name>', description: 'only sessions from this recorder (live, backfill, …)' },
-  { flags: '--from <iso>', description: 'only sessions active on or after this date or time' },
+  {
+    flags: '--cwd <dir>',
+    description: 'only sessions in this working directory (exact)',
+    apiParams: ['cwd'],
+  },
+  {
+    flags: '--model <name>',
+    description: 'only sessions that used this model (exact)',
+    apiParams: ['model'],
+  },
+  {
+    flags: '--host <name>',
+    description: 'only sessions recorded on this host (exact)',
+    apiParams: ['hostname'],
+  },
+  {
+    flags: '--source <name>',
+    description: 'only sessions from this recorder (live, backfill, …)',
+    apiParams: ['source'],
+  },
+  {
+    flags: '--from <iso>',
+    description: 'only sessions active on or after this date or time',
+    apiParams: ['from'],
+  },
   {
     flags: '--to <iso>',
     description: 'only sessions active on or before this date or time (a bare date: that whole day)',
+    apiParams: ['to'],
   },
+];
+
+/** `--limit` and `--offset` of a paged list (sent as the API's `limit` and `offset`). */
+export const pageOptions = (what: string, limitDefault: string): OptionSpec[] => [
+  { flags: '--limit <n>', description: `at most n ${what} (${limitDefault})`, apiParams: ['limit'] },
+  { flags: '--offset <n>', description: `skip the first n ${what}`, apiParams: ['offset'] },
 ];
 
 /** The filter flags → the API's query names (`--host` is `hostname`, as in the UI). */
@@ -77,5 +104,12 @@ export function parseFilters(raw: Record<string, unknown>): SessionFilters {
     from: checkIsoOption(raw.from, '--from'),
     to: checkIsoOption(raw.to, '--to'),
   };
+  // The range as the API checks it: a bare-date --to is the end of its day.
+  if (f.from !== undefined && f.to !== undefined) {
+    const from = readIsoTime(f.from);
+    const to = readIsoTime(f.to, true);
+    if ('ms' in from && 'ms' in to && from.ms > to.ms)
+      throw new UsageError(`--from must not be after --to, got --from ${f.from} --to ${f.to}`);
+  }
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as SessionFilters;
 }
