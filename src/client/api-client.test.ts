@@ -4,7 +4,8 @@ import type { AddressInfo } from 'node:net';
 import { Agent } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from './api-client.js';
-import { ApiConnectionError } from './api-error.js';
+import { ApiConnectionError, ApiError, NotAnApiError } from './api-error.js';
+import { isTransient } from '../live/sender.js';
 import { patientDispatcher } from './patient-dispatcher.js';
 import { startSilentServer } from '../../test/support/silent-server.js';
 
@@ -141,5 +142,67 @@ describe('ApiClient and an instance that never answers', () => {
     expect(controller.signal.aborted).toBe(true);
     expect(err).not.toBeInstanceOf(ApiConnectionError); // interrupted, not "cannot reach"
     expect(getEventListeners(controller.signal, 'abort')).toHaveLength(0);
+  });
+});
+
+describe('ApiClient and an address that answers, but not like the API', () => {
+  let server: Server;
+  let baseUrl: string;
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      const url = req.url ?? '';
+      if (url === '/api/store/docs/summary%3Agone')
+        return void res
+          .writeHead(404, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ error: { code: 'not_found', message: 'no such document' } }));
+      if (url.startsWith('/api/store/docs/'))
+        return void res.writeHead(404, { 'content-type': 'text/html' }).end('<h1>Not Found</h1>');
+      if (url.startsWith('/api/store/objects/'))
+        return void res.writeHead(502, { 'content-type': 'text/plain' }).end('Bad Gateway');
+      res
+        .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+        .end('<html>  <body>Router\n login</body></html>');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => {
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('says what answered instead of handing the page on as the answer', async () => {
+    const client = new ApiClient({ baseUrl, origin: `${baseUrl} (from --webapi ${baseUrl})` });
+    const err = await client.health().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotAnApiError);
+    expect((err as NotAnApiError).status).toBe(200);
+    expect((err as NotAnApiError).contentType).toBe('text/html; charset=utf-8');
+    expect((err as Error).message).toBe(
+      `${baseUrl} (from --webapi ${baseUrl}) did not answer like a transcripts API: GET ${baseUrl}/api/health ` +
+        "got HTTP 200 with content type text/html; charset=utf-8, not the API's JSON, starting " +
+        '"<html> <body>Router login</body></html>". Is it the address of `transcripts serve` (not a proxy or ' +
+        'another web server)? Pass --webapi URL or set WEBAPI_PORT to use another instance.',
+    );
+    // The API was not reached: a hook spools its events until the address is fixed.
+    expect(err).toBeInstanceOf(ApiConnectionError);
+    expect(isTransient(err)).toBe(true);
+  });
+
+  it("an error page is not the API's error, and not a missing document either", async () => {
+    const client = new ApiClient({ baseUrl });
+    expect(await client.getDoc('summary:gone')).toBeNull(); // the API's own 404
+    const err = await client.getDoc('summary:other').catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotAnApiError);
+    expect((err as Error).message).toMatch(/got HTTP 404 with content type text\/html, not the API's JSON/);
+    expect(err).not.toBeInstanceOf(ApiError);
+  });
+
+  it("an object download through a proxy's 502 says so too", async () => {
+    const patient = new ApiClient({ baseUrl, patientDispatcher: async () => patientDispatcher });
+    const err = await patient.object('s/transcript.jsonl', () => undefined).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(NotAnApiError);
+    expect((err as Error).message).toMatch(
+      /GET http:\/\/127\.0\.0\.1:\d+\/api\/store\/objects\/s\/transcript\.jsonl got HTTP 502 with content type text\/plain, not the API's JSON, starting "Bad Gateway"/,
+    );
   });
 });

@@ -1,6 +1,8 @@
 /**
  * The typed HTTP client every consumer shares (CLI, hooks, UI): unwraps JSON bodies, throws
- * `ApiError {status, code, message}` on any non-2xx and `ApiConnectionError` when nothing answers.
+ * `ApiError {status, code, message}` on any non-2xx, `ApiConnectionError` when nothing answers,
+ * and `NotAnApiError` (one of those) when what answers is not the API: an HTML page, a proxy's
+ * plain-text 502, a JSON route's body that is not JSON.
  * Browser-safe: no node:* imports (the Node-only ingest sink lives in http-sink.ts).
  *
  * @example
@@ -15,7 +17,7 @@ import type { Activity, Facets, SearchResult } from '../api/schemas/search.js';
 import type { Session, SessionEvents, SessionList, TranscriptPage, Turns } from '../api/schemas/sessions.js';
 import type { AllDocs, LocalDoc, ObjectList, ObjectPage, RevsResult } from '../api/schemas/store.js';
 import type { Dispatcher } from 'undici';
-import { ApiConnectionError, ApiError } from './api-error.js';
+import { ApiConnectionError, ApiError, NotAnApiError } from './api-error.js';
 
 export type {
   Activity,
@@ -88,10 +90,11 @@ function dispatchInto(
   headers: Record<string, string>,
   onData: (piece: Uint8Array) => void | Promise<void>,
   signal: AbortSignal | undefined,
-): Promise<ObjectDownload | { status: number; errorText: string }> {
+): Promise<ObjectDownload | { status: number; contentType: string | null; errorText: string }> {
   return new Promise((resolve, reject) => {
     let status = 0;
     let contentLength: number | null = null;
+    let contentType: string | null = null;
     let bytes = 0;
     let failed: unknown = null;
     const decoder = new TextDecoder();
@@ -122,9 +125,11 @@ function dispatchInto(
         onHeaders(statusCode, raw, resumeReading) {
           status = statusCode;
           resume = resumeReading;
-          for (let i = 0; i + 1 < raw.length; i += 2)
-            if (raw[i]!.toString().toLowerCase() === 'content-length')
-              contentLength = lengthOf(raw[i + 1]!.toString());
+          for (let i = 0; i + 1 < raw.length; i += 2) {
+            const name = raw[i]!.toString().toLowerCase();
+            if (name === 'content-length') contentLength = lengthOf(raw[i + 1]!.toString());
+            if (name === 'content-type') contentType = raw[i + 1]!.toString();
+          }
           return true;
         },
         onData(piece) {
@@ -152,7 +157,7 @@ function dispatchInto(
             settle(() => {
               if (failed) return reject(failed);
               if (status >= 200 && status <= 299) return resolve({ status, contentLength, bytes });
-              resolve({ status, errorText: errorText + decoder.decode() });
+              resolve({ status, contentType, errorText: errorText + decoder.decode() });
             }),
           );
         },
@@ -262,8 +267,56 @@ export class ApiClient {
       if (given?.aborted) throw err;
       throw this.#unreachable(url, err);
     }
-    if (!res.ok) throw await toApiError(res, method, url);
+    if (!res.ok)
+      throw this.#errorOf(
+        res.status,
+        await res.text().catch(() => ''),
+        res.statusText,
+        res.headers.get('content-type'),
+        method,
+        url,
+      );
     return res;
+  }
+
+  /**
+   * The error of a non-2xx answer: the API's `{error: {code, message}}` when it sent one (or any
+   * JSON answer), else a NotAnApiError — an HTML page or a proxy's plain-text 502 is not the API.
+   */
+  #errorOf(
+    status: number,
+    text: string,
+    statusText: string,
+    contentType: string | null,
+    method: string,
+    url: string,
+  ): ApiError | NotAnApiError {
+    return (
+      apiErrorOf(status, text, statusText, contentType, method, url) ??
+      this.#notAnApi(method, url, status, contentType, text)
+    );
+  }
+
+  #notAnApi(
+    method: string,
+    url: string,
+    status: number,
+    contentType: string | null,
+    text: string,
+  ): NotAnApiError {
+    const body = text.replace(/\s+/g, ' ').trim();
+    const start = body
+      ? `, starting "${[...body].length > 120 ? `${[...body].slice(0, 120).join('')}…` : body}"`
+      : ', with an empty body';
+    return new NotAnApiError(
+      url,
+      `${this.#origin ?? this.baseUrl} did not answer like a transcripts API: ${method} ${url} got HTTP ${status} ` +
+        `with ${contentType ? `content type ${contentType}` : 'no content type'}, not the API's JSON${start}. ` +
+        'Is it the address of `transcripts serve` (not a proxy or another web server)? ' +
+        'Pass --webapi URL or set WEBAPI_PORT to use another instance.',
+      status,
+      contentType,
+    );
   }
 
   #unreachable(url: string, err: unknown): ApiConnectionError {
@@ -292,10 +345,15 @@ export class ApiClient {
     const res = await this.fetchRaw(method, path, options);
     const text = await res.text();
     if (!text) return undefined as T;
+    const contentType = res.headers.get('content-type');
+    const notAnApi = () =>
+      this.#notAnApi(method, this.url(path, options.query), res.status, contentType, text);
+    // Every route this is for answers JSON: anything else came from something that is not the API.
+    if (!isJsonType(contentType)) throw notAnApi();
     try {
       return JSON.parse(text) as T;
     } catch {
-      return text as T;
+      throw notAnApi();
     }
   }
 
@@ -398,7 +456,8 @@ export class ApiClient {
       if (!(err instanceof NoResponse)) throw err;
       throw signal?.aborted ? err.cause : this.#unreachable(url.href, err.cause);
     });
-    if ('errorText' in answer) throw apiErrorOf(answer.status, answer.errorText, '', 'GET', url.href);
+    if ('errorText' in answer)
+      throw this.#errorOf(answer.status, answer.errorText, '', answer.contentType, 'GET', url.href);
     return answer;
   }
 
@@ -448,20 +507,36 @@ async function nullOn404<T>(p: Promise<T>): Promise<T | null> {
   }
 }
 
-async function toApiError(res: Response, method: string, url: string): Promise<ApiError> {
-  return apiErrorOf(res.status, await res.text().catch(() => ''), res.statusText, method, url);
+/** `application/json`, `application/problem+json`, … (not `application/x-ndjson`). */
+function isJsonType(contentType: string | null): boolean {
+  return contentType !== null && /(^|[/+])json\s*(;|$)/i.test(contentType.trim());
 }
 
-/** The error of a non-2xx answer: the API's `{error: {code, message}}` when it sent one. */
-function apiErrorOf(status: number, text: string, statusText: string, method: string, url: string): ApiError {
+/**
+ * The ApiError of a non-2xx answer: the API's `{error: {code, message}}` when it sent one, the
+ * text of any other JSON answer; null when the answer is not JSON at all (not the API).
+ */
+function apiErrorOf(
+  status: number,
+  text: string,
+  statusText: string,
+  contentType: string | null,
+  method: string,
+  url: string,
+): ApiError | null {
   let code = `http_${status}`;
   let message = text.slice(0, 500) || statusText || `HTTP ${status}`;
+  let shaped = false;
   try {
     const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    if (body.error && typeof body.error.code === 'string') code = body.error.code;
+    if (body.error && typeof body.error.code === 'string') {
+      code = body.error.code;
+      shaped = true;
+    }
     if (body.error && typeof body.error.message === 'string') message = body.error.message;
   } catch {
     // not JSON: keep the text
   }
+  if (!shaped && !isJsonType(contentType)) return null;
   return new ApiError(status, code, message, method, url);
 }

@@ -1,7 +1,8 @@
 /**
  * Errors the API client throws. `ApiError` is any non-2xx answer (status, code and message from
- * the `{error: {code, message}}` body); `ApiConnectionError` means nothing answered at all, and
- * says which URL was tried and how it was chosen, so the user knows what to change.
+ * the `{error: {code, message}}` body); `ApiConnectionError` means the API was not reached — nothing
+ * answered, or (`NotAnApiError`) something else did — and says which URL was tried and how it was
+ * chosen, so the user knows what to change.
  */
 export class ApiError extends Error {
   override name = 'ApiError';
@@ -24,5 +25,23 @@ export class ApiConnectionError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+  }
+}
+
+/**
+ * Something answered, but not like a transcripts API: an HTML page, a proxy's plain-text 502, a
+ * body that is not JSON. Says what answered (status, content type, the start of the body) and
+ * where, so the user can see that the address is wrong rather than the API broken. It is an
+ * `ApiConnectionError` (and keeps that name): like an address where nothing listens, the API was
+ * not reached, so a hook spools its events until the address is fixed rather than dropping them.
+ */
+export class NotAnApiError extends ApiConnectionError {
+  constructor(
+    url: string,
+    message: string,
+    readonly status: number,
+    readonly contentType: string | null,
+  ) {
+    super(url, message);
   }
 }
