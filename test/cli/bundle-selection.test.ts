@@ -2,10 +2,10 @@
  * Export selections take exactly what they say, as whole sessions: `--since`, several `--session`
  * (ids or unique prefixes), `--no-blobs`; sessions whose objects are missing on the source are
  * named in the manifest. Export refuses a non-empty target directory and unknown or ambiguous
- * sessions without writing anything.
+ * sessions without writing anything, and fails at once on a target it cannot create.
  */
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../support/api-server.js';
-import { runCommand } from '../support/bundle-cli.js';
+import { runCommand, runCommandChild } from '../support/bundle-cli.js';
 
 let a: TestServer;
 let tmp: string;
@@ -236,6 +236,58 @@ describe('export refuses, writing nothing', () => {
     expect(ambiguous.code).toBe(1);
     expect(ambiguous.stderr).toMatch(/"se" matches several sessions \(session, session_with_image\)/);
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('a target that cannot be created: fails at once naming the path, exit 1 (the built bin)', async () => {
+    const file = path.join(tmp, 'a-file');
+    await writeFile(file, 'not a directory');
+    const dangling = path.join(tmp, 'dangling');
+    await symlink(path.join(tmp, 'nowhere', 'at-all'), dangling);
+    const esc = (p: string) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    const cases: Array<[string, RegExp]> = [
+      [
+        path.join(file, 'bundle'),
+        new RegExp(
+          `^error: cannot create ${esc(path.join(file, 'bundle'))}: ${esc(file)} exists and is not a directory$`,
+          'm',
+        ),
+      ],
+      [
+        path.join(dangling, 'bundle'),
+        new RegExp(
+          `cannot create ${esc(path.join(dangling, 'bundle'))}: ${esc(dangling)} is a symbolic link to nothing`,
+        ),
+      ],
+    ];
+    // /proc takes no new directories, and answers mkdir with ENOENT: Node's recursive mkdir spun there for ever.
+    if (process.platform === 'linux')
+      cases.push(
+        [
+          '/proc/ct-export-test',
+          /^error: cannot create \/proc\/ct-export-test: \/proc does not take new directories/m,
+        ],
+        [
+          '/proc/ct-export-test/deeper/bundle',
+          /cannot create \/proc\/ct-export-test\/deeper\/bundle: \/proc\/ct-export-test: \/proc does not take new directories/,
+        ],
+      );
+    for (const [dir, message] of cases) {
+      const started = Date.now();
+      const r = await runCommandChild(['export', dir, '--webapi', a.url], { killAfterMs: 30_000 });
+      expect(r.killed, `${dir} hung`).toBe(false);
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toMatch(message);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    }
+    expect(await readFile(file, 'utf8')).toBe('not a directory');
+  });
+
+  it('a source that fails before anything is written leaves no directory, nor the parents made for it', async () => {
+    const parent = path.join(tmp, `parent-${++n}`);
+    const r = await runCommand(['export', path.join(parent, 'a', 'b'), '--webapi', 'http://127.0.0.1:1']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/cannot reach the transcripts API/);
+    expect(existsSync(parent)).toBe(false);
   });
 
   it('a bad --since (usage error, exit 2)', async () => {

@@ -27,6 +27,7 @@ import type { Io } from '../../io.js';
 import { BundleError } from './bundle-error.js';
 import { mapConcurrent } from './concurrent.js';
 import { HashingWriter } from './hashing-writer.js';
+import { makeDirs, removeMadeDirs } from './make-dirs.js';
 import { resolveStoredSessionId } from './session-ref.js';
 
 export interface WriteBundleOptions {
@@ -49,7 +50,7 @@ export async function checkExportTarget(dir: string): Promise<void> {
   try {
     info = await stat(dir);
   } catch {
-    return; // absent: created once the source answered
+    return; // absent (or under something that is not a directory): makeDirs says which
   }
   if (!info.isDirectory()) throw new BundleError(`${dir} exists and is not a directory`);
   const entries = await readdir(dir);
@@ -71,10 +72,18 @@ const LIST_SESSIONS_UP_TO = 64;
 export async function writeBundle(o: WriteBundleOptions): Promise<Manifest> {
   const { client, io, signal } = o;
   await checkExportTarget(o.dir);
-  const health = await client.health();
-  const schema = await client.migrateStatus();
-  const selected = await selectSessions(o);
-  await mkdir(o.dir, { recursive: true });
+  // Made first, so a target that cannot be created fails at once; removed again when the source
+  // refuses before anything was written.
+  const made = await makeDirs(o.dir);
+  let health, schema, selected;
+  try {
+    health = await client.health();
+    schema = await client.migrateStatus();
+    selected = await selectSessions(o);
+  } catch (err) {
+    await removeMadeDirs(made);
+    throw err;
+  }
 
   // --- documents ------------------------------------------------------------------------------
   const docs = new HashingWriter(join(o.dir, DOCS_FILE));
