@@ -50,6 +50,7 @@ export function codeForStatus(status: number): ErrorCode {
     case 409:
       return 'conflict';
     case 413:
+    case 431:
       return 'too_large';
     case 415:
       return 'unsupported_media_type';

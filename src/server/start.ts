@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
 import { createApp } from '../api/app.js';
+import { onClientError } from '../api/client-error.js';
 import { ConfigError } from '../config/config-error.js';
 import { isLoopbackHost, isWildcardHost, readServiceEnv } from '../config/env.js';
 import { dialHost } from '../config/api-url.js';
@@ -189,6 +190,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // hundred MB from a machine on a slow link takes longer, and failed that way at every attempt.
   // A stalled client is left to the balancer's (or the client's) own timeouts.
   server.requestTimeout = 0;
+  // Requests Node refuses before the app sees them (headers over its 16 KiB limit, say) are
+  // answered in the API's error shape rather than with a bare status line.
+  server.on('clientError', onClientError());
   let address: AddressInfo;
   try {
     address = await listen(server, host, port);

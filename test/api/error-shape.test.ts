@@ -3,7 +3,8 @@
  * has one shape — `{error: {code, message}}` as JSON — a 4xx status, never a 5xx for bad input,
  * and a message naming the bad parameter where there is one (after Datasette's test_error_shape).
  */
-import { request } from 'node:http';
+import { maxHeaderSize, request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, startTestServer, type TestServer, readJson } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
@@ -201,6 +202,28 @@ function postChunks(
   });
 }
 
+/**
+ * Sends `head` as the raw bytes of a request and reads the answer until the server closes: Node's
+ * parser answers what it refuses itself, before the app sees the request.
+ */
+function rawRequest(head: string): Promise<{ status: number; type?: string; body: string }> {
+  const url = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(url.port), url.hostname);
+    let text = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d: string) => (text += d));
+    socket.on('error', (err) => (/ECONNRESET|EPIPE/.test(String(err)) && text ? undefined : reject(err)));
+    socket.on('close', () => {
+      const [headers = '', body = ''] = text.split('\r\n\r\n');
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(headers)?.[1]);
+      const type = /^content-type: *(.*)$/im.exec(headers)?.[1]?.trim();
+      resolve({ status, type, body });
+    });
+    socket.write(head);
+  });
+}
+
 describeEngines('error shape', (engine) => {
   beforeAll(async () => {
     server = await startTestServer({ env: await engine.serverEnv() });
@@ -251,6 +274,43 @@ describeEngines('error shape', (engine) => {
       const body = JSON.parse(r.body);
       expect(Object.keys(body)).toEqual(['error']);
       expect(body.error).toEqual({ code: 'too_large', message: expect.stringMatching(/limit/) });
+    });
+
+    it("answers a request line and headers over Node's limit with 431 in the same shape, and goes on", async () => {
+      const host = `Host: ${new URL(server.url).host}\r\n`;
+      const pad = 'a'.repeat(maxHeaderSize + 1000);
+      for (const head of [
+        `GET /api/sessions?cwd=${pad} HTTP/1.1\r\n${host}\r\n`,
+        `GET /api/health HTTP/1.1\r\n${host}X-Pad: ${pad}\r\n\r\n`,
+      ]) {
+        const r = await rawRequest(head);
+        expect(r.status, head.slice(0, 40)).toBe(431);
+        expect(r.type).toMatch(/^application\/json/);
+        const body = JSON.parse(r.body);
+        expect(Object.keys(body)).toEqual(['error']);
+        expect(body.error).toEqual({
+          code: 'too_large',
+          message: expect.stringMatching(
+            new RegExp(
+              `^request line and headers are too large: over the .*\\(${maxHeaderSize} bytes\\) limit`,
+            ),
+          ),
+        });
+      }
+      // Just under the limit is served as usual, and the server still answers afterwards.
+      const under = await fetch(`${server.url}/api/sessions?limit=1&cwd=${'a'.repeat(maxHeaderSize - 1000)}`);
+      expect(under.status).toBe(200);
+      await under.arrayBuffer();
+    });
+
+    it('answers a request Node cannot parse with 400 in the same shape', async () => {
+      const r = await rawRequest('BLAH\x01 /api/health HTTP/1.1\r\n\r\n');
+      expect(r.status).toBe(400);
+      expect(r.type).toMatch(/^application\/json/);
+      expect(JSON.parse(r.body).error).toEqual({
+        code: 'bad_request',
+        message: expect.stringMatching(/^malformed HTTP request/),
+      });
     });
 
     it('never answers bad input with a 5xx', async () => {
