@@ -11,11 +11,11 @@
 import { execFile } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { isLoopbackHost } from '../config/env.js';
 import { writeInstanceEnv } from '../config/instance-env.js';
 import { envValue, homeDir, resolvePaths, type Env } from '../config/paths.js';
-import { withHooksInstalled, withHooksRemoved } from './claude-settings.js';
+import { shellQuote, withHooksInstalled, withHooksRemoved } from './claude-settings.js';
 import { applySettingsPlan, planSettingsChange } from './settings-file.js';
 import {
   LAUNCHD_LABEL,
@@ -59,6 +59,7 @@ export interface InstallOptions {
   /** Enable and start the service through the service manager (false: files only). */
   start: boolean;
   dryRun: boolean;
+  /** `<node> <bin> hook`; registered with the directories the service gets (hookCommandFor). */
   hookCommand: string;
   settingsFile: string;
 }
@@ -80,6 +81,37 @@ export class InstallError extends Error {
 
 /** Environment the service must share with the CLI and hooks so all three use the same dirs. */
 const CARRIED_ENV = ['CT_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'CT_STATIC_DIR', 'CT_ALLOWED_HOSTS'];
+/**
+ * Of that, what the hook needs: the config dir (instance.env, where the service listens) and the
+ * data dir (the spool the service replays, the hook's log).
+ */
+const HOOK_ENV = ['CT_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'];
+
+/**
+ * The CARRIED_ENV variables set in `env`, as the service gets them. CT_HOME is made absolute: the
+ * service and the hooks run in other working directories than the shell that installed them.
+ */
+export function carriedEnv(env: Env): Record<string, string> {
+  const carried: Record<string, string> = {};
+  for (const k of CARRIED_ENV) {
+    const v = envValue(env, k);
+    if (v !== undefined) carried[k] = k === 'CT_HOME' ? resolve(v) : v;
+  }
+  return carried;
+}
+
+/**
+ * The hook command with the directories the service was given (`CT_HOME=/x <node> <bin> hook`).
+ * Claude Code runs hooks in its own environment, which need not hold the CT_HOME of the shell
+ * that ran `install`: without it the hook would look for the API in another instance.env and
+ * spool and log into another data dir than the service's.
+ */
+export function hookCommandFor(command: string, carried: Record<string, string>): string {
+  const assignments = HOOK_ENV.filter((k) => carried[k] !== undefined).map(
+    (k) => `${k}=${shellQuote(carried[k]!)}`,
+  );
+  return [...assignments, command].join(' ');
+}
 
 export function serviceFile(platform: NodeJS.Platform, env: Env): string | null {
   if (platform === 'linux')
@@ -182,11 +214,8 @@ export async function install(options: InstallOptions, ctx: InstallerContext): P
       `${prefix}note: something already listens on ${options.host}:${options.port} (a \`transcripts serve\` started by hand?); the service cannot start until it stops`,
     );
 
-  const carried: Record<string, string> = {};
-  for (const k of CARRIED_ENV) {
-    const v = envValue(env, k);
-    if (v !== undefined) carried[k] = v;
-  }
+  const carried = carriedEnv(env);
+  const hookCommand = hookCommandFor(options.hookCommand, carried);
   const file = serviceFile(ctx.platform, env);
   const envFile = token && ctx.platform === 'linux' ? join(paths.configDir, 'service.env') : null;
   const spec: ServiceSpec = {
@@ -230,9 +259,7 @@ export async function install(options: InstallOptions, ctx: InstallerContext): P
 
   // 3. The hooks.
   if (options.hooks) {
-    const plan = await planSettingsChange(options.settingsFile, (s) =>
-      withHooksInstalled(s, options.hookCommand),
-    );
+    const plan = await planSettingsChange(options.settingsFile, (s) => withHooksInstalled(s, hookCommand));
     if (!plan.changed) ctx.say(`hooks: already registered in ${options.settingsFile}`);
     else if (options.dryRun) {
       ctx.say(`would register the hooks in ${options.settingsFile}:`);

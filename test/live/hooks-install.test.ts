@@ -121,6 +121,32 @@ describe('transcripts hooks install', () => {
     expect(readFileSync(real, 'utf8')).toBe('{ "model": "sonnet", // a comment\n}');
   });
 
+  it('registers the hook with the CT_HOME of this shell (none without one); --command as given', async () => {
+    const h = home();
+    const ct = h.env.CT_HOME!;
+    expect((await runCli(['hooks', 'install'], { env: h.env })).code).toBe(0);
+    const command = (file: string) =>
+      JSON.parse(readFileSync(file, 'utf8')).hooks.SessionEnd[0].hooks[0].command as string;
+    expect(command(h.settings)).toMatch(
+      new RegExp(`^CT_HOME=${ct} \\S*node\\S* \\S*/bin/transcripts\\.js hook$`),
+    );
+    // The status reads it as ours and its node and script as present.
+    const status = await runCli(['hooks', 'status'], { env: h.env });
+    expect(status.stdout).toMatch(/registered: 11\/11 events/);
+    expect(status.stdout).not.toContain('BROKEN');
+
+    const plain = home();
+    const env = { ...plain.env, CT_HOME: undefined } as Record<string, string>;
+    delete env.CT_HOME;
+    expect((await runCli(['hooks', 'install'], { env })).code).toBe(0);
+    expect(command(plain.settings)).toMatch(/^\S*node\S* \S*\/bin\/transcripts\.js hook$/);
+
+    const given = home();
+    const r = await runCli(['hooks', 'install', '--command', 'transcripts hook'], { env: given.env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(command(given.settings)).toBe('transcripts hook');
+  });
+
   it('notices a registered command whose node or script is gone', async () => {
     const h = home();
     expect(

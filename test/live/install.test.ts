@@ -5,6 +5,7 @@
  * The macOS and "elsewhere" layouts run in process with the platform given (launchctl is absent
  * here, which exercises the same "not available" path).
  */
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -55,6 +56,54 @@ describe.runIf(process.platform === 'linux')('transcripts install on Linux', () 
     expect(again.stdout).toContain(`${h.unit}: up to date`);
     expect(again.stdout).toMatch(/hooks: already registered/);
     expect(again.stdout).toContain('service: not started (--no-start)');
+  });
+
+  it('the hooks get the CT_HOME the service gets, so they record into its data dir from any environment', async () => {
+    const h = home({ PATH: '/nonexistent' });
+    const ctHome = path.join(h.dir, 'elsewhere');
+    const env = { ...h.env, CT_HOME: ctHome };
+    const dry = await runCli(['install', '--port', '17790', '--dry-run'], { env });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`+Environment="CT_HOME=${ctHome}"`);
+    expect(dry.stdout).toMatch(
+      new RegExp(`^\\+ *"command": "CT_HOME=${ctHome}.* .*/bin/transcripts\\.js hook",$`, 'm'),
+    );
+    expect(existsSync(h.settings)).toBe(false);
+
+    const r = await runCli(['install', '--port', '17790'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(readFileSync(h.unit, 'utf8')).toContain(`Environment="CT_HOME=${ctHome}"`);
+    const commands = new Set<string>();
+    for (const groups of Object.values(JSON.parse(readFileSync(h.settings, 'utf8')).hooks) as Array<
+      Array<{ hooks: Array<{ command: string }> }>
+    >)
+      for (const g of groups) for (const e of g.hooks) commands.add(e.command);
+    expect(commands.size).toBe(1);
+    const command = [...commands][0]!;
+    expect(command.startsWith(`CT_HOME=${ctHome} `)).toBe(true);
+
+    // Claude Code runs the command through a shell, in its own environment: no CT_HOME there.
+    const hookEnv = cleanEnv({ HOME: h.dir });
+    expect(hookEnv.CT_HOME).toBeUndefined();
+    const payload = JSON.stringify({
+      session_id: 'install-hook-env',
+      hook_event_name: 'SessionStart',
+      cwd: h.dir,
+    });
+    const ran = spawnSync('/bin/sh', ['-c', command], { env: hookEnv, input: payload, encoding: 'utf8' });
+    expect(ran.status, ran.stderr).toBe(0);
+    // It read the service's instance.env (the port installed) and logged and spooled in its data dir.
+    const log = readFileSync(path.join(ctHome, 'data', 'live', 'hook.log'), 'utf8')
+      .trim()
+      .split('\n');
+    const last = JSON.parse(log[log.length - 1]!);
+    expect(last).toMatchObject({ event: 'SessionStart', api: 'http://127.0.0.1:17790', outcome: 'spooled' });
+    expect(existsSync(h.dataDir)).toBe(false); // not the default data dir of that HOME
+
+    // Uninstall finds the hooks with their environment in front, and removes them.
+    const un = await runCli(['uninstall', '--no-stop'], { env });
+    expect(un.code, un.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(h.settings, 'utf8'))).toEqual({});
   });
 
   it('says plainly when systemctl is not installed', async () => {
@@ -148,6 +197,19 @@ describe('transcripts install elsewhere', () => {
       expect(existsSync(plist)).toBe(false);
     },
   );
+
+  it('a relative CT_HOME reaches the service and the hooks as an absolute path', async () => {
+    const h = home();
+    const relative = path.relative(process.cwd(), path.join(h.dir, 'rel-home'));
+    h.env.CT_HOME = relative;
+    const lines: string[] = [];
+    await install({ ...opts(h), hooks: true }, ctx(h, 'win32', lines));
+    const absolute = path.resolve(relative);
+    expect(lines).toContain(`  environment: CT_HOME=${absolute}`);
+    const settings = JSON.parse(readFileSync(h.settings, 'utf8'));
+    expect(settings.hooks.Stop[0].hooks[0].command).toBe(`CT_HOME=${absolute} transcripts hook`);
+    expect(existsSync(path.join(absolute, 'config', 'instance.env'))).toBe(true);
+  });
 
   it('other systems: manual steps, and instance.env all the same', async () => {
     const h = home();

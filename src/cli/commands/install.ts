@@ -10,7 +10,7 @@ import { install, InstallError, realRunner } from '../../live/installer.js';
 import { claudeSettingsFile } from '../../live/settings-file.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import { defaultHookCommand, settingsFileOf, settingsOption } from './hooks/shared.js';
+import { bareHookCommand, settingsFileOf, settingsOption } from './hooks/shared.js';
 
 export interface InstallCommandOptions {
   host: string;
@@ -28,7 +28,9 @@ export const installCommand = defineCommand<InstallCommandOptions>({
     'Linux: a systemd --user unit (~/.config/systemd/user/transcripts.service), enabled and started. macOS: a ' +
     'launchd agent (~/Library/LaunchAgents/dev.transcripts.api.plist). Elsewhere: prints the steps to do by ' +
     'hand. Writes instance.env in the config dir (host and port: the file the CLI, the hooks and the UI dev ' +
-    'server read) and registers the hooks in ~/.claude/settings.json unless --no-hooks. When the service ' +
+    'server read) and registers the hooks in ~/.claude/settings.json unless --no-hooks. The service and the ' +
+    'hooks both get the CT_HOME and XDG_CONFIG_HOME/XDG_DATA_HOME set here, so they use the same dirs ' +
+    'whatever environment Claude Code runs in. When the service ' +
     'manager is missing or unusable (no user session bus), the files are still written and the commands to ' +
     'run are printed. Running it again updates what changed.',
   examples: [
@@ -73,7 +75,7 @@ export const installCommand = defineCommand<InstallCommandOptions>({
       await install(
         {
           ...options,
-          hookCommand: defaultHookCommand(),
+          hookCommand: bareHookCommand(),
           settingsFile: options.settings ?? claudeSettingsFile(ctx.env),
         },
         {

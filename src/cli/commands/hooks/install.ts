@@ -9,7 +9,8 @@ import { defaultHookCommand, dryRunOption, settingsFileOf, settingsOption } from
 export interface HooksInstallOptions {
   /** Default: ~/.claude/settings.json of ctx.env's HOME. */
   settings?: string;
-  command: string;
+  /** Default: defaultHookCommand(ctx.env). */
+  command?: string;
   dryRun: boolean;
 }
 
@@ -20,7 +21,9 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     `Adds one entry per hook event (${HOOK_EVENTS.join(', ')}) to Claude Code's user settings, leaving ` +
     "other tools' hooks as they are. Copies the file to settings.json.transcripts-backup-<time> before " +
     'changing it; running it again changes nothing. Claude Code reads hooks when a session starts, so ' +
-    'sessions already running keep their old hooks.',
+    'sessions already running keep their old hooks. The default command carries the CT_HOME and ' +
+    'XDG_CONFIG_HOME/XDG_DATA_HOME set here (CT_HOME=… <node> <bin> hook), so the hook records into the ' +
+    'same instance whatever environment Claude Code runs it in.',
   examples: [
     'transcripts hooks install --dry-run',
     'transcripts hooks install',
@@ -35,13 +38,14 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     },
   ],
   parse(raw) {
-    const command = typeof raw.command === 'string' ? raw.command.trim() : defaultHookCommand();
-    if (!command) throw new UsageError('--command must not be empty');
+    const command = typeof raw.command === 'string' ? raw.command.trim() : undefined;
+    if (command === '') throw new UsageError('--command must not be empty');
     return { settings: settingsFileOf(raw), command, dryRun: raw.dryRun === true };
   },
   async run(options, ctx) {
     const file = options.settings ?? claudeSettingsFile(ctx.env);
-    const plan = await planSettingsChange(file, (s) => withHooksInstalled(s, options.command));
+    const command = options.command ?? defaultHookCommand(ctx.env);
+    const plan = await planSettingsChange(file, (s) => withHooksInstalled(s, command));
     if (!plan.changed) {
       ctx.io.out(`already registered for all ${HOOK_EVENTS.length} events in ${file}: nothing to change`);
       return 0;
@@ -49,13 +53,13 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     const what = `${plan.events.length} event(s) (${plan.events.join(', ')})`;
     if (options.dryRun) {
       ctx.io.out(
-        `dry run: would register \`${options.command}\` for ${what} in ${file}${plan.before === null ? ' (a new file)' : ', after a backup'}:`,
+        `dry run: would register \`${command}\` for ${what} in ${file}${plan.before === null ? ' (a new file)' : ', after a backup'}:`,
       );
       ctx.io.out(unifiedDiff(plan.before ?? '', plan.after, [file, `${file} (after)`]));
       return 0;
     }
     const { backup } = await applySettingsPlan(plan);
-    ctx.io.out(`registered \`${options.command}\` for ${what} in ${file}`);
+    ctx.io.out(`registered \`${command}\` for ${what} in ${file}`);
     if (backup) ctx.io.out(`backup: ${backup}`);
     ctx.io.out(
       'new Claude Code sessions record live; `transcripts hooks status` shows whether calls reach the API',

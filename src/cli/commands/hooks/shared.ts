@@ -1,7 +1,8 @@
 /** What the `hooks` subcommands share: the settings file option and our default hook command. */
 import { join } from 'node:path';
-import { packageRoot } from '../../../config/paths.js';
+import { type Env, packageRoot } from '../../../config/paths.js';
 import { hookCommand } from '../../../live/claude-settings.js';
+import { carriedEnv, hookCommandFor } from '../../../live/installer.js';
 import type { OptionSpec } from '../../command.js';
 
 export const settingsOption: OptionSpec = {
@@ -17,6 +18,16 @@ export function settingsFileOf(raw: Record<string, unknown>): string | undefined
 }
 
 /** `<node> <package>/bin/transcripts.js hook`, with absolute paths (hooks run with the user's PATH, or none). */
-export function defaultHookCommand(): string {
+export function bareHookCommand(): string {
   return hookCommand(process.execPath, join(packageRoot(), 'bin', 'transcripts.js'));
+}
+
+/**
+ * The command `hooks install` registers: the bare one, run with the CT_HOME / XDG_* dirs of this
+ * shell (`CT_HOME=/x <node> <bin> hook`) when it has any, so the hook records into the instance
+ * this CLI uses, whatever environment Claude Code runs it in. (`install` does the same with
+ * what it gives the service.)
+ */
+export function defaultHookCommand(env: Env): string {
+  return hookCommandFor(bareHookCommand(), carriedEnv(env));
 }
