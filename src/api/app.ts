@@ -19,6 +19,7 @@ import type { ApiDeps } from './deps.js';
 import { codeForStatus, HttpError } from './http-error.js';
 import { apiReference } from './middleware/api-reference.js';
 import { hostCheck } from './middleware/host-check.js';
+import { declaredQueries, knownQueryOnly, type DeclaredQueries } from './middleware/known-query.js';
 import { staticApp } from './middleware/static-app.js';
 import { tokenAuth } from './middleware/token.js';
 import { createRouter, describeValidationError } from './router.js';
@@ -98,6 +99,12 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   // No CORS on purpose: the UI is same-origin, and cross-origin pages must not read the history.
   app.use('*', hostCheck(options.allowedHosts ?? []));
   if (options.token) app.use('/api/*', tokenAuth(options.token));
+  // Checked against the description, which is complete only once every route is registered below.
+  let declared: DeclaredQueries | undefined;
+  app.use(
+    '/api/*',
+    knownQueryOnly(() => (declared ??= declaredQueries(description()))),
+  );
 
   app.route('/api/sessions', sessionRoutes(deps));
   app.route('/api', searchRoutes(deps));
@@ -112,17 +119,21 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
     scheme: 'bearer',
     description: 'Required only when the instance runs with CT_API_TOKEN (always for a non-loopback bind).',
   });
-  app.doc31('/api/openapi.json', {
-    openapi: '3.1.0',
-    info: {
-      title: 'transcripts API',
-      version: deps.version,
-      description:
-        'A self-hosted history of Claude Code sessions. Errors are `{error: {code, message}}`. ' +
-        '`GET /api/blueprint` (the UI header) is deliberately not described here.',
-    },
-    security: options.token ? [{ bearer: [] }] : [],
-  });
+  // Made once, on first use: the routes do not change after this function returns.
+  let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
+  const description = () =>
+    (document ??= app.getOpenAPI31Document({
+      openapi: '3.1.0',
+      info: {
+        title: 'transcripts API',
+        version: deps.version,
+        description:
+          'A self-hosted history of Claude Code sessions. Errors are `{error: {code, message}}`. ' +
+          '`GET /api/blueprint` (the UI header) is deliberately not described here.',
+      },
+      security: options.token ? [{ bearer: [] }] : [],
+    }));
+  app.get('/api/openapi.json', (c) => c.json(description()));
   app.route('/api/docs', apiReference());
 
   app.get('/', (c) => c.redirect('/app/'));

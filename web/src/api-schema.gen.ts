@@ -52,7 +52,7 @@ export interface paths {
             'application/json': components['schemas']['SessionList'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -111,7 +111,7 @@ export interface paths {
             'application/json': components['schemas']['SessionDetail'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -186,7 +186,7 @@ export interface paths {
             'application/json': components['schemas']['TranscriptPage'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -258,7 +258,7 @@ export interface paths {
             'application/json': components['schemas']['Turns'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -330,7 +330,7 @@ export interface paths {
             'application/json': unknown;
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -400,7 +400,7 @@ export interface paths {
             'application/json': components['schemas']['SessionEvents'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -465,7 +465,7 @@ export interface paths {
             'text/markdown': string;
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -549,7 +549,7 @@ export interface paths {
             'application/json': components['schemas']['SearchResult'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -610,7 +610,7 @@ export interface paths {
             'application/json': components['schemas']['Activity'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -666,7 +666,7 @@ export interface paths {
             'application/json': components['schemas']['Facets'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -737,7 +737,7 @@ export interface paths {
             'application/json': components['schemas']['AllDocs'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -788,7 +788,7 @@ export interface paths {
             'application/json': components['schemas']['RevsResult'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -850,7 +850,7 @@ export interface paths {
             'application/x-ndjson': string;
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -953,7 +953,7 @@ export interface paths {
             'application/json': components['schemas']['ObjectPage'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1000,7 +1000,7 @@ export interface paths {
             'application/json': components['schemas']['ObjectList'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1069,7 +1069,7 @@ export interface paths {
             'application/octet-stream': string;
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1141,7 +1141,7 @@ export interface paths {
             'application/json': components['schemas']['IngestDocsResult'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1208,7 +1208,7 @@ export interface paths {
             'application/json': components['schemas']['PutObjectResult'];
           };
         };
-        /** @description Bad key, offset or checksum */
+        /** @description Bad key, offset or checksum, or a query parameter other than offset */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1360,7 +1360,7 @@ export interface paths {
             'application/json': components['schemas']['MigrateResult'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;
@@ -1409,7 +1409,7 @@ export interface paths {
             'application/json': components['schemas']['MigrateResult'];
           };
         };
-        /** @description A parameter or body field is invalid; the message names it */
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
         400: {
           headers: {
             [name: string]: unknown;

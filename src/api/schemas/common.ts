@@ -21,7 +21,7 @@ export function errorResponses(
   ...statuses: number[]
 ): Record<number, { description: string; content: { 'application/json': { schema: typeof errorSchema } } }> {
   const words: Record<number, string> = {
-    400: 'A parameter or body field is invalid; the message names it',
+    400: 'A parameter or body field is invalid, or a query parameter is unknown; the message names it',
     401: 'Missing or wrong bearer token (only when CT_API_TOKEN is set)',
     404: 'Not found',
     409: 'Revision conflict',

@@ -1,0 +1,171 @@
+/**
+ * The OpenAPI description says what the server does, checked by walking every operation it
+ * describes against a real server, so a route added later is held to the same rules: an unknown
+ * query parameter is refused on every route (400 naming it) and nothing is done; every parameter
+ * the description declares is taken.
+ */
+import { request } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+
+const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
+/** A session id nothing holds: the upload route must not create it. */
+const UNWRITTEN = '00000000-0000-4000-8000-00000000beef';
+const UNKNOWN = 'ct_no_such_param';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- the document is read loosely
+type Doc = any;
+interface Op {
+  method: string;
+  path: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  op: any;
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
+
+function operations(doc: Doc): Op[] {
+  const out: Op[] = [];
+  for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths))
+    for (const method of METHODS) if (item[method]) out.push({ method, path, op: item[method] });
+  return out;
+}
+
+/** A concrete URL path for a described path, with path parameters that name real things. */
+function concrete(path: string, method: string): string {
+  const upload = method === 'put';
+  return path
+    .replace('{id}', path.startsWith('/api/store/docs/') ? `summary:${BIG}` : BIG)
+    .replace('{index}', '0')
+    .replace('{sessionId}', upload ? UNWRITTEN : BIG)
+    .replace('{name}', 'transcript.jsonl')
+    .replace('{attribute}', 'cwd');
+}
+
+/** A value each declared query parameter accepts (it need not find anything). */
+const SAMPLE: Record<string, string> = {
+  limit: '1',
+  offset: '0',
+  skip: '0',
+  file: 'transcript.jsonl',
+  role: 'user',
+  q: 'the',
+  cwd: '/x',
+  model: 'x',
+  hostname: 'x',
+  source: 'x',
+  from: '2025-01-01',
+  to: '2025-12-31',
+  idPrefix: '1b',
+  startkey: '"a"',
+  start_key: '"a"',
+  endkey: '"z"',
+  end_key: '"z"',
+  include_docs: 'false',
+  after: 'a',
+  session: BIG,
+};
+
+interface Answer {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+
+/** Any request, with any Host and Content-Length, through node:http (fetch sets those itself). */
+function send(
+  server: TestServer,
+  method: string,
+  path: string,
+  options: { headers?: Record<string, string>; body?: string | Buffer } = {},
+): Promise<Answer> {
+  const u = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: u.hostname, port: u.port, method, path, headers: options.headers, agent: false },
+      (res) => {
+        let body = '';
+        res.on('data', (d) => (body += d));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body }));
+      },
+    );
+    // The server may answer (413) and close before reading what was promised.
+    req.on('error', (err) => (/EPIPE|ECONNRESET/.test(String(err)) ? undefined : reject(err)));
+    req.end(options.body);
+  });
+}
+
+function expectError(a: Answer, status: number, code: string): { code: string; message: string } {
+  expect(a.status, a.body).toBe(status);
+  expect(a.headers['content-type']).toMatch(/^application\/json/);
+  const body = JSON.parse(a.body);
+  expect(Object.keys(body)).toEqual(['error']);
+  expect(body.error.code).toBe(code);
+  return body.error;
+}
+
+let server: TestServer;
+let doc: Doc;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await backfillCorpus(server);
+  doc = (await getJson(server, '/api/openapi.json')).body;
+  expect(operations(doc).length).toBeGreaterThan(20);
+});
+
+afterAll(async () => {
+  await server?.stop();
+});
+
+describe('query parameters', () => {
+  it('every described operation refuses an unknown query parameter with 400 naming it, doing nothing', async () => {
+    for (const { method, path, op } of operations(doc)) {
+      const name = `${method.toUpperCase()} ${path}`;
+      const json = op.requestBody?.content?.['application/json'];
+      const a = await send(server, method.toUpperCase(), `${concrete(path, method)}?${UNKNOWN}=1`, {
+        headers: json ? { 'content-type': 'application/json' } : undefined,
+        body: json ? '{"dryRun":true}' : op.requestBody ? 'x' : undefined,
+      });
+      const error = expectError(a, 400, 'bad_request');
+      expect(error.message, name).toMatch(new RegExp(`^query parameter ${UNKNOWN}: unknown parameter`));
+    }
+    // The upload above was refused before anything was stored.
+    expect((await getJson(server, `/api/store/objects/${UNWRITTEN}/transcript.jsonl`)).status).toBe(404);
+  });
+
+  it('every query parameter an operation declares is taken', async () => {
+    for (const { method, path, op } of operations(doc)) {
+      if (method !== 'get') continue;
+      for (const p of op.parameters ?? []) {
+        if (p.in !== 'query') continue;
+        const value = SAMPLE[p.name];
+        expect(value, `a sample value for ${p.name}`).toBeDefined();
+        const url = `${concrete(path, method)}?${p.name}=${encodeURIComponent(value!)}`;
+        const a = await send(server, 'GET', url);
+        expect(a.status, `${url}: ${a.body.slice(0, 200)}`).toBeLessThan(500);
+        expect(a.body, url).not.toMatch(/unknown parameter/);
+      }
+    }
+  });
+
+  it('routes left out of the description take no query parameters', async () => {
+    for (const path of ['/api/blueprint', '/api/openapi.json', '/api/docs', '/api/docs/init.js']) {
+      expect((await send(server, 'GET', path)).status, path).toBe(200);
+      const error = expectError(await send(server, 'GET', `${path}?${UNKNOWN}=1`), 400, 'bad_request');
+      expect(error.message).toMatch(/takes no query parameters/);
+    }
+  });
+
+  it('names every unknown parameter and the ones the route takes', async () => {
+    const error = expectError(
+      await send(server, 'GET', `/api/sessions/${BIG}/events?limit=2&page=3&sort=time`),
+      400,
+      'bad_request',
+    );
+    expect(error.message).toBe(
+      'query parameter page: unknown parameter; query parameter sort: unknown parameter ' +
+        `(GET /api/sessions/${BIG}/events takes limit, offset)`,
+    );
+  });
+});
