@@ -136,7 +136,7 @@ describe('transcripts hooks install', () => {
     expect(status.stdout).not.toContain('BROKEN');
 
     const plain = home();
-    const env = { ...plain.env, CT_HOME: undefined } as Record<string, string>;
+    const env = { ...plain.env };
     delete env.CT_HOME;
     expect((await runCli(['hooks', 'install'], { env })).code).toBe(0);
     expect(command(plain.settings)).toMatch(/^\S*node\S* \S*\/bin\/transcripts\.js hook$/);
