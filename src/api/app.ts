@@ -17,11 +17,13 @@ import { MigrationRangeError } from '../migrations/runner.js';
 import { StoreInputError, ViewMissingError, type Store } from '../store/contract.js';
 import type { ApiDeps } from './deps.js';
 import { codeForStatus, HttpError } from './http-error.js';
+import { MAX_HEADER_BYTES } from './client-error.js';
 import { apiReference } from './middleware/api-reference.js';
 import { hostCheck } from './middleware/host-check.js';
 import { declaredQueries, knownQueryOnly, type DeclaredQueries } from './middleware/known-query.js';
 import { staticApp } from './middleware/static-app.js';
 import { tokenAuth } from './middleware/token.js';
+import { completeDocument } from './openapi-doc.js';
 import { createRouter, describeValidationError } from './router.js';
 import { blueprintRoutes } from './routes/blueprint.js';
 import { healthRoutes } from './routes/health.js';
@@ -122,17 +124,20 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   // Made once, on first use: the routes do not change after this function returns.
   let document: ReturnType<typeof app.getOpenAPI31Document> | undefined;
   const description = () =>
-    (document ??= app.getOpenAPI31Document({
-      openapi: '3.1.0',
-      info: {
-        title: 'transcripts API',
-        version: deps.version,
-        description:
-          'A self-hosted history of Claude Code sessions. Errors are `{error: {code, message}}`. ' +
-          '`GET /api/blueprint` (the UI header) is deliberately not described here.',
-      },
-      security: options.token ? [{ bearer: [] }] : [],
-    }));
+    (document ??= completeDocument(
+      app.getOpenAPI31Document({
+        openapi: '3.1.0',
+        info: {
+          title: 'transcripts API',
+          version: deps.version,
+          description:
+            'A self-hosted history of Claude Code sessions. ' +
+            '`GET /api/blueprint` (the UI header) is deliberately not described here.',
+        },
+        security: options.token ? [{ bearer: [] }] : [],
+      }),
+      { tokenRequired: Boolean(options.token), maxHeaderBytes: MAX_HEADER_BYTES },
+    ));
   app.get('/api/openapi.json', (c) => c.json(description()));
   app.route('/api/docs', apiReference());
 

@@ -1,8 +1,14 @@
 /**
  * The OpenAPI description says what the server does, checked by walking every operation it
- * describes against a real server, so a route added later is held to the same rules: an unknown
- * query parameter is refused on every route (400 naming it) and nothing is done; every parameter
- * the description declares is taken.
+ * describes against a real server, so a route added later is held to the same rules:
+ *
+ * - an unknown query parameter is refused on every route (400 naming it) and nothing is done;
+ *   every parameter the description declares is taken;
+ * - a method a path does not list gets 405 with `Allow` naming exactly the methods it lists;
+ * - 403 (Host check) on every operation, 415 on every operation with a JSON body;
+ * - the body limits (413) and the page size limits (`limit` clamped, its default) it states.
+ *
+ * 401 (with CT_API_TOKEN) is in security.test.ts, with the server that has a token.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -129,6 +135,8 @@ describe('query parameters', () => {
       });
       const error = expectError(a, 400, 'bad_request');
       expect(error.message, name).toMatch(new RegExp(`^query parameter ${UNKNOWN}: unknown parameter`));
+      // The description says so too.
+      expect(op.responses['400'], name).toBeDefined();
     }
     // The upload above was refused before anything was stored.
     expect((await getJson(server, `/api/store/objects/${UNWRITTEN}/transcript.jsonl`)).status).toBe(404);
@@ -167,5 +175,140 @@ describe('query parameters', () => {
       'query parameter page: unknown parameter; query parameter sort: unknown parameter ' +
         `(GET /api/sessions/${BIG}/events takes limit, offset)`,
     );
+  });
+});
+
+describe('what every operation shares', () => {
+  it('a method a path does not list gets 405, with Allow naming exactly the methods it lists', async () => {
+    expect(doc.components.responses.MethodNotAllowed.headers.Allow).toBeDefined();
+    expect(doc.info.description).toMatch(/405/);
+    for (const [path, item] of Object.entries<Record<string, unknown>>(doc.paths)) {
+      const listed = METHODS.filter((m) => item[m]).map((m) => m.toUpperCase());
+      if (listed.includes('GET')) listed.push('HEAD');
+      const a = await send(server, 'PATCH', concrete(path, listed[0]!.toLowerCase()));
+      expectError(a, 405, 'method_not_allowed');
+      const allow = String(a.headers.allow)
+        .split(',')
+        .map((m) => m.trim());
+      expect(allow.sort(), path).toEqual(listed.sort());
+    }
+  });
+
+  it('every operation lists 403, and answers it to a foreign Host', async () => {
+    expect(doc.components.responses.ForbiddenHost).toBeDefined();
+    for (const { method, path, op } of operations(doc)) {
+      expect(op.responses['403'], `${method} ${path}`).toBeDefined();
+      const a = await send(server, method.toUpperCase(), concrete(path, method), {
+        headers: { host: 'evil.example' },
+      });
+      expectError(a, 403, 'forbidden');
+    }
+  });
+
+  it('without CT_API_TOKEN no operation lists 401', () => {
+    for (const { path, op } of operations(doc)) expect(op.responses['401'], path).toBeUndefined();
+    expect(doc.security).toEqual([]);
+  });
+
+  it('every operation with a JSON body lists 415, and answers it to another Content-Type', async () => {
+    let seen = 0;
+    for (const { method, path, op } of operations(doc)) {
+      if (!op.requestBody?.content?.['application/json']) {
+        expect(op.responses['415'], path).toBeUndefined();
+        continue;
+      }
+      seen++;
+      expect(op.responses['415'], path).toBeDefined();
+      const a = await send(server, method.toUpperCase(), concrete(path, method), {
+        headers: { 'content-type': 'text/plain' },
+        body: '{}',
+      });
+      expectError(a, 415, 'unsupported_media_type');
+    }
+    expect(seen).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('limits', () => {
+  /** The byte limit a 413 states: `… (65536 bytes) limit`. */
+  const statedLimit = (op: Doc): number | null => {
+    const m = /\((\d+) bytes\) limit/.exec(op.responses['413']?.description ?? '');
+    return m ? Number(m[1]) : null;
+  };
+
+  it('every operation with a body states its limit, and a body over it gets 413', async () => {
+    let seen = 0;
+    for (const { method, path, op } of operations(doc)) {
+      if (!op.requestBody) continue;
+      seen++;
+      const limit = statedLimit(op);
+      expect(limit, `${method} ${path} states its body limit`).toBeGreaterThan(0);
+      expect(op.requestBody.description, path).toContain(`(${limit} bytes)`);
+      // A Content-Length over the limit is refused before any of the body is read.
+      const a = await send(server, method.toUpperCase(), concrete(path, method), {
+        headers: {
+          'content-type': op.requestBody.content['application/json']
+            ? 'application/json'
+            : 'application/octet-stream',
+          'content-length': String(limit! + 1),
+        },
+      });
+      expectError(a, 413, 'too_large');
+    }
+    expect(seen).toBeGreaterThanOrEqual(5);
+  });
+
+  it('a small JSON limit holds to the byte: at the limit it is read, one byte over it is refused', async () => {
+    const op = doc.paths['/api/migrate/up'].post;
+    const limit = statedLimit(op)!;
+    expect(limit).toBe(64 * 1024);
+    const body = (n: number) => `{"dryRun":true}${' '.repeat(n - 15)}`;
+    const at = await send(server, 'POST', '/api/migrate/up', {
+      headers: { 'content-type': 'application/json' },
+      body: body(limit),
+    });
+    expect(at.status, at.body).toBe(200);
+    expect(JSON.parse(at.body).dryRun).toBe(true);
+    // Chunked, no Content-Length: counted as it arrives.
+    const over = await send(server, 'POST', '/api/migrate/up', {
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      body: body(limit + 1),
+    });
+    expect(JSON.parse(expectError(over, 413, 'too_large').message.match(/(\d+)-byte/)![1]!)).toBe(limit);
+  });
+
+  it('every `limit` says its maximum and default, and the server clamps and defaults to them', async () => {
+    let checked = 0;
+    for (const { method, path, op } of operations(doc)) {
+      const param = (op.parameters ?? []).find((p: Doc) => p.in === 'query' && p.name === 'limit');
+      if (!param) continue;
+      const m = /over (\d+) it is clamped to \1, not refused/.exec(param.description);
+      expect(m, `${path}: ${param.description}`).not.toBeNull();
+      const max = Number(m![1]);
+      const base = concrete(path, method) + (path === '/api/search' ? '?q=the&' : '?');
+      const over = await getJson(server, `${base}limit=${max + 1}`);
+      expect(over.status, path).toBe(200);
+      const rows = (b: Doc) =>
+        b.sessions ?? b.entries ?? b.turns ?? b.events ?? b.hits ?? b.rows ?? b.objects;
+      if ('limit' in over.body) expect(over.body.limit, path).toBe(max);
+      expect(rows(over.body).length, path).toBeLessThanOrEqual(max);
+      // A stated default is the one used; a default from a setting is named.
+      const dflt = param.schema.default;
+      if (dflt === undefined) expect(param.description, path).toMatch(/default userSettings\.\w+/);
+      else {
+        const plain = await getJson(server, base.slice(0, -1));
+        if ('limit' in plain.body) expect(plain.body.limit, path).toBe(dflt);
+        expect(rows(plain.body).length, path).toBeLessThanOrEqual(dflt);
+      }
+      checked++;
+    }
+    expect(checked).toBeGreaterThanOrEqual(7);
+  });
+
+  it('the _all_docs page is its stated default when the store holds more', async () => {
+    const param = doc.paths['/api/store/docs'].get.parameters.find((p: Doc) => p.name === 'limit');
+    const { body } = await getJson(server, '/api/store/docs');
+    expect(body.total_rows).toBeGreaterThan(param.schema.default);
+    expect(body.rows).toHaveLength(param.schema.default);
   });
 });

@@ -79,6 +79,31 @@ describe('binding to a non-loopback address', () => {
       });
     });
 
+    it('describes the 401 on every operation, and every operation answers it without the token', async () => {
+      const auth = { authorization: `Bearer ${token}` };
+      const { status, body: doc } = await getJson(server, '/api/openapi.json', { headers: auth });
+      expect(status).toBe(200);
+      expect(doc.security).toEqual([{ bearer: [] }]);
+      expect(doc.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+      expect(doc.components.responses.Unauthorized.headers['WWW-Authenticate']).toBeDefined();
+      let seen = 0;
+      for (const [p, item] of Object.entries<Record<string, { responses: Record<string, unknown> }>>(
+        doc.paths,
+      ))
+        for (const [method, op] of Object.entries(item)) {
+          expect(op.responses['401'], `${method} ${p}`).toEqual({
+            $ref: '#/components/responses/Unauthorized',
+          });
+          // Path parameters filled in with anything: the token is checked before routing.
+          const url = p.replace(/\{[^}]+\}/g, 'x');
+          const res = await fetch(server.url + url, { method: method.toUpperCase() });
+          expect(res.status, `${method} ${url}`).toBe(401);
+          expect((await readJson(res)).error.code).toBe('unauthorized');
+          seen++;
+        }
+      expect(seen).toBeGreaterThan(20);
+    });
+
     it('lets the CLI through with CT_API_TOKEN, and says what is wrong without it', async () => {
       const empty = mkdtempSync(path.join(tmpdir(), 'ct-sec-tree-'));
       const ok = await runCli(['backfill', '--dir', empty, '--webapi', server.url], { env: server.env });

@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List sessions, newest first
-     * @description Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range. `limit` defaults to userSettings.sessionListPageSize and is clamped to 500.
+     * @description Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range.
      */
     get: {
       parameters: {
@@ -32,7 +32,7 @@ export interface paths {
           to?: string;
           /** @description session id prefix */
           idPrefix?: string;
-          /** @description page size (clamped to the route maximum) */
+          /** @description page size: default userSettings.sessionListPageSize; over 500 it is clamped to 500, not refused; 0 answers just the total */
           limit?: number;
           /** @description items to skip */
           offset?: number;
@@ -61,6 +61,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description A view this route needs is not materialised (a migration is pending) */
         503: {
           headers: {
@@ -120,6 +121,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -155,16 +157,13 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /**
-     * Projected transcript entries, paged
-     * @description `limit` defaults to userSettings.transcriptPageSize and is clamped to 1000.
-     */
+    /** Projected transcript entries, paged */
     get: {
       parameters: {
         query?: {
           /** @description object name within the session (default transcript.jsonl) */
           file?: string;
-          /** @description page size (clamped to the route maximum) */
+          /** @description page size: default userSettings.transcriptPageSize; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
           limit?: number;
           /** @description items to skip */
           offset?: number;
@@ -195,6 +194,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -236,7 +236,7 @@ export interface paths {
         query?: {
           /** @description one side; both when absent */
           role?: 'user' | 'assistant';
-          /** @description page size (clamped to the route maximum) */
+          /** @description page size: default userSettings.transcriptPageSize; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
           limit?: number;
           /** @description items to skip */
           offset?: number;
@@ -267,6 +267,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -339,6 +340,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -378,7 +380,7 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description page size (clamped to the route maximum) */
+          /** @description page size: default 100; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
           limit?: number;
           /** @description items to skip */
           offset?: number;
@@ -409,6 +411,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -474,6 +477,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -511,7 +515,7 @@ export interface paths {
     };
     /**
      * Full-text search over transcript entries
-     * @description Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). The session filters apply. Each hit names its session, file and entry index, with a snippet whose `mark` segments matched. `limit` defaults to 20, clamped to 100.
+     * @description Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). The session filters apply. Each hit names its session, file and entry index, with a snippet whose `mark` segments matched.
      */
     get: {
       parameters: {
@@ -529,7 +533,7 @@ export interface paths {
           from?: string;
           /** @description end of the range (a bare date means the end of that UTC day) */
           to?: string;
-          /** @description page size (clamped to the route maximum) */
+          /** @description page size: default 20; over 100 it is clamped to 100, not refused; 0 answers just the total */
           limit?: number;
           /** @description items to skip */
           offset?: number;
@@ -558,6 +562,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
       };
     };
     put?: never;
@@ -619,6 +624,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description A view this route needs is not materialised (a migration is pending) */
         503: {
           headers: {
@@ -675,6 +681,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description A view this route needs is not materialised (a migration is pending) */
         503: {
           headers: {
@@ -703,7 +710,7 @@ export interface paths {
     };
     /**
      * Documents in id order, CouchDB `_all_docs` shape
-     * @description `startkey`/`endkey` are JSON-encoded strings as in CouchDB (a bare string is accepted too). `limit` defaults to 1000 and is clamped to 10000. Page with `startkey` = the last id and drop that row when it comes back (CouchDB’s `skip=1` works too, but skips a row when the last one was deleted in between). `_local/` documents are never listed.
+     * @description `startkey`/`endkey` are JSON-encoded strings as in CouchDB (a bare string is accepted too). Page with `startkey` = the last id and drop that row when it comes back (CouchDB’s `skip=1` works too, but skips a row when the last one was deleted in between). `_local/` documents are never listed.
      */
     get: {
       parameters: {
@@ -716,7 +723,7 @@ export interface paths {
           endkey?: string;
           /** @description alias of endkey */
           end_key?: string;
-          /** @description rows per page (default 1000, max 10000) */
+          /** @description page size: default 1000; over 10000 it is clamped to 10000, not refused; 0 answers just the total */
           limit?: number;
           /** @description rows to skip */
           skip?: number;
@@ -746,6 +753,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
       };
     };
     put?: never;
@@ -773,6 +781,7 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
+      /** @description JSON (Content-Type application/json), at most 64 MiB (67108864 bytes) */
       requestBody: {
         content: {
           'application/json': components['schemas']['RevsRequest'];
@@ -797,7 +806,8 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Body over the size limit */
+        403: components['responses']['ForbiddenHost'];
+        /** @description Body over the 64 MiB (67108864 bytes) limit */
         413: {
           headers: {
             [name: string]: unknown;
@@ -806,6 +816,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        415: components['responses']['UnsupportedMediaType'];
       };
     };
     delete?: never;
@@ -859,6 +870,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
       };
     };
     put?: never;
@@ -900,6 +912,8 @@ export interface paths {
             'application/json': components['schemas']['StoredDoc'] | components['schemas']['LocalDoc'];
           };
         };
+        400: components['responses']['UnknownQueryParameter'];
+        403: components['responses']['ForbiddenHost'];
         /** @description No such document */
         404: {
           headers: {
@@ -928,14 +942,14 @@ export interface paths {
     };
     /**
      * Objects of every session in key order, a page at a time
-     * @description Lists the whole object store without one request per session (what export does). `after` is the previous page's `next` (the last key it held); `limit` (at least 1) defaults to 1000 and is clamped to 10000.
+     * @description Lists the whole object store without one request per session (what export does). `after` is the previous page's `next` (the last key it held).
      */
     get: {
       parameters: {
         query?: {
           /** @description list the keys after this one */
           after?: string;
-          /** @description objects per page (at least 1; default 1000, max 10000) */
+          /** @description page size: default 1000; over 10000 it is clamped to 10000, not refused */
           limit?: number;
         };
         header?: never;
@@ -962,6 +976,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
       };
     };
     put?: never;
@@ -1009,6 +1024,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -1078,6 +1094,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description Not found */
         404: {
           headers: {
@@ -1117,7 +1134,7 @@ export interface paths {
     put?: never;
     /**
      * Write documents (and local state) in one transaction
-     * @description Each document is validated (summary, event, chunk; `_design/…` documents pass as they are); the first invalid one fails the whole request with 400 naming `docs.<index>.<field>`. A document replaces a stored one only when its `_rev` is current; identical content is `unchanged` whatever its `_rev`. Bodies over 64 MiB are refused with 413.
+     * @description Each document is validated (summary, event, chunk; `_design/…` documents pass as they are); the first invalid one fails the whole request with 400 naming `docs.<index>.<field>`. A document replaces a stored one only when its `_rev` is current; identical content is `unchanged` whatever its `_rev`.
      */
     post: {
       parameters: {
@@ -1126,6 +1143,7 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
+      /** @description JSON (Content-Type application/json), at most 64 MiB (67108864 bytes) */
       requestBody: {
         content: {
           'application/json': components['schemas']['IngestDocsRequest'];
@@ -1150,7 +1168,8 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Body over the size limit */
+        403: components['responses']['ForbiddenHost'];
+        /** @description Body over the 64 MiB (67108864 bytes) limit */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1159,6 +1178,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        415: components['responses']['UnsupportedMediaType'];
       };
     };
     delete?: never;
@@ -1177,11 +1197,12 @@ export interface paths {
     get?: never;
     /**
      * Upload an object, streamed
-     * @description `name` may contain slashes (`subagents/agent-1.jsonl`); `..`, absolute paths and odd characters are refused with 400. `?offset=N` keeps the first N stored bytes and replaces the rest (appending to a growing transcript); without it the object is replaced atomically. `x-content-sha256` (hex) is checked before anything is committed. Bodies over 2 GiB are refused with 413.
+     * @description `name` may contain slashes (`subagents/agent-1.jsonl`); `..`, absolute paths and odd characters are refused with 400. `?offset=N` keeps the first N stored bytes and replaces the rest (appending to a growing transcript); without it the object is replaced atomically. `x-content-sha256` (hex) is checked before anything is committed.
      */
     put: {
       parameters: {
         query?: {
+          /** @description keep the first `offset` stored bytes and write the body after them */
           offset?: number;
         };
         header?: {
@@ -1193,6 +1214,7 @@ export interface paths {
         };
         cookie?: never;
       };
+      /** @description The object's bytes, streamed, at most 2 GiB (2147483648 bytes) */
       requestBody?: {
         content: {
           'application/octet-stream': string;
@@ -1217,6 +1239,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
         /** @description offset beyond the stored object */
         409: {
           headers: {
@@ -1226,7 +1249,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Too large */
+        /** @description Body over the 2 GiB (2147483648 bytes) limit */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1272,6 +1295,8 @@ export interface paths {
             'application/json': components['schemas']['ReindexResult'];
           };
         };
+        400: components['responses']['UnknownQueryParameter'];
+        403: components['responses']['ForbiddenHost'];
         /** @description A view this route needs is not materialised (a migration is pending) */
         503: {
           headers: {
@@ -1315,6 +1340,8 @@ export interface paths {
             'application/json': components['schemas']['MigrateStatus'];
           };
         };
+        400: components['responses']['UnknownQueryParameter'];
+        403: components['responses']['ForbiddenHost'];
       };
     };
     put?: never;
@@ -1345,6 +1372,7 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
+      /** @description JSON (Content-Type application/json), at most 64 KiB (65536 bytes) */
       requestBody?: {
         content: {
           'application/json': components['schemas']['MigrateUpRequest'];
@@ -1369,6 +1397,17 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Body over the 64 KiB (65536 bytes) limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
       };
     };
     delete?: never;
@@ -1394,6 +1433,7 @@ export interface paths {
         path?: never;
         cookie?: never;
       };
+      /** @description JSON (Content-Type application/json), at most 64 KiB (65536 bytes) */
       requestBody?: {
         content: {
           'application/json': components['schemas']['MigrateDownRequest'];
@@ -1418,6 +1458,17 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Body over the 64 KiB (65536 bytes) limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
       };
     };
     delete?: never;
@@ -1455,6 +1506,8 @@ export interface paths {
             'application/json': components['schemas']['Health'];
           };
         };
+        400: components['responses']['UnknownQueryParameter'];
+        403: components['responses']['ForbiddenHost'];
       };
     };
     put?: never;
@@ -1892,7 +1945,66 @@ export interface components {
       failedFiles?: number;
     };
   };
-  responses: never;
+  responses: {
+    /** @description A query parameter this operation does not take (unknown query parameters are refused); the message names it */
+    UnknownQueryParameter: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Missing or wrong bearer token (this instance runs with CT_API_TOKEN) */
+    Unauthorized: {
+      headers: {
+        /** @description Bearer realm="transcripts" */
+        'WWW-Authenticate'?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The Host header names neither this instance nor a loopback name (DNS-rebinding protection) */
+    ForbiddenHost: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The path exists but not with this method; `Allow` lists the methods it takes */
+    MethodNotAllowed: {
+      headers: {
+        /** @description for example `GET, HEAD` */
+        Allow?: string;
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description The body is not sent as application/json */
+    UnsupportedMediaType: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+    /** @description Request line and headers together over the 16 KiB (16384 bytes) limit */
+    RequestHeaderFieldsTooLarge: {
+      headers: {
+        [name: string]: unknown;
+      };
+      content: {
+        'application/json': components['schemas']['Error'];
+      };
+    };
+  };
   parameters: never;
   requestBodies: never;
   headers: never;

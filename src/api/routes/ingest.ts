@@ -9,7 +9,7 @@ import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocInput } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest, conflict, tooLarge } from '../http-error.js';
-import { jsonBodyLimit, MAX_JSON_BYTES, MAX_OBJECT_BYTES } from '../middleware/body-limit.js';
+import { byteLimitWords, jsonBody, MAX_OBJECT_BYTES, tooLargeResponse } from '../middleware/body-limit.js';
 import { createRouter, describeValidationError } from '../router.js';
 import { errorResponses, errorSchema } from '../schemas/common.js';
 import {
@@ -23,6 +23,8 @@ import { nestedDeeperThan } from '../../core/transcript/caps.js';
 /** Nesting deeper than any document of ours (a tool input is cut at 64 levels). */
 const MAX_DOC_DEPTH = 100;
 
+const docsBody = jsonBody(ingestDocsRequestSchema, { required: true });
+
 const docsRoute = createRoute({
   method: 'post',
   path: '/docs',
@@ -30,17 +32,17 @@ const docsRoute = createRoute({
   description:
     'Each document is validated (summary, event, chunk; `_design/…` documents pass as they are); the first ' +
     'invalid one fails the whole request with 400 naming `docs.<index>.<field>`. A document replaces a ' +
-    'stored one only when its `_rev` is current; identical content is `unchanged` whatever its `_rev`. ' +
-    `Bodies over ${MAX_JSON_BYTES / 1024 / 1024} MiB are refused with 413.`,
+    'stored one only when its `_rev` is current; identical content is `unchanged` whatever its `_rev`.',
   tags: ['ingest'],
-  middleware: [jsonBodyLimit()] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: ingestDocsRequestSchema } } } },
+  middleware: docsBody.middleware,
+  request: { body: docsBody.body },
   responses: {
     200: {
       description: 'Per-document outcome',
       content: { 'application/json': { schema: ingestDocsResultSchema } },
     },
-    ...errorResponses(400, 413),
+    ...errorResponses(400),
+    ...docsBody.responses,
   },
 });
 
@@ -148,7 +150,7 @@ export function ingestRoutes(deps: ApiDeps) {
       '`name` may contain slashes (`subagents/agent-1.jsonl`); `..`, absolute paths and odd characters are ' +
       'refused with 400. `?offset=N` keeps the first N stored bytes and replaces the rest (appending to a ' +
       'growing transcript); without it the object is replaced atomically. `x-content-sha256` (hex) is ' +
-      `checked before anything is committed. Bodies over ${MAX_OBJECT_BYTES / 1024 ** 3} GiB are refused with 413.`,
+      'checked before anything is committed.',
     tags: ['ingest'],
     request: {
       params: z.object({
@@ -161,10 +163,16 @@ export function ingestRoutes(deps: ApiDeps) {
           .int()
           .min(0)
           .optional()
-          .openapi({ param: { name: 'offset', in: 'query' } }),
+          .openapi({
+            param: { name: 'offset', in: 'query' },
+            description: 'keep the first `offset` stored bytes and write the body after them',
+          }),
       }),
       headers: z.object({ 'x-content-sha256': z.string().optional() }),
-      body: { content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } } },
+      body: {
+        description: `The object's bytes, streamed, at most ${byteLimitWords(MAX_OBJECT_BYTES)}`,
+        content: { 'application/octet-stream': { schema: z.string().openapi({ format: 'binary' }) } },
+      },
     },
     responses: {
       200: { description: 'Stored', content: { 'application/json': { schema: putObjectResultSchema } } },
@@ -176,7 +184,7 @@ export function ingestRoutes(deps: ApiDeps) {
         description: 'offset beyond the stored object',
         content: { 'application/json': { schema: errorSchema } },
       },
-      413: { description: 'Too large', content: { 'application/json': { schema: errorSchema } } },
+      ...tooLargeResponse(MAX_OBJECT_BYTES),
     },
   });
   app.put('/objects/:sessionId/:name{.+}', async (c) => {

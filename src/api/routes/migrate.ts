@@ -3,7 +3,7 @@ import { createRoute } from '@hono/zod-openapi';
 import { createMigrator, MigrationRangeError } from '../../migrations/runner.js';
 import { badRequest } from '../http-error.js';
 import type { ApiDeps } from '../deps.js';
-import { jsonBodyLimit } from '../middleware/body-limit.js';
+import { jsonBody } from '../middleware/body-limit.js';
 import { createRouter } from '../router.js';
 import { errorResponses } from '../schemas/common.js';
 import {
@@ -23,6 +23,11 @@ const statusRoute = createRoute({
   },
 });
 
+/** Migration requests are a few small fields. */
+const MAX_MIGRATE_BODY_BYTES = 64 * 1024;
+const upBody = jsonBody(migrateUpRequestSchema, { maxBytes: MAX_MIGRATE_BODY_BYTES });
+const downBody = jsonBody(migrateDownRequestSchema, { maxBytes: MAX_MIGRATE_BODY_BYTES });
+
 const upRoute = createRoute({
   method: 'post',
   path: '/up',
@@ -30,11 +35,12 @@ const upRoute = createRoute({
   description:
     'A failing step is reported in the result (`steps[].status = failed`, `error`), not as an HTTP error.',
   tags: ['migrate'],
-  middleware: [jsonBodyLimit(64 * 1024)] as const,
-  request: { body: { content: { 'application/json': { schema: migrateUpRequestSchema } } } },
+  middleware: upBody.middleware,
+  request: { body: upBody.body },
   responses: {
     200: { description: 'The run', content: { 'application/json': { schema: migrateResultSchema } } },
     ...errorResponses(400),
+    ...upBody.responses,
   },
 });
 
@@ -43,11 +49,12 @@ const downRoute = createRoute({
   path: '/down',
   summary: 'Revert `steps` migrations (default 1)',
   tags: ['migrate'],
-  middleware: [jsonBodyLimit(64 * 1024)] as const,
-  request: { body: { content: { 'application/json': { schema: migrateDownRequestSchema } } } },
+  middleware: downBody.middleware,
+  request: { body: downBody.body },
   responses: {
     200: { description: 'The run', content: { 'application/json': { schema: migrateResultSchema } } },
     ...errorResponses(400),
+    ...downBody.responses,
   },
 });
 

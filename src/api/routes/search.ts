@@ -27,7 +27,7 @@ const searchRoute = createRoute({
   description:
     'Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). ' +
     'The session filters apply. Each hit names its session, file and entry index, with a snippet whose ' +
-    '`mark` segments matched. `limit` defaults to 20, clamped to 100.',
+    '`mark` segments matched.',
   tags: ['search'],
   request: {
     query: z
@@ -39,7 +39,7 @@ const searchRoute = createRoute({
           .max(1000, { error: 'must be at most 1000 characters' })
           .openapi({ param: { name: 'q', in: 'query' }, example: '"connection refused" deploy*' }),
         ...filterQueryShape,
-        ...pageQueryShape,
+        ...pageQueryShape({ max: MAX_LIMIT.search, default: DEFAULT_LIMIT.search }),
       })
       .strict(),
   },

@@ -36,8 +36,7 @@ const listRoute = createRoute({
   path: '/',
   summary: 'List sessions, newest first',
   description:
-    'Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range. ' +
-    '`limit` defaults to userSettings.sessionListPageSize and is clamped to 500.',
+    'Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range.',
   tags: ['sessions'],
   request: {
     query: z
@@ -48,7 +47,7 @@ const listRoute = createRoute({
           .min(1)
           .optional()
           .openapi({ param: { name: 'idPrefix', in: 'query' }, description: 'session id prefix' }),
-        ...pageQueryShape,
+        ...pageQueryShape({ max: MAX_LIMIT.sessions, default: 'userSettings.sessionListPageSize' }),
       })
       .strict(),
   },
@@ -87,9 +86,16 @@ const transcriptRoute = createRoute({
   method: 'get',
   path: '/{id}/transcript',
   summary: 'Projected transcript entries, paged',
-  description: '`limit` defaults to userSettings.transcriptPageSize and is clamped to 1000.',
   tags: ['sessions'],
-  request: { params: idParams, query: z.object({ file: fileQuery, ...pageQueryShape }).strict() },
+  request: {
+    params: idParams,
+    query: z
+      .object({
+        file: fileQuery,
+        ...pageQueryShape({ max: MAX_LIMIT.transcript, default: 'userSettings.transcriptPageSize' }),
+      })
+      .strict(),
+  },
   responses: {
     200: {
       description: 'A page of entries',
@@ -112,7 +118,7 @@ const turnsRoute = createRoute({
           .enum(['user', 'assistant'])
           .optional()
           .openapi({ param: { name: 'role', in: 'query' }, description: 'one side; both when absent' }),
-        ...pageQueryShape,
+        ...pageQueryShape({ max: MAX_LIMIT.turns, default: 'userSettings.transcriptPageSize' }),
       })
       .strict(),
   },
@@ -148,7 +154,10 @@ const eventsRoute = createRoute({
   path: '/{id}/events',
   summary: 'Hook events of a session, in time order',
   tags: ['sessions'],
-  request: { params: idParams, query: z.object(pageQueryShape).strict() },
+  request: {
+    params: idParams,
+    query: z.object(pageQueryShape({ max: MAX_LIMIT.events, default: DEFAULT_LIMIT.events })).strict(),
+  },
   responses: {
     200: { description: 'Events', content: { 'application/json': { schema: eventsSchema } } },
     ...errorResponses(400, 404, 503),

@@ -12,7 +12,7 @@ import { bundleLinePieces, isBundledId } from '../../bundle/bundle-doc.js';
 import { hashStream } from '../../bundle/checksum.js';
 import { sessionDocRanges } from '../../bundle/selection.js';
 import { allDocsJson } from '../all-docs-stream.js';
-import { jsonBodyLimit } from '../middleware/body-limit.js';
+import { jsonBody } from '../middleware/body-limit.js';
 import { objectKeyProblem, sessionIdProblem, splitObjectKey } from '../../core/object-key.js';
 import type { DocStore } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
@@ -22,7 +22,7 @@ import { parseRange } from '../range.js';
 import { streamedResponse, nodeStreamResponse } from '../streamed-response.js';
 import { reprDigest, wantsSha256 } from '../repr-digest.js';
 import { createRouter } from '../router.js';
-import { errorResponses, errorSchema, intParam } from '../schemas/common.js';
+import { errorResponses, errorSchema, intParam, limitParam } from '../schemas/common.js';
 import {
   allDocsSchema,
   localDocSchema,
@@ -45,7 +45,7 @@ const allDocsRoute = createRoute({
   summary: 'Documents in id order, CouchDB `_all_docs` shape',
   description:
     '`startkey`/`endkey` are JSON-encoded strings as in CouchDB (a bare string is accepted too). ' +
-    '`limit` defaults to 1000 and is clamped to 10000. Page with `startkey` = the last id and drop that ' +
+    'Page with `startkey` = the last id and drop that ' +
     'row when it comes back (CouchDB’s `skip=1` works too, but skips a row when the last one was deleted ' +
     'in between). ' +
     '`_local/` documents are never listed.',
@@ -57,7 +57,7 @@ const allDocsRoute = createRoute({
         start_key: keyParam('start_key', 'alias of startkey'),
         endkey: keyParam('endkey', 'last id (inclusive)'),
         end_key: keyParam('end_key', 'alias of endkey'),
-        limit: intParam('limit', 'rows per page (default 1000, max 10000)'),
+        limit: limitParam({ max: MAX_LIMIT.allDocs, default: DEFAULT_LIMIT.allDocs }),
         skip: intParam('skip', 'rows to skip'),
         include_docs: z
           .enum(['true', 'false'], { error: 'must be true or false' })
@@ -78,7 +78,7 @@ const objectPageRoute = createRoute({
   summary: 'Objects of every session in key order, a page at a time',
   description:
     'Lists the whole object store without one request per session (what export does). `after` is the ' +
-    "previous page's `next` (the last key it held); `limit` (at least 1) defaults to 1000 and is clamped to 10000.",
+    "previous page's `next` (the last key it held).",
   tags: ['store'],
   request: {
     query: z
@@ -87,7 +87,7 @@ const objectPageRoute = createRoute({
           .string()
           .optional()
           .openapi({ param: { name: 'after', in: 'query' }, description: 'list the keys after this one' }),
-        limit: intParam('limit', 'objects per page (at least 1; default 1000, max 10000)'),
+        limit: limitParam({ max: MAX_LIMIT.objects, default: DEFAULT_LIMIT.objects, min: 1 }),
       })
       .strict(),
   },
@@ -97,16 +97,19 @@ const objectPageRoute = createRoute({
   },
 });
 
+const revsBody = jsonBody(revsRequestSchema, { required: true });
+
 const revsRoute = createRoute({
   method: 'post',
   path: '/revs',
   summary: 'Current revisions of the given ids (absent ids omitted)',
   tags: ['store'],
-  middleware: [jsonBodyLimit()] as const,
-  request: { body: { required: true, content: { 'application/json': { schema: revsRequestSchema } } } },
+  middleware: revsBody.middleware,
+  request: { body: revsBody.body },
   responses: {
     200: { description: 'Revisions by id', content: { 'application/json': { schema: revsResultSchema } } },
-    ...errorResponses(400, 413),
+    ...errorResponses(400),
+    ...revsBody.responses,
   },
 });
 

@@ -84,10 +84,36 @@ export const filterQueryShape = {
   to: isoParam('to', 'end of the range (a bare date means the end of that UTC day)'),
 };
 
-export const pageQueryShape = {
-  limit: intParam('limit', 'page size (clamped to the route maximum)'),
+/**
+ * How a paged route treats `limit`, given as the numbers its handler clamps with (`MAX_LIMIT`,
+ * `DEFAULT_LIMIT` in deps.ts): `default` is a number, or the setting it comes from.
+ */
+export interface LimitRule {
+  max: number;
+  default: number | string;
+  /** Smallest accepted value (default 0, which answers just the total). */
+  min?: number;
+}
+
+/** The `limit` query parameter of a paged route, its description generated from the rule. */
+export const limitParam = (rule: LimitRule) =>
+  uintString()
+    .optional()
+    .openapi({
+      param: { name: 'limit', in: 'query' },
+      description:
+        `page size: default ${rule.default}; over ${rule.max} it is clamped to ${rule.max}, not refused` +
+        ((rule.min ?? 0) === 0 ? '; 0 answers just the total' : ''),
+      type: 'integer',
+      minimum: rule.min ?? 0,
+      ...(typeof rule.default === 'number' ? { default: rule.default } : {}),
+    });
+
+/** `limit` and `offset` of a paged route. */
+export const pageQueryShape = (rule: LimitRule) => ({
+  limit: limitParam(rule),
   offset: intParam('offset', 'items to skip'),
-};
+});
 
 /**
  * Checks `from <= to` after the individual params validated, comparing the bounds as the routes
