@@ -11,6 +11,7 @@ import { openStore } from '../store/open-store.js';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../../test/support/api-server.js';
 import { entryRenderer, markdownHeader, markdownPieces } from './markdown.js';
 import { toSession } from './session-view.js';
+import { HISTORY_EXPORT, POMODORO } from '../../test/support/corpus-sessions.js';
 
 let dir: string;
 let store: Store;
@@ -87,7 +88,7 @@ describe('GET /api/sessions/{id}/markdown over the corpus', () => {
   it.each([
     '1b2c0332-e2dc-459f-88b9-1aad6e941e18',
     'fb4f7a6e-9d92-4292-8743-3a43a187bb1b',
-    'claude-code-pomodoro-timer',
+    POMODORO,
     'edge_cases',
   ])("%s: every tool call comes under a Claude heading, in the transcript's order", async (id) => {
     const calls = (await entriesOf(id)).filter((e) => !e.isSidechain).flatMap((e) => e.toolUses ?? []);
@@ -105,7 +106,7 @@ describe('GET /api/sessions/{id}/markdown over the corpus', () => {
     'edge_cases',
     '37f83ec9-f2ea-42a9-925e-0d5c105cb6e8',
     '1b2c0332-e2dc-459f-88b9-1aad6e941e18',
-    'session',
+    HISTORY_EXPORT,
     '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
     'cc1df109-4282-4321-8248-8bbcd471da78',
   ])('%s: the You sections are the user turns, word for word', async (id) => {

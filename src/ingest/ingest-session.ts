@@ -224,7 +224,9 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
             : null;
       if (reason) {
         unchanged++;
-        result.kept.push({ path: file.path, objectName: file.objectName, reason });
+        // Another file naming the same session (a renamed copy, a second tree) says which one.
+        const from = prev.path === file.path ? '' : `session ${sessionId} was read from ${prev.path}, and `;
+        result.kept.push({ path: file.path, objectName: file.objectName, reason: from + reason });
         continue;
       }
     }

@@ -18,11 +18,14 @@ import { summaryDocSchema, type ChunkDoc, type SummaryDoc } from '../core/docume
 import { createMigrator } from '../migrations/runner.js';
 import type { Store } from '../store/contract.js';
 import { openStore } from '../store/open-store.js';
-import { claudeCorpusDir } from '../../test/support/paths.js';
+import { claudeCorpusDir, corpusDir } from '../../test/support/paths.js';
 import { snapshotStore } from '../../test/support/store-snapshot.js';
-import { ingestTree, type IngestTreeOptions } from './ingest-tree.js';
+import { ingestTree, treeIndexId, type IngestTreeOptions } from './ingest-tree.js';
 import { storeSink } from './sink.js';
 import { UNFINISHED_LINE_WAIT_MS } from './ingest-session.js';
+
+/** The session claude-code-pomodoro-timer.jsonl's lines name (the file is not named by it). */
+const POMODORO = '36d9e1bc-63bf-4e97-8a3e-2b20ba8583f2';
 
 let tmp: string;
 let store: Store;
@@ -165,7 +168,7 @@ describe('appending to a transcript', () => {
 
     const r1 = await run(root);
     expect(r1.entries).toBe(50);
-    const sid = 'claude-code-pomodoro-timer';
+    const sid = POMODORO;
     expect((await store.views.transcriptPage(sid, 'transcript.jsonl', { offset: 0, limit: 1 })).total).toBe(
       50,
     );
@@ -222,7 +225,7 @@ describe('a file that no longer continues what was stored', () => {
     const root = path.join(tmp, 'tree');
     await cp(path.join(claudeCorpusDir, 'yoavf__ai-sessions'), path.join(root, 'proj'), { recursive: true });
     const file = path.join(root, 'proj', 'claude-code-pomodoro-timer.jsonl');
-    const sid = 'claude-code-pomodoro-timer';
+    const sid = POMODORO;
     const full = await readFile(file);
     const lines = full.toString('utf8').split('\n').filter(Boolean);
     expect((await run(root)).kept).toEqual([]);
@@ -263,6 +266,84 @@ describe('a file that no longer continues what was stored', () => {
     const chunks: Buffer[] = [];
     for await (const c of obj!) chunks.push(c as Buffer);
     expect(Buffer.concat(chunks).equals(Buffer.concat([full, Buffer.from(extra)]))).toBe(true);
+  });
+});
+
+describe('transcripts not named by their session id', () => {
+  it('reads a renamed copy or an export into the session its lines name, with its subagent files', async () => {
+    // claude-history's export (session.jsonl beside agents/agent-*.jsonl), and, in one tree, a
+    // Claude Code and a Codex fixture both called small.jsonl.
+    const r = await run(corpusDir);
+    expect(r.failed).toEqual([]);
+    const exported = await summaryOf(store, '967e501d-aa48-4eab-a21f-b17058bd78f0');
+    expect(exported.files.map((f) => f.name).sort()).toEqual([
+      'subagents/agent-aae161c.jsonl',
+      'subagents/agent-acompact-a94287.jsonl',
+      'subagents/agent-aprompt_suggestion-aafb27.jsonl',
+      'transcript.jsonl',
+    ]);
+    expect(exported.counts.entries).toBeGreaterThanOrEqual(591);
+    expect(await store.docs.get('summary:session')).toBeNull();
+    // Both small.jsonl files are sessions: the Codex one by its session_meta id, the Claude Code
+    // fixture (whose lines name no uuid) by its stem.
+    expect((await summaryOf(store, '019fc8be-3658-7ca3-9e29-000000000000')).counts.entries).toBe(118);
+    expect((await summaryOf(store, 'small')).counts.entries).toBe(89);
+    expect((await summaryOf(store, POMODORO)).counts.entries).toBe(127);
+  });
+
+  it('reads one of two copies that name the same session, and says why the other is not read', async () => {
+    const src = path.join(claudeCorpusDir, 'yoavf__ai-sessions', 'claude-code-pomodoro-timer.jsonl');
+    const root = path.join(tmp, 'copies');
+    await mkdir(path.join(root, 'a'), { recursive: true });
+    await mkdir(path.join(root, 'b'), { recursive: true });
+    await cp(src, path.join(root, 'a', 'pomodoro.jsonl'));
+    await cp(src, path.join(root, 'b', 'pomodoro-backup.jsonl'));
+    const r = await run(root);
+    expect(r.failed).toEqual([
+      {
+        file: path.join(root, 'b', 'pomodoro-backup.jsonl'),
+        error: `not read: it would be transcript.jsonl of session ${POMODORO}, which is read from ${path.join(root, 'a', 'pomodoro.jsonl')}`,
+      },
+    ]);
+    expect((await summaryOf(store, POMODORO)).counts.entries).toBe(127);
+
+    // A later file claiming the stored session with other bytes: kept out, naming the first file.
+    const later = path.join(tmp, 'later');
+    await mkdir(path.join(later, 'p'), { recursive: true });
+    const lines = (await readFile(src, 'utf8')).split('\n').filter(Boolean);
+    await writeFile(path.join(later, 'p', 'other.jsonl'), lines.slice(1).join('\n') + '\n');
+    const again = await run(later);
+    expect(again.kept).toEqual([
+      {
+        file: path.join(later, 'p', 'other.jsonl'),
+        reason: expect.stringContaining(
+          `session ${POMODORO} was read from ${path.join(root, 'a', 'pomodoro.jsonl')}`,
+        ),
+      },
+    ]);
+    expect((await summaryOf(store, POMODORO)).counts.entries).toBe(127);
+  });
+
+  it('keeps a file in the session an earlier version read it into', async () => {
+    // Before ids were read from content, session.jsonl was the session "session": a store that
+    // holds it so goes on appending there rather than splitting the transcript in two.
+    const root = path.join(tmp, 'old');
+    await mkdir(path.join(root, 'p'), { recursive: true });
+    const file = path.join(root, 'p', 'session.jsonl');
+    const src = path.join(
+      claudeCorpusDir,
+      'randlee__claude-history',
+      'claude-history-simple',
+      'session.jsonl',
+    );
+    await cp(src, file);
+    await store.docs.putLocal(treeIndexId('test-host', root), {
+      v: 1,
+      files: { [file]: { size: 0, mtimeMs: 0, sessionId: 'session' } },
+    });
+    await run(root);
+    expect((await summaryOf(store, 'session')).counts.entries).toBe(591);
+    expect(await store.docs.get('summary:967e501d-aa48-4eab-a21f-b17058bd78f0')).toBeNull();
   });
 });
 

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { readParentSessionId, scanTree, type ScannedFile } from './scan-tree.js';
+import { scanTree, sessionIdOf, type ScannedFile } from './scan-tree.js';
 import { ingestSession, type SessionFile } from './ingest-session.js';
 import type { IngestSink } from './sink.js';
 import { Slots } from './slots.js';
@@ -93,10 +93,11 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
   for (const file of scanned) {
     const known = index.files[file.path];
     if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) continue;
+    // The index keeps the session a file was read into, so a store keeps its sessions as they are.
     let sessionId = file.sessionId ?? known?.sessionId ?? null;
     if (!sessionId) {
       try {
-        sessionId = await readParentSessionId(file.path);
+        sessionId = await sessionIdOf(file.path, file);
       } catch (err) {
         result.failed.push({ file: file.path, error: message(err) });
         continue;
@@ -108,6 +109,16 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     }
     file.sessionId = sessionId;
     const group = bySession.get(sessionId) ?? [];
+    // Two files that are one session's same transcript (copies renamed apart, or a Claude Code
+    // and a Codex fixture both called small.jsonl with no id inside): the first is read.
+    const first = group.find((f) => f.objectName === file.objectName);
+    if (first) {
+      result.failed.push({
+        file: file.path,
+        error: `not read: it would be ${file.objectName} of session ${sessionId}, which is read from ${first.path}`,
+      });
+      continue;
+    }
     group.push(file);
     bySession.set(sessionId, group);
     result.changedFiles++;

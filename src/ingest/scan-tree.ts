@@ -4,7 +4,7 @@
  */
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { classifyTranscriptPath, type TranscriptPath } from './transcript-path.js';
+import { classifyTranscriptPath, isSessionUuid, stemOf, type TranscriptPath } from './transcript-path.js';
 
 export interface ScannedFile extends TranscriptPath {
   /** Absolute path. */
@@ -62,33 +62,72 @@ async function classify(full: string): Promise<ScannedFile | null> {
   return kind && { ...kind, path: full, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
 }
 
+/** How much of a file's head, and of its tail, is read to learn its session. */
+const PEEK_BYTES = 256 * 1024;
+
 /**
- * The parent session of an older subagent file: the first `sessionId` found in its first lines
- * (reads at most 256 KiB). Null when none is found.
+ * The session a transcript belongs to. Its path says, except (kind.sessionId null):
+ * - for an older subagent file, whose first lines carry the parent's `sessionId`;
+ * - for a main transcript not named by its id, whose own lines say: a Codex rollout's first
+ *   `session_meta` id, else the uuid `sessionId` of the last line that has one (the session
+ *   writing the file: lines copied from an earlier session come first), else the file's stem.
+ * Null only for a subagent file whose lines name no session.
  */
-export async function readParentSessionId(file: string): Promise<string | null> {
-  const fh = await open(file, 'r');
-  try {
-    const buf = Buffer.alloc(256 * 1024);
-    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
-    const text = buf.subarray(0, bytesRead).toString('utf8');
-    for (const line of text.split('\n')) {
-      try {
-        const rec = JSON.parse(line) as unknown;
-        if (
-          rec &&
-          typeof rec === 'object' &&
-          typeof (rec as { sessionId?: unknown }).sessionId === 'string'
-        ) {
-          const id = (rec as { sessionId: string }).sessionId;
-          if (id) return id;
-        }
-      } catch {
-        // a partial or malformed line: keep looking
-      }
+export async function sessionIdOf(file: string, kind: TranscriptPath): Promise<string | null> {
+  if (kind.sessionId !== null) return kind.sessionId;
+  const { head, tail } = await peek(file);
+  if (kind.kind === 'subagent') {
+    for (const rec of head) {
+      const id = rec.sessionId;
+      if (typeof id === 'string' && id) return id;
     }
     return null;
+  }
+  for (const rec of head) {
+    const meta =
+      rec.type === 'session_meta' ? (rec.payload as Record<string, unknown> | undefined) : undefined;
+    if (typeof meta?.id === 'string' && isSessionUuid(meta.id)) return meta.id.toLowerCase();
+  }
+  for (const recs of [tail, head]) {
+    for (let i = recs.length - 1; i >= 0; i--) {
+      const id = recs[i]!.sessionId;
+      if (typeof id === 'string' && isSessionUuid(id)) return id.toLowerCase();
+    }
+  }
+  return stemOf(file);
+}
+
+type Rec = Record<string, unknown>;
+
+/** The records that parse in the file's first and last PEEK_BYTES (the same ones when it is small). */
+async function peek(file: string): Promise<{ head: Rec[]; tail: Rec[] }> {
+  const fh = await open(file, 'r');
+  try {
+    const { size } = await fh.stat();
+    const read = async (start: number) => {
+      const buf = Buffer.alloc(Math.min(PEEK_BYTES, size - start));
+      const { bytesRead } = await fh.read(buf, 0, buf.length, start);
+      return buf.subarray(0, bytesRead).toString('utf8').split('\n');
+    };
+    const headLines = await read(0);
+    const head = records(headLines);
+    if (size <= PEEK_BYTES) return { head, tail: head };
+    // The tail starts inside a line: its first piece is not a record.
+    return { head, tail: records((await read(size - PEEK_BYTES)).slice(1)) };
   } finally {
     await fh.close();
   }
+}
+
+function records(lines: string[]): Rec[] {
+  const out: Rec[] = [];
+  for (const line of lines) {
+    try {
+      const rec = JSON.parse(line) as unknown;
+      if (rec && typeof rec === 'object' && !Array.isArray(rec)) out.push(rec as Rec);
+    } catch {
+      // a partial or malformed line: not evidence either way
+    }
+  }
+  return out;
 }

@@ -3,9 +3,16 @@ import { classifyTranscriptPath } from './transcript-path.js';
 
 describe('classifyTranscriptPath', () => {
   it('reads the layouts of Claude Code projects', () => {
-    expect(classifyTranscriptPath('/p/proj/abc.jsonl')).toEqual({
+    const id = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
+    expect(classifyTranscriptPath(`/p/proj/${id}.jsonl`)).toEqual({
       kind: 'main',
-      sessionId: 'abc',
+      sessionId: id,
+      objectName: 'transcript.jsonl',
+    });
+    // Not named by a session id (a renamed copy, another tool's export): its lines must say.
+    expect(classifyTranscriptPath('/p/proj/session.jsonl')).toEqual({
+      kind: 'main',
+      sessionId: null,
       objectName: 'transcript.jsonl',
     });
     expect(classifyTranscriptPath('/p/proj/abc/subagents/agent-1.jsonl')).toEqual({
@@ -29,7 +36,7 @@ describe('classifyTranscriptPath', () => {
       sessionId: '019ce50a-d285-7a52-b98a-6a3a66a48547',
       objectName: 'transcript.jsonl',
     });
-    // Without a uuid it is an ordinary main transcript, named by its stem.
-    expect(classifyTranscriptPath('/p/rollout-notes.jsonl')?.sessionId).toBe('rollout-notes');
+    // Without a uuid it is a main transcript whose lines must name the session.
+    expect(classifyTranscriptPath('/p/rollout-notes.jsonl')?.sessionId).toBeNull();
   });
 });

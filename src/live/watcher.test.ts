@@ -73,6 +73,44 @@ describe('watchTranscripts', () => {
     await w.close();
     rmSync(tmp, { recursive: true, force: true });
   });
+
+  it('records a transcript not named by its id in the session its lines name, or the one it was read into before', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'ct-watch-'));
+    mkdirSync(path.join(root, 'proj'));
+    const id = '967e501d-aa48-4eab-a21f-b17058bd78f0';
+    const calls: Array<{ sessionId: string; path: string }> = [];
+    const removed: Array<[string, string | null]> = [];
+    const known = path.join(root, 'proj', 'read-before.jsonl');
+    const w = watchTranscripts({
+      root,
+      delayMs: 50,
+      ingest: async (sessionId, files) => {
+        for (const f of files) calls.push({ sessionId, path: f.path });
+      },
+      removed: async (p, sessionId) => {
+        removed.push([p, sessionId]);
+      },
+      knownSession: async (p) => (p === known ? 'session' : undefined),
+      log: () => undefined,
+    });
+    await w.ready;
+    const renamed = path.join(root, 'proj', 'session.jsonl');
+    writeFileSync(renamed, `{"type":"user","sessionId":"${id}"}\n`);
+    writeFileSync(known, `{"type":"user","sessionId":"${id}"}\n`);
+    await waitFor(() => calls.length >= 2);
+    await w.idle();
+    expect(calls).toEqual(
+      expect.arrayContaining([
+        { sessionId: id, path: renamed },
+        { sessionId: 'session', path: known },
+      ]),
+    );
+    rmSync(known);
+    await waitFor(() => removed.length > 0);
+    expect(removed).toEqual([[known, 'session']]);
+    await w.close();
+    rmSync(root, { recursive: true, force: true });
+  });
 });
 
 async function waitFor(check: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -8,15 +8,20 @@
 import { watch, type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
 import type { SessionFile } from '../ingest/ingest-session.js';
-import { readParentSessionId } from '../ingest/scan-tree.js';
+import { sessionIdOf } from '../ingest/scan-tree.js';
 import { classifyTranscriptPath } from '../ingest/transcript-path.js';
 
 export interface WatcherOptions {
   root: string;
   /** Ingests these files of a session (new or grown). Errors are logged, never thrown. */
   ingest(sessionId: string, files: SessionFile[]): Promise<void>;
-  /** A transcript file disappeared. */
+  /** A transcript file disappeared; its session, when known. */
   removed(path: string, sessionId: string | null, objectName: string): Promise<void>;
+  /**
+   * The session a file whose path does not name one was read into before (the tree index): it
+   * stays there, rather than being asked of its content again.
+   */
+  knownSession?(path: string): Promise<string | undefined>;
   log(line: string): void;
   /** From the first change of a session to its ingest (default 150 ms). */
   delayMs?: number;
@@ -88,9 +93,11 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
   async function changed(path: string) {
     const kind = classifyTranscriptPath(path);
     if (!kind || closed) return;
-    let sessionId = kind.sessionId;
-    if (sessionId === null) sessionId = await readParentSessionId(path).catch(() => null);
-    if (sessionId === null) return; // an agent file that names no session yet: its next change will
+    const sessionId =
+      kind.sessionId ??
+      (await options.knownSession?.(path).catch(() => undefined)) ??
+      (await sessionIdOf(path, kind).catch(() => null));
+    if (!sessionId) return; // an agent file that names no session yet: its next change will
     let files = pending.get(sessionId);
     if (!files) pending.set(sessionId, (files = new Map()));
     files.set(path, { path, objectName: kind.objectName });
@@ -99,6 +106,17 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
         sessionId,
         setTimeout(() => enqueue(sessionId), delay),
       );
+  }
+
+  async function gone(path: string) {
+    const kind = classifyTranscriptPath(path);
+    if (!kind || closed) return;
+    try {
+      const sessionId = kind.sessionId ?? (await options.knownSession?.(path)) ?? null;
+      await options.removed(path, sessionId, kind.objectName);
+    } catch (err) {
+      options.log(`watch: ${path} was removed, and recording that failed: ${(err as Error).message}`);
+    }
   }
 
   // Links are followed, as backfill's scan follows them (ingest/scan-tree.ts), and a folder
@@ -127,15 +145,7 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
   });
   watcher.on('add', (p) => void changed(p));
   watcher.on('change', (p) => void changed(p));
-  watcher.on('unlink', (p) => {
-    const kind = classifyTranscriptPath(p);
-    if (kind && !closed)
-      void options
-        .removed(p, kind.sessionId, kind.objectName)
-        .catch((err: Error) =>
-          options.log(`watch: ${p} was removed, and recording that failed: ${err.message}`),
-        );
-  });
+  watcher.on('unlink', (p) => void gone(p));
   watcher.on('error', (err) => options.log(`watch: ${(err as Error).message ?? String(err)}`));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 

@@ -167,6 +167,8 @@ export function startLive(options: LiveOptions): Live {
       watcher = watchTranscripts({
         root,
         ingest: ingestChanged,
+        knownSession: async (path) =>
+          (index ?? (await store.docs.getLocal<TreeIndex>(indexId)))?.files[path]?.sessionId,
         removed: async (path, sessionId, objectName) => {
           if (
             sessionId &&

@@ -9,13 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir, repoRoot } from '../support/paths.js';
+import { POMODORO } from '../support/corpus-sessions.js';
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 const BIG_FILE = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${BIG}.jsonl`);
 const BIG_CWD = '/home/ubuntu/Documents/livecd-gen';
 const OPUS41 = 'claude-opus-4-1-20250805';
 const SONNET4 = 'claude-sonnet-4-20250514';
-const POMODORO = 'claude-code-pomodoro-timer';
 const WITH_SUBAGENT = 'cc1df109-4282-4321-8248-8bbcd471da78';
 const SUBAGENT_FILE = 'subagents/agent-a0a2928875cb36a92.jsonl';
 const SUMMARY_ONLY = '0e298e67-9b2c-40bb-a410-2ca932ab278f';

@@ -10,6 +10,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { browserSuite, hasChromium, screenshot, skipReason } from './harness.js';
+import { HISTORY_EXPORT } from '../support/corpus-sessions.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -21,7 +22,7 @@ declare const requestAnimationFrame: (callback: () => void) => number;
 const EDGE = 'edge_cases'; // #5 command caveat, #6 <command-name>, #7 <local-command-stdout>
 const INTERRUPTED = '37f83ec9-f2ea-42a9-925e-0d5c105cb6e8'; // #72, #192 "[Request interrupted by user for tool use]"
 const INIT = '1af7fc5e-8455-4414-9ccd-011d40f70b2a'; // opens with the /init slash command
-const MODERN = 'session'; // 2.1.x: <bash-input>, /model, /context, /exit, <task-notification>
+const MODERN = HISTORY_EXPORT; // 2.1.x: <bash-input>, /model, /context, /exit, <task-notification>
 
 if (!hasChromium) console.log(skipReason);
 

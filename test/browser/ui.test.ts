@@ -25,6 +25,7 @@ import {
   skipReason,
   urlParams,
 } from './harness.js';
+import { GOAL_STATUS } from '../support/corpus-sessions.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -114,7 +115,7 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     expect(shapes[1]).toMatchObject({ radius: '50%', border: 'solid', bg: 'rgba(0, 0, 0, 0)' });
     expect(shapes[2]).toMatchObject({ radius: '1px', animation: 'none' });
     // A session whose runtime the API could not derive shows an em dash.
-    const completed = page.locator('[data-session-id=completed]');
+    const completed = page.locator(`[data-session-id="${GOAL_STATUS}"]`);
     await completed.waitFor();
     expect(await completed.getByTestId('active-time').textContent()).toBe('active —');
     // Pages of 10 load as the end of the list scrolls into view.
@@ -176,7 +177,8 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
   it('navigates the calendar and opens a day, placing a session on every day it ran', async () => {
     const page = await open('/app/calendar?month=2026-02');
     await page.getByTestId('calendar-month').filter({ hasText: 'February 2026' }).waitFor();
-    expect(await page.locator('[data-day="2026-02-02"]').getAttribute('data-sessions')).toBe('2');
+    // claude-history's export: session.jsonl and its agents/ files are one session that day.
+    expect(await page.locator('[data-day="2026-02-02"]').getAttribute('data-sessions')).toBe('1');
     await screenshot(page, 'calendar');
     await page.getByTestId('calendar-next').click();
     await page.getByTestId('calendar-month').filter({ hasText: 'March 2026' }).waitFor();

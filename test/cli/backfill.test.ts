@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
 import { claudeCorpusDir, corpusDir } from '../support/paths.js';
+import { RATE_LIMIT } from '../support/corpus-sessions.js';
 
 let server: TestServer;
 
@@ -129,7 +130,7 @@ describe('transcripts backfill', () => {
     expect(r.stderr).toMatch(/1 file\(s\) failed:/);
     expect(r.stderr).toContain('agent-orphan.jsonl');
     // The good file went in regardless.
-    expect((await getJson(server, '/api/sessions/rate-limit')).status).toBe(200);
+    expect((await getJson(server, `/api/sessions/${RATE_LIMIT}`)).status).toBe(200);
   });
 
   it('is a usage error (2) for a missing --dir or an empty --host', async () => {

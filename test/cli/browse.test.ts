@@ -3,7 +3,8 @@
  * real API holding the corpus — filters, id prefixes, `--json`, one side of a conversation, the
  * raw bytes, marks on a terminal, and rows that fit the width.
  */
-import { readFile } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
@@ -92,10 +93,21 @@ describe('transcripts show', () => {
   });
 
   it('an exact id wins over longer ids it prefixes; ambiguous and unknown prefixes exit 1', async () => {
-    expect((await cli(['show', 'session'])).stdout).toMatch(/^id\s+session$/m);
-    const amb = await cli(['show', 'se']);
+    // A second session whose id the corpus's "malformed" prefixes (a copy under a longer name,
+    // whose lines name no session: it is named by its file).
+    const tree = await mkdtemp(path.join(tmpdir(), 'ct-browse-'));
+    await mkdir(path.join(tree, 'p'));
+    await copyFile(
+      path.join(claudeCorpusDir, 'tombelieber__claude-view', 'malformed.jsonl'),
+      path.join(tree, 'p', 'malformed-twin.jsonl'),
+    );
+    expect((await cli(['backfill', '--dir', tree], { env: s.env })).code).toBe(0);
+    await rm(tree, { recursive: true, force: true });
+    expect((await cli(['show', 'malformed'])).stdout).toMatch(/^id\s+malformed$/m);
+    expect((await cli(['show', 'malformed-t'])).stdout).toMatch(/^id\s+malformed-twin$/m);
+    const amb = await cli(['show', 'mal']);
     expect(amb.code).toBe(1);
-    expect(amb.stderr).toMatch(/"se" matches several sessions/);
+    expect(amb.stderr).toMatch(/"mal" matches several sessions \(malformed, malformed-twin\)/);
     const none = await cli(['show', 'zzz']);
     expect(none.code).toBe(1);
     expect(none.stderr).toMatch(/no session matches "zzz"/);

@@ -15,6 +15,7 @@ import {
   type TestServer,
 } from '../support/api-server.js';
 import { runCommand } from '../support/bundle-cli.js';
+import { RATE_LIMIT } from '../support/corpus-sessions.js';
 
 let a: TestServer;
 let b: TestServer;
@@ -27,11 +28,11 @@ beforeAll(async () => {
   [a, b] = await Promise.all([startTestServer(), startTestServer()]);
   await backfillCorpus(a);
   expect(
-    (await runCommand(['export', bundle, '--session', 'rate-limit', '--session', 'chat', '--webapi', a.url]))
+    (await runCommand(['export', bundle, '--session', RATE_LIMIT, '--session', 'chat', '--webapi', a.url]))
       .code,
   ).toBe(0);
-  // B already holds its own version of rate-limit: another title.
-  const { _rev, ...summary } = (await getJson(a, '/api/store/docs/summary:rate-limit')).body;
+  // B already holds its own version of rate-limit.jsonl's session: another title.
+  const { _rev, ...summary } = (await getJson(a, `/api/store/docs/summary:${RATE_LIMIT}`)).body;
   expect(
     (await sendJson(b, 'POST', '/api/ingest/docs', { docs: [{ ...summary, title: 'renamed on B' }] })).status,
   ).toBe(200);
@@ -54,15 +55,17 @@ describe('import with a conflicting session', () => {
     expect(r.stdout).toContain(`documents: ${chatDocs} new, 0 unchanged, 1 conflicting, `);
     expect(r.stdout).toMatch(/\d+ skipped \(the rest of the conflicting sessions\)/);
     expect(r.stdout).toMatch(/1 session differs from the target's and would be left as the target has it/);
-    expect(r.stderr).toMatch(/rate-limit: document summary:rate-limit differs/);
+    expect(r.stderr).toMatch(new RegExp(`${RATE_LIMIT}: document summary:${RATE_LIMIT} differs`));
   });
 
   it('leaves that session as the target has it, writes the others, and exits 1 naming it', async () => {
     const r = await runCommand(['import', bundle, '--webapi', b.url]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(/rate-limit: document summary:rate-limit differs from the target's/);
-    expect((await getJson(b, '/api/store/docs/summary:rate-limit')).body.title).toBe('renamed on B');
-    expect((await getJson(b, '/api/store/objects/rate-limit/')).body.objects).toEqual([]);
+    expect(r.stderr).toMatch(
+      new RegExp(`${RATE_LIMIT}: document summary:${RATE_LIMIT} differs from the target's`),
+    );
+    expect((await getJson(b, `/api/store/docs/summary:${RATE_LIMIT}`)).body.title).toBe('renamed on B');
+    expect((await getJson(b, `/api/store/objects/${RATE_LIMIT}/`)).body.objects).toEqual([]);
     expect((await getJson(b, '/api/sessions/chat')).status).toBe(200);
     expect((await getJson(b, '/api/store/objects/chat/')).body.objects).toHaveLength(1);
   });
@@ -75,6 +78,6 @@ describe('import with a conflicting session', () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/nothing to import: .* in another version; nothing written/);
     expect(r.stdout).not.toMatch(/reindexed/);
-    expect(r.stderr).toMatch(/rate-limit: document summary:rate-limit differs/);
+    expect(r.stderr).toMatch(new RegExp(`${RATE_LIMIT}: document summary:${RATE_LIMIT} differs`));
   });
 });

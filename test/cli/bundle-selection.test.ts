@@ -18,11 +18,14 @@ import {
   type TestServer,
 } from '../support/api-server.js';
 import { runCommand, runCommandChild } from '../support/bundle-cli.js';
+import { RATE_LIMIT } from '../support/corpus-sessions.js';
 
 let a: TestServer;
 let tmp: string;
 let snapA: ApiSnapshot;
 let n = 0;
+/** The corpus's longest session (4 MB, one file): long enough for a progress bar to draw. */
+const LONGEST = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 const target = () => path.join(tmp, `bundle-${++n}`);
 
 async function readBundle(dir: string) {
@@ -51,7 +54,7 @@ beforeAll(async () => {
   a = await startTestServer();
   await backfillCorpus(a);
   // A session whose transcript object the source does not have (documents only).
-  const summary = (await getJson(a, '/api/store/docs/summary:rate-limit')).body;
+  const summary = (await getJson(a, `/api/store/docs/summary:${RATE_LIMIT}`)).body;
   const { _rev, ...ghost } = { ...summary, _id: 'summary:ghost', sessionId: 'ghost' };
   const w = await sendJson(a, 'POST', '/api/ingest/docs', { docs: [ghost] });
   expect(w.status).toBe(200);
@@ -97,7 +100,7 @@ describe('export selections', () => {
       '--session',
       '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
       '--session',
-      'rate-limit',
+      RATE_LIMIT,
       '--webapi',
       a.url,
     ]);
@@ -106,13 +109,13 @@ describe('export selections', () => {
     const sessions = [
       '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
       '5c0375b4-57a5-4f26-b12d-d022ee4e51b7',
-      'rate-limit',
+      RATE_LIMIT,
     ];
     expect(manifest.sessions).toEqual(sessions);
     expect(manifest.selection.sessions).toEqual([
       '5c0375b4',
       '1af7fc5e-8455-4414-9ccd-011d40f70b2a',
-      'rate-limit',
+      RATE_LIMIT,
     ]);
     const want = expectedFor(sessions);
     expect(docs.map((d) => d._id).sort()).toEqual(want.docs);
@@ -136,34 +139,34 @@ describe('export selections', () => {
       '--since',
       '2026-01-01',
       '--session',
-      'rate-limit',
+      RATE_LIMIT,
       '--session',
       '5c0375b4',
       '--webapi',
       a.url,
     ]);
     expect(r.code, r.stderr).toBe(0);
-    expect((await readBundle(dir)).manifest.sessions).toEqual(['rate-limit']);
+    expect((await readBundle(dir)).manifest.sessions).toEqual([RATE_LIMIT]);
   });
 
   it('--no-blobs writes documents only, and imports as documents only', async () => {
     const dir = target();
-    const r = await runCommand(['export', dir, '--no-blobs', '--session', 'rate-limit', '--webapi', a.url]);
+    const r = await runCommand(['export', dir, '--no-blobs', '--session', RATE_LIMIT, '--webapi', a.url]);
     expect(r.code, r.stderr).toBe(0);
     expect(await readdir(dir)).toEqual(['docs.ndjson', 'manifest.json']);
     const { manifest, docs } = await readBundle(dir);
     expect(Object.keys(manifest.files)).toEqual(['docs.ndjson']);
     expect(manifest.counts.objects).toBe(0);
     expect(manifest.selection.blobs).toBe(false);
-    expect(docs.map((d) => d._id).sort()).toEqual(expectedFor(['rate-limit']).docs);
+    expect(docs.map((d) => d._id).sort()).toEqual(expectedFor([RATE_LIMIT]).docs);
     const b = await startTestServer();
     try {
       const imp = await runCommand(['import', dir, '--webapi', b.url]);
       expect(imp.code, imp.stderr).toBe(0);
       expect((await getJson(b, '/api/health')).body.counts.objects).toBe(0);
-      expect((await getJson(b, '/api/sessions/rate-limit/transcript')).body.entries.length).toBeGreaterThan(
-        0,
-      );
+      expect(
+        (await getJson(b, `/api/sessions/${RATE_LIMIT}/transcript`)).body.entries.length,
+      ).toBeGreaterThan(0);
     } finally {
       await b.stop();
     }
@@ -171,7 +174,7 @@ describe('export selections', () => {
 
   it('import --no-blobs leaves the objects of a full bundle out', async () => {
     const dir = target();
-    expect((await runCommand(['export', dir, '--session', 'rate-limit', '--webapi', a.url])).code).toBe(0);
+    expect((await runCommand(['export', dir, '--session', RATE_LIMIT, '--webapi', a.url])).code).toBe(0);
     const b = await startTestServer();
     try {
       const imp = await runCommand(['import', dir, '--no-blobs', '--webapi', b.url]);
@@ -191,7 +194,7 @@ describe('export selections', () => {
       '--session',
       'ghost',
       '--session',
-      'rate-limit',
+      RATE_LIMIT,
       '--webapi',
       a.url,
     ]);
@@ -202,12 +205,12 @@ describe('export selections', () => {
   });
 
   it('shows a progress bar on a terminal and plain lines otherwise', async () => {
-    const tty = await runCommand(['export', target(), '--session', 'session', '--webapi', a.url], {
+    const tty = await runCommand(['export', target(), '--session', LONGEST, '--webapi', a.url], {
       tty: true,
     });
     expect(tty.code).toBe(0);
     expect(tty.stderr).toMatch(/export objects \[[=-]+\] \d+%/);
-    const plain = await runCommand(['export', target(), '--session', 'session', '--webapi', a.url]);
+    const plain = await runCommand(['export', target(), '--session', LONGEST, '--webapi', a.url]);
     expect(plain.stderr).toMatch(/export objects: 1\/1 files/);
     // Documents: bytes so far while they stream (no guessed total), the exact size once written.
     expect(plain.stderr).toMatch(/export documents: \d+\/\d+ files, [\d.]+ MB\n/);
@@ -232,9 +235,11 @@ describe('export refuses, writing nothing', () => {
     const unknown = await runCommand(['export', dir, '--session', 'no-such-session', '--webapi', a.url]);
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/no session matches "no-such-session"/);
-    const ambiguous = await runCommand(['export', dir, '--session', 'se', '--webapi', a.url]);
+    const ambiguous = await runCommand(['export', dir, '--session', 'a7', '--webapi', a.url]);
     expect(ambiguous.code).toBe(1);
-    expect(ambiguous.stderr).toMatch(/"se" matches several sessions \(session, session_with_image\)/);
+    expect(ambiguous.stderr).toContain(
+      '"a7" matches several sessions (a76fc974-3091-4485-9127-e667272dc322, a7cf1760-ec41-4c5e-8546-866e1abd17df)',
+    );
     expect(existsSync(dir)).toBe(false);
   });
 

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
 import { claudeCorpusDir } from '../support/paths.js';
+import { POMODORO } from '../support/corpus-sessions.js';
 
 let servers: TestServer[] = [];
 
@@ -59,7 +60,7 @@ describe('transcripts serve', () => {
     expect(health.body.import.sessions).toBeGreaterThanOrEqual(3);
     expect(first.logs()).toMatch(/import: done/);
     const sessions = await getJson(first, '/api/sessions');
-    expect(sessions.body.sessions.map((s: { id: string }) => s.id)).toContain('claude-code-pomodoro-timer');
+    expect(sessions.body.sessions.map((s: { id: string }) => s.id)).toContain(POMODORO);
     expect(sessions.body.sessions[0].provenance).toBe('backfilled');
 
     // instance.env tells clients where it listens; a CLI without --webapi finds it there.
