@@ -7,17 +7,12 @@
  */
 import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../core/documents.js';
 import { promptText } from '../core/transcript/turns.js';
+import { formatDuration } from '../core/display-format.js';
 import type { Store } from '../store/contract.js';
 import type { Session } from './schemas/sessions.js';
 
 const PAGE = 1000;
 const PREVIEW = 200;
-
-function duration(ms: number | null): string {
-  if (ms === null) return '—';
-  const m = Math.round(ms / 60_000);
-  return m < 60 ? `${m} min` : `${Math.floor(m / 60)} h ${m % 60} min`;
-}
 
 function preview(value: unknown): string {
   const text = typeof value === 'string' ? value : (JSON.stringify(value) ?? '');
@@ -68,7 +63,7 @@ export function markdownHeader(session: Session): string[] {
     `- **Model:** ${session.models.join(', ') || '—'}`,
     `- **Host:** ${session.hostname ?? '—'} · **Source:** ${session.source} · **Provenance:** ${session.provenance}`,
     `- **Started:** ${session.startedAt ?? '—'} · **Last activity:** ${session.lastActivity ?? '—'} · **Status:** ${session.status}`,
-    `- **Runtime:** ${duration(session.runtimeMs)} · **Active:** ${duration(session.activeTimeMs)}`,
+    `- **Runtime:** ${formatDuration(session.runtimeMs)} · **Active:** ${formatDuration(session.activeTimeMs)}`,
     `- **Tokens:** ${session.tokens.input} in, ${session.tokens.output} out, ${session.tokens.cacheRead} cache read, ${session.tokens.cacheWrite} cache write`,
     '',
     '---',

@@ -1,11 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   EM_DASH,
-  formatBytes,
   formatClock,
   formatCount,
   formatCountOf,
-  formatDuration,
   formatRelative,
   formatTimestamp,
   formatTokens,
@@ -13,24 +11,6 @@ import {
   shortModel,
   totalTokens,
 } from './format.js';
-
-describe('formatDuration', () => {
-  it('shows an em dash when the API could not derive a duration', () => {
-    expect(formatDuration(null)).toBe(EM_DASH);
-    expect(formatDuration(undefined)).toBe(EM_DASH);
-    expect(formatDuration(Number.NaN)).toBe(EM_DASH);
-    expect(formatDuration(-5)).toBe(EM_DASH);
-    expect(EM_DASH).toBe('\u2014');
-  });
-  it('scales from milliseconds to days', () => {
-    expect(formatDuration(0)).toBe('0ms');
-    expect(formatDuration(850)).toBe('850ms');
-    expect(formatDuration(45_000)).toBe('45s');
-    expect(formatDuration(192_000)).toBe('3m 12s');
-    expect(formatDuration(3_900_000)).toBe('1h 05m');
-    expect(formatDuration(183_600_000)).toBe('2d 3h');
-  });
-});
 
 describe('formatTokens', () => {
   it('compacts counts', () => {
@@ -45,17 +25,6 @@ describe('formatTokens', () => {
   it('sums a usage record', () => {
     expect(totalTokens({ input: 1, output: 2, cacheWrite: 3, cacheRead: 4 })).toBe(10);
     expect(totalTokens(null)).toBe(0);
-  });
-});
-
-describe('formatBytes', () => {
-  it('uses binary units', () => {
-    expect(formatBytes(0)).toBe('0 B');
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(1229)).toBe('1.2 KB');
-    expect(formatBytes(4_370_000)).toBe('4.2 MB');
-    expect(formatBytes(5 * 1024 ** 4)).toBe('5 TB');
-    expect(formatBytes(-1)).toBe(EM_DASH);
   });
 });
 

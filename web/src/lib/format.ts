@@ -3,24 +3,9 @@
  * token counts, byte sizes, timestamps. Pure and locale-independent so tests pin the output.
  */
 
-export const EM_DASH = '—';
-
-/**
- * A duration in ms: `850ms`, `45s`, `3m 12s`, `1h 05m`, `2d 3h`; `—` for null, undefined or a
- * negative or non-finite value (the API says null when it could not derive it).
- */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return EM_DASH;
-  if (ms < 1000) return `${Math.round(ms)}ms`;
-  const s = Math.floor(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  const h = Math.floor(m / 60);
-  if (h < 24) return `${h}h ${String(m % 60).padStart(2, '0')}m`;
-  const d = Math.floor(h / 24);
-  return `${d}d ${h % 24}h`;
-}
+// Durations and byte sizes read the same in the UI, the CLI and the Markdown export.
+export { EM_DASH, formatBytes, formatDuration } from '../../../src/core/display-format.js';
+import { EM_DASH } from '../../../src/core/display-format.js';
 
 function compact(n: number, unit: number, suffix: string): string {
   const v = n / unit;
@@ -35,20 +20,6 @@ export function formatTokens(n: number | null | undefined): string {
   if (a < 999_950) return compact(n, 1000, 'k');
   if (a < 999_950_000) return compact(n, 1_000_000, 'M');
   return compact(n, 1_000_000_000, 'B');
-}
-
-/** A byte size in binary units: `512 B`, `1.2 KB`, `3.4 MB`, `1.1 GB`; `—` when absent. */
-export function formatBytes(n: number | null | undefined): string {
-  if (n === null || n === undefined || !Number.isFinite(n) || n < 0) return EM_DASH;
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB', 'TB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v >= 100 ? Math.round(v) : v.toFixed(1).replace(/\.0$/, '')} ${units[i]}`;
 }
 
 /** A whole number with thin grouping: `12,345`. */

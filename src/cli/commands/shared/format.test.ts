@@ -1,20 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { shortIdLength } from '../sessions.js';
 import { renderSnippet } from '../search.js';
-import { formatBytes, formatDuration, formatTime, plural, statusLabel } from './format.js';
+import { formatTime, plural, statusLabel } from './format.js';
 import { checkIsoOption, parseCount, parseIsoOption } from './options.js';
 import { UsageError } from '../../errors.js';
 import { readIsoTime } from '../../../core/iso-time.js';
 
 describe('terminal formatting', () => {
-  it('formats durations, with an em dash when unknown', () => {
-    expect(formatDuration(null)).toBe('—');
-    expect(formatDuration(4_400)).toBe('4s');
-    expect(formatDuration(192_000)).toBe('3m 12s');
-    expect(formatDuration(3_720_000)).toBe('1h 02m');
-    expect(formatDuration(50 * 3_600_000)).toBe('2d 02h');
-  });
-
   it('formats times in UTC to the minute', () => {
     expect(formatTime('2025-07-05T19:39:53.126Z')).toBe('2025-07-05 19:39');
     expect(formatTime(null)).toBe('—');
@@ -26,9 +18,7 @@ describe('terminal formatting', () => {
     expect(statusLabel('ended')).toBe('■ ended');
   });
 
-  it('sizes and plurals', () => {
-    expect(formatBytes(512)).toBe('512 B');
-    expect(formatBytes(13_033_200)).toBe('12.4 MB');
+  it('plurals', () => {
     expect(plural(1, 'entry', 'entries')).toBe('1 entry');
     expect(plural(2, 'session')).toBe('2 sessions');
   });

@@ -3,17 +3,8 @@ import type { WriteStream } from 'node:tty';
 import type { Env } from '../../../config/paths.js';
 import type { Io } from '../../io.js';
 
-/** `1h 02m`, `3m 12s`, `4s`; an em dash when unknown (as the UI shows it). */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms === null || ms === undefined || !Number.isFinite(ms)) return '—';
-  const s = Math.round(ms / 1000);
-  if (s < 60) return `${s}s`;
-  const m = Math.floor(s / 60);
-  if (m < 60) return `${m}m ${String(s % 60).padStart(2, '0')}s`;
-  const h = Math.floor(m / 60);
-  if (h < 48) return `${h}h ${String(m % 60).padStart(2, '0')}m`;
-  return `${Math.floor(h / 24)}d ${String(h % 24).padStart(2, '0')}h`;
-}
+// Durations and byte sizes read the same in the CLI, the web UI and the Markdown export.
+export { formatBytes, formatDuration } from '../../../core/display-format.js';
 
 /** `2025-07-05 19:39` (UTC, minutes) for tables; an em dash when unknown. */
 export function formatTime(iso: string | null | undefined): string {
@@ -28,14 +19,6 @@ export function statusLabel(status: string): string {
   const marker = status === 'running' ? '●' : status === 'abandoned' ? '○' : status === 'ended' ? '■' : '?';
   const word = status === 'running' ? 'live' : status === 'abandoned' ? 'incomplete' : status;
   return `${marker} ${word}`;
-}
-
-/** `12.4 MB`, `980 KB`, `512 B`. */
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024 * 1024) return `${(n / 1024 ** 3).toFixed(1)} GB`;
-  if (n >= 1024 * 1024) return `${(n / 1024 ** 2).toFixed(1)} MB`;
-  if (n >= 1024) return `${(n / 1024).toFixed(0)} KB`;
-  return `${n} B`;
 }
 
 /** `1 session`, `2 sessions`. */
