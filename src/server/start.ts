@@ -225,11 +225,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   } catch (err) {
     log(`warning: cannot write ${paths.instanceEnvFile}: ${(err as Error).message}`);
   }
-  /** At stop: instance.env names the earlier server again if it still answers (it would name a dead port). */
+  /**
+   * At stop: instance.env names the earlier server again, whether or not it answers now — it is
+   * the installed instance (or the one the user started first), which may be only stopped for
+   * now; this one's port would be dead for good.
+   */
   const handBack = async () => {
     const now = readInstanceEnv(paths.instanceEnvFile);
     if (!previousUrl || now.WEBAPI_PORT !== ours.WEBAPI_PORT || now.WEBAPI_HOST !== ours.WEBAPI_HOST) return;
-    if (!(await answers(previousUrl))) return;
     try {
       writeInstanceEnv(paths.instanceEnvFile, previous);
       log(`instance.env names ${previousUrl} again`);

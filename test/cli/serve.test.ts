@@ -137,6 +137,14 @@ describe('transcripts serve', () => {
     expect(readFileSync(file, 'utf8'), second.logs()).toContain(`WEBAPI_PORT=${first.port}`);
     const status = await runCli(['status'], { env: { ...first.env, WEBAPI_PORT: '' } });
     expect(status.code, status.stderr).toBe(0);
+
+    // The first one stopped (an installed service that is down for now): a server started and
+    // stopped meanwhile still gives the file back, rather than leaving its own dead port there.
+    await first.stop({ keep: true });
+    const third = await startTestServer({ root: first.root, args: ['--no-import', '--no-watch'] });
+    expect(readFileSync(file, 'utf8')).toContain(`WEBAPI_PORT=${third.port}`);
+    await third.stop({ keep: true });
+    expect(readFileSync(file, 'utf8'), third.logs()).toContain(`WEBAPI_PORT=${first.port}`);
   });
 
   it('reports a port in use as a usage error', async () => {
