@@ -1,6 +1,7 @@
 /** Every CLI command, in help order. Add a command by adding its spec here. */
 import type { CommandSpec } from '../command.js';
 import { backfillCommand } from './backfill.js';
+import { doctorCommand } from './doctor.js';
 import { exportCommand } from './export.js';
 import { hookCommand } from './hook.js';
 import { hooksInstallCommand } from './hooks/install.js';
@@ -24,6 +25,7 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   serveCommand as CommandSpec<never>,
   backfillCommand as CommandSpec<never>,
   statusCommand as CommandSpec<never>,
+  doctorCommand as CommandSpec<never>,
   migrateStatusCommand as CommandSpec<never>,
   migrateUpCommand as CommandSpec<never>,
   migrateDownCommand as CommandSpec<never>,

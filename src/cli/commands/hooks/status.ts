@@ -20,12 +20,39 @@ export interface HooksStatusOptions {
   json: boolean;
 }
 
+/**
+ * A hook command's words as a POSIX shell splits them: single quotes, double quotes (with their
+ * backslash escapes), backslashes, and quoted pieces joined to the rest of a word
+ * (`CT_HOME='/my dir'` is one word, `CT_HOME=/my dir`).
+ */
+export function commandWords(command: string): string[] {
+  const words: string[] = [];
+  let word: string | null = null;
+  for (let i = 0; i < command.length; i++) {
+    const ch = command[i]!;
+    if (/\s/.test(ch)) {
+      if (word !== null) words.push(word);
+      word = null;
+      continue;
+    }
+    word ??= '';
+    if (ch === "'") {
+      const end = command.indexOf("'", i + 1);
+      word += command.slice(i + 1, end < 0 ? undefined : end);
+      i = end < 0 ? command.length : end;
+    } else if (ch === '"') {
+      for (i++; i < command.length && command[i] !== '"'; i++)
+        word += command[i] === '\\' && /["\\$`]/.test(command[i + 1] ?? '') ? command[++i] : command[i];
+    } else if (ch === '\\' && i + 1 < command.length) word += command[++i];
+    else word += ch;
+  }
+  if (word !== null) words.push(word);
+  return words;
+}
+
 /** Absolute paths in a command (quoted or bare) that do not exist: a moved node or package. */
 export function missingPaths(command: string): string[] {
-  const words = [...command.matchAll(/'((?:[^']|'\\'')*)'|"([^"]*)"|(\S+)/g)].map((m) =>
-    (m[1] ?? m[2] ?? m[3] ?? '').replace(/'\\''/g, "'"),
-  );
-  return words.filter((w) => isAbsolute(w) && !existsSync(w));
+  return commandWords(command).filter((w) => isAbsolute(w) && !existsSync(w));
 }
 
 const REACHED = new Set(['sent', 'replayed']);
