@@ -14,6 +14,7 @@ import {
 import { jsonOption, webapiOf, webapiOption } from './shared/options.js';
 import { resolveSessionId } from './shared/session-ref.js';
 import { oneLine, truncate } from './shared/table.js';
+import { labelledLines } from './shared/wrap.js';
 
 export interface ShowOptions {
   ref: string;
@@ -21,14 +22,20 @@ export interface ShowOptions {
   webapi?: string;
 }
 
-/** Label/value lines for a session (pure, for the terminal). */
-export function sessionLines(s: Session): Array<[string, string]> {
+/** Every tool the session used with its call count, most used first (ties by name): `Bash 100`. */
+export function toolCounts(byName: Record<string, number>): string[] {
+  return Object.entries(byName)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([name, count]) => `${name} ${count.toLocaleString('en-US')}`);
+}
+
+/**
+ * Label/value lines for a session (pure, for the terminal). A value that is a list (the tools)
+ * wraps at its items on a terminal instead of being cut.
+ */
+export function sessionLines(s: Session): Array<[string, string | string[]]> {
   const n = (x: number) => x.toLocaleString('en-US');
-  const tools = Object.entries(s.toolCallsByName)
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, 8)
-    .map(([name, count]) => `${name} ${count}`)
-    .join(', ');
+  const tools = toolCounts(s.toolCallsByName);
   return [
     ['id', s.id],
     ['title', s.title ?? '—'],
@@ -50,7 +57,12 @@ export function sessionLines(s: Session): Array<[string, string]> {
       `${n(s.counts.entries)} (${plural(s.counts.prompts, 'prompt')}, ${plural(s.counts.assistantMessages, 'assistant message')}, ` +
         `${n(s.counts.malformed)} malformed, ${plural(s.counts.compactions, 'compaction')})`,
     ],
-    ['tool calls', `${n(s.counts.toolCalls)} (${n(s.counts.toolErrors)} errors)${tools ? `: ${tools}` : ''}`],
+    [
+      'tool calls',
+      `${n(s.counts.toolCalls)} (${n(s.counts.toolErrors)} errors)` +
+        (tools.length ? `, ${plural(tools.length, 'tool')}:` : ''),
+    ],
+    ...(tools.length ? [['  tools', tools] as [string, string[]]] : []),
     ['events', n(s.counts.events)],
     [
       'tokens',
@@ -92,6 +104,10 @@ export const showCommand = defineCommand<ShowOptions>({
     }
     const width = outputWidth(ctx.io, ctx.env);
     for (const [k, v] of sessionLines(s)) {
+      if (Array.isArray(v)) {
+        for (const line of labelledLines(k, 14, v, ', ', width)) ctx.io.out(line);
+        continue;
+      }
       const line = `${k.padEnd(13)} ${oneLine(v)}`;
       ctx.io.out(width ? truncate(line, width) : line);
     }
