@@ -1,8 +1,11 @@
 /** Every CLI command, in help order. Add a command by adding its spec here. */
 import type { CommandSpec } from '../command.js';
+import { activityCommand } from './activity.js';
 import { backfillCommand } from './backfill.js';
 import { doctorCommand } from './doctor.js';
+import { eventsCommand } from './events.js';
 import { exportCommand } from './export.js';
+import { facetsCommand } from './facets.js';
 import { hookCommand } from './hook.js';
 import { hooksInstallCommand } from './hooks/install.js';
 import { hooksStatusCommand } from './hooks/status.js';
@@ -35,7 +38,10 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   sessionsCommand as CommandSpec<never>,
   showCommand as CommandSpec<never>,
   transcriptCommand as CommandSpec<never>,
+  eventsCommand as CommandSpec<never>,
   searchCommand as CommandSpec<never>,
+  activityCommand as CommandSpec<never>,
+  facetsCommand as CommandSpec<never>,
   hookCommand as CommandSpec<never>,
   hooksInstallCommand as CommandSpec<never>,
   hooksUninstallCommand as CommandSpec<never>,

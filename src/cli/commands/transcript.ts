@@ -20,6 +20,7 @@ export interface TranscriptOptions {
   raw: boolean;
   file?: string;
   json: boolean;
+  markdown: boolean;
   webapi?: string;
 }
 
@@ -69,12 +70,15 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
     'Pages through the API and prints as it goes, so it can be piped. --role user|assistant prints one side ' +
     '(the You / Claude turns); --raw prints the original JSONL lines byte for byte; --json prints one JSON ' +
     'object per line (projected entries, or turns with --role). --file picks a subagent transcript ' +
-    '(subagents/<name>.jsonl) instead of the main one.',
+    '(subagents/<name>.jsonl) instead of the main one. --markdown prints the conversation as Markdown, as ' +
+    "the session page's Markdown link has it (GET /api/sessions/{id}/markdown: a header with the session's " +
+    'details, then You / Claude turns with tool calls summarised); redirect it to a file to keep it.',
   examples: [
     'transcripts transcript 5c0375b4 | less',
     'transcripts transcript 5c0375b4 --role user',
     'transcripts transcript 5c0375b4 --raw > session.jsonl',
     'transcripts transcript 5c0375b4 --json | jq -r "select(.role==\\"assistant\\") | .text"',
+    'transcripts transcript 5c0375b4 --markdown > session.md',
   ],
   args: [{ name: '<id>', description: 'session id or unique prefix', apiParams: ['id', 'idPrefix'] }],
   options: [
@@ -90,6 +94,7 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
       apiParams: ['file'],
     },
     { flags: '--json', description: 'one JSON object per line' },
+    { flags: '--markdown', description: "the conversation as Markdown (the session page's Markdown link)" },
     webapiOption,
   ],
   parse(raw, args) {
@@ -103,12 +108,23 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
       throw new UsageError(`--file: "${file}" is not a file name of a session`);
     if (raw.raw === true && raw.json === true) throw new UsageError('--raw and --json cannot be combined');
     if (role && file) throw new UsageError('--role covers every file of the session; drop --file');
+    if (raw.markdown === true) {
+      const other = [
+        role && '--role',
+        raw.raw === true && '--raw',
+        file && '--file',
+        raw.json === true && '--json',
+      ];
+      const clash = other.find(Boolean);
+      if (clash) throw new UsageError(`--markdown and ${clash} cannot be combined`);
+    }
     return {
       ref,
       role: role as TranscriptOptions['role'],
       raw: raw.raw === true,
       file,
       json: raw.json === true,
+      markdown: raw.markdown === true,
       webapi: webapiOf(raw),
     };
   },
@@ -119,6 +135,17 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
     const out = (text: string) => writeOut(ctx.io, text);
     const unguard = guardClosedPipe(ctx.io);
     try {
+      if (options.markdown) {
+        // Streamed by the API a page of the transcript at a time: handed straight on.
+        const res = await client.fetchRaw('GET', `/api/sessions/${encodeURIComponent(id)}/markdown`, {
+          headers: { accept: 'text/markdown, */*' },
+          signal: ctx.signal,
+        });
+        if (res.body)
+          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+            await writeBytes(ctx.io.stdout, chunk);
+        return 0;
+      }
       if (options.raw && !options.role) {
         // The stored object is the transcript byte for byte: stream it straight through.
         const res = await client.fetchRaw(
