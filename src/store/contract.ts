@@ -238,6 +238,11 @@ export interface SessionFilter {
   to?: string;
   /** Session id prefix. */
   idPrefix?: string;
+  /**
+   * Words, each found (case aside) in the session's title, project, working directory or id:
+   * the session list's free-text filter (views-common/session-filter.ts, `listText`).
+   */
+  text?: string;
 }
 
 /** A row of the session rollup: the summary plus what hook events added. */

@@ -63,6 +63,7 @@ const SAMPLE: Record<string, string> = {
   from: '2025-01-01',
   to: '2025-12-31',
   idPrefix: '1b',
+  text: 'parser fix',
   startkey: '"a"',
   start_key: '"a"',
   endkey: '"z"',

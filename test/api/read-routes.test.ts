@@ -25,6 +25,8 @@ let total = 0;
 
 type S = {
   id: string;
+  title: string | null;
+  project: string | null;
   cwd: string | null;
   models: string[];
   hostname: string;
@@ -86,6 +88,44 @@ describeEngines('read routes', (engine) => {
       expect(body.total).toBeGreaterThan(0);
       for (const s of body.sessions as S[]) expect(s.models).toContain(OPUS41);
       expect(body.sessions.map((s: S) => s.id)).toContain(BIG);
+    });
+
+    it('filters by text: every word in the title, project, directory or id, case aside', async () => {
+      const all = (await getJson(server, '/api/sessions?limit=500')).body.sessions as S[];
+      const expected = (text: string) => {
+        const words = text.toLowerCase().split(/\s+/).filter(Boolean);
+        return all
+          .filter((s) => {
+            const hay = [s.title ?? '', s.project ?? '', s.cwd ?? '', s.id].join('\n').toLowerCase();
+            return words.every((w) => hay.includes(w));
+          })
+          .map((s) => s.id);
+      };
+      for (const text of [
+        'pomodoro',
+        'DOCUMENTS livecd',
+        'claude-backups',
+        '1b2c',
+        'ubuntu z-forge',
+        'nothing-like-this',
+      ]) {
+        const { status, body } = await getJson(
+          server,
+          `/api/sessions?limit=500&text=${encodeURIComponent(text)}`,
+        );
+        expect(status).toBe(200);
+        expect(
+          body.sessions.map((s: S) => s.id),
+          text,
+        ).toEqual(expected(text));
+        expect(body.total).toBe(expected(text).length);
+      }
+      expect(expected('pomodoro')).toContain(POMODORO);
+      expect(expected('DOCUMENTS livecd')).toContain(BIG);
+      const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
+      const refused = await getJson(server, `/api/sessions?text=${encodeURIComponent(many)}`);
+      expect(refused.status).toBe(400);
+      expect(refused.body.error.message).toMatch(/text has 40 words; at most 32/);
     });
 
     it('filters by hostname and source', async () => {

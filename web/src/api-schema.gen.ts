@@ -13,7 +13,7 @@ export interface paths {
     };
     /**
      * List sessions, newest first
-     * @description Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range.
+     * @description Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range; `text` finds words in titles, projects, directories and ids.
      */
     get: {
       parameters: {
@@ -32,6 +32,8 @@ export interface paths {
           to?: string;
           /** @description session id prefix */
           idPrefix?: string;
+          /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
+          text?: string;
           /** @description page size: default userSettings.sessionListPageSize; over 500 it is clamped to 500, not refused; 0 answers just the total */
           limit?: number;
           /** @description items to skip */

@@ -30,13 +30,18 @@ import { toSession } from '../session-view.js';
 import { markdownPieces } from '../markdown.js';
 import { streamedResponse } from '../streamed-response.js';
 import { readRawLine } from '../raw-line.js';
+import { MAX_TEXT_WORDS } from '../../store/views-common/session-filter.js';
+
+/** A bound on the list's free-text filter (words are bounded by MAX_TEXT_WORDS too). */
+const MAX_TEXT_CHARS = 1000;
 
 const listRoute = createRoute({
   method: 'get',
   path: '/',
   summary: 'List sessions, newest first',
   description:
-    'Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range.',
+    'Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range; ' +
+    '`text` finds words in titles, projects, directories and ids.',
   tags: ['sessions'],
   request: {
     query: z
@@ -47,6 +52,16 @@ const listRoute = createRoute({
           .min(1)
           .optional()
           .openapi({ param: { name: 'idPrefix', in: 'query' }, description: 'session id prefix' }),
+        text: z
+          .string()
+          .max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` })
+          .optional()
+          .openapi({
+            param: { name: 'text', in: 'query' },
+            description:
+              `words separated by spaces (at most ${MAX_TEXT_WORDS}), each found, case aside, in the ` +
+              "session's title, project, working directory or id; every word must be found",
+          }),
         ...pageQueryShape({ max: MAX_LIMIT.sessions, default: 'userSettings.sessionListPageSize' }),
       })
       .strict(),
@@ -218,6 +233,7 @@ export function sessionRoutes(deps: ApiDeps) {
         from: isoBound(q.from, false),
         to: isoBound(q.to, true),
         idPrefix: q.idPrefix,
+        text: q.text,
       },
       { limit, offset },
     );

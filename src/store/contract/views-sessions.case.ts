@@ -118,6 +118,42 @@ export function describeSessionViews(options: ContractOptions): void {
       expect(await ids({ cwd: '/work/alpha' }, 1, 1)).toEqual({ total: 2, ids: ['sess-a'] });
     });
 
+    it('finds every word of the text filter in the title, project, directory or id, case aside', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      const f = {
+        span: ['2025-03-04T08:00:00.000Z', '2025-03-04T09:00:00.000Z'] as [string, string],
+        cwd: '/home/Zoë/Ünicode Repo',
+        project: 'Ünicode Repo',
+      };
+      await putDocs(store(), [summaryDoc('sess-f', { ...f, title: 'Fix the 100% CPU loop_in_Parser' })]);
+      expect((await ids({ text: 'parser' })).ids).toEqual(['sess-f']);
+      expect((await ids({ text: 'PARSER cpu' })).ids).toEqual(['sess-f']);
+      expect((await ids({ text: '  zoë   ünicode ' })).ids).toEqual(['sess-f']);
+      // Every word must be found; the same word twice counts once.
+      expect((await ids({ text: 'parser alpha' })).ids).toEqual([]);
+      expect((await ids({ text: 'loop loop' })).ids).toEqual(['sess-f']);
+      // % and _ are matched as written, not as patterns.
+      expect((await ids({ text: '100%' })).ids).toEqual(['sess-f']);
+      expect((await ids({ text: 'loop_in' })).ids).toEqual(['sess-f']);
+      expect((await ids({ text: '1%0' })).ids).toEqual([]);
+      // The directory, the id, and the title the fixture gives every session ("Session <id>").
+      expect((await ids({ text: '/work/alpha' })).ids).toEqual(['sess-c', 'sess-a']);
+      expect((await ids({ text: 'sess-d' })).ids).toEqual(['sess-d']);
+      expect((await ids({ text: 'session' })).total).toBe(5);
+      // With the other filters, and words spanning two fields never match.
+      expect((await ids({ text: 'alpha', source: 'live' })).ids).toEqual(['sess-c']);
+      expect((await ids({ text: 'parserünicode' })).ids).toEqual([]);
+      expect((await ids({ text: '   ' })).total).toBe(6);
+      // A title that changes is found by its new words only.
+      await putDocs(store(), [summaryDoc('sess-f', { ...f, title: 'Renamed' })]);
+      expect((await ids({ text: 'parser' })).ids).toEqual([]);
+      expect((await ids({ text: 'renamed' })).ids).toEqual(['sess-f']);
+      await expect(ids({ text: Array.from({ length: 33 }, (_, i) => `w${i}`).join(' ') })).rejects.toThrow(
+        /text has 33 words; at most 32/,
+      );
+    });
+
     it('selects sessions whose activity overlaps [from, to], either bound open', async () => {
       await materializeAll(store());
       await seedSessions(store());

@@ -245,3 +245,34 @@ describe('sqlite views: search snippets', () => {
     }
   });
 });
+
+describe('sqlite views: a session rollup made before the text filter', () => {
+  it('gets each session its list text when the store opens, from the summaries', async () => {
+    await materializeAll(store);
+    await putDocs(store, [
+      summaryDoc('t1', { title: 'Parser rewrite', cwd: '/work/alpha', project: 'alpha' }),
+      summaryDoc('t2', { title: 'Docs', cwd: '/work/beta', project: 'beta' }),
+    ]);
+    const ids = async (text: string) =>
+      (await store.views.listSessions({ text }, { limit: 10, offset: 0 })).rows.map(
+        (r) => r.summary.sessionId,
+      );
+    expect(await ids('parser')).toEqual(['t1']);
+    await store.close();
+
+    // As an older version made it: no list_text column.
+    const db = new Database(join(dir, 'transcripts.db'));
+    try {
+      db.exec('ALTER TABLE session_rollup DROP COLUMN list_text');
+    } finally {
+      db.close();
+    }
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect(await ids('parser')).toEqual(['t1']);
+    expect(await ids('beta docs')).toEqual(['t2']);
+    expect(await ids('t')).toEqual(['t1', 't2']);
+    // Writes after the upgrade keep it.
+    await putDocs(store, [summaryDoc('t2', { title: 'Parser docs', cwd: '/work/beta', project: 'beta' })]);
+    expect(await ids('parser')).toEqual(['t1', 't2']);
+  });
+});

@@ -14,6 +14,25 @@ export interface FilterValues {
   fromMs?: number;
   toMs?: number;
   idPrefix?: string;
+  /** Folded words, every one of which a session's `listText` must contain. */
+  text?: string[];
+}
+
+/** More words than anyone types: a bound on the conditions one filter adds. */
+export const MAX_TEXT_WORDS = 32;
+
+/** Case folded the one way both sides of the text filter are. */
+const fold = (s: string) => s.toLowerCase();
+
+/**
+ * What the text filter looks in, kept on each rollup row: the title, project, working directory
+ * and id, folded, one per line (no word spans two, since words hold no whitespace).
+ */
+export function listText(
+  fields: { title: string | null; project: string | null; cwd: string | null },
+  sessionId: string,
+): string {
+  return fold([fields.title ?? '', fields.project ?? '', fields.cwd ?? '', sessionId].join('\n'));
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
@@ -33,6 +52,12 @@ export function filterValues(filter: SessionFilter): FilterValues {
   // A bare date as upper bound means the whole day, as a person reading "to 2025-07-01" expects.
   if (given(filter.to)) out.toMs = isoMs(filter.to, 'to') + (DATE_ONLY.test(filter.to) ? DAY_MS - 1 : 0);
   if (given(filter.idPrefix)) out.idPrefix = filter.idPrefix;
+  if (given(filter.text)) {
+    const words = [...new Set(fold(filter.text).split(/\s+/).filter(Boolean))];
+    if (words.length > MAX_TEXT_WORDS)
+      throw new StoreInputError(`text has ${words.length} words; at most ${MAX_TEXT_WORDS} are taken`);
+    if (words.length > 0) out.text = words;
+  }
   return out;
 }
 

@@ -6,6 +6,7 @@ import { mergeActivity, parseTimestamp, type Segment } from '../../core/active-t
 import type { EventStats } from './event-stats.js';
 
 export interface SummaryFields {
+  title: string | null;
   cwd: string | null;
   project: string | null;
   hostname: string | null;
@@ -32,6 +33,7 @@ export function summaryFields(doc: Record<string, unknown>): SummaryFields {
       )
     : [];
   return {
+    title: str(doc.title),
     cwd: str(doc.cwd),
     project: str(doc.project),
     hostname: str(doc.hostname),

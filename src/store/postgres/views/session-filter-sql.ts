@@ -54,5 +54,10 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
       `${sessionIdColumn} >= ${prefix} AND ${sessionIdColumn} < ${param(f.idPrefix + MAX_CHAR)} AND left(${sessionIdColumn}, length(${prefix})) = ${prefix}`,
     );
   }
+  for (const word of f.text ?? []) {
+    // strpos, not LIKE: a word is matched as written, % and _ included.
+    where.push(`strpos(r.list_text, ${param(word)}) > 0`);
+    needsRollup = true;
+  }
   return { where, params, needsRollup };
 }

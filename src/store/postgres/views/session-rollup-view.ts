@@ -10,6 +10,7 @@ import type { Segment } from '../../../core/active-time.js';
 import { docIds } from '../../../core/doc-ids.js';
 import { applyEvent, emptyEventStats, type EventStats } from '../../views-common/event-stats.js';
 import { combinedActivity, summaryFields } from '../../views-common/summary-fields.js';
+import { listText } from '../../views-common/session-filter.js';
 import type { Queryable } from '../postgres-database.js';
 import {
   pgText,
@@ -33,7 +34,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   ended_at text,
   end_reason text,
   event_count int NOT NULL,
-  activity text NOT NULL
+  activity text NOT NULL,
+  list_text text COLLATE "C" NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id text COLLATE "C" NOT NULL,
@@ -72,14 +74,15 @@ const SQL = {
   deleteModels: 'DELETE FROM session_models WHERE session_id = ANY($1)',
   writeRollup: `INSERT INTO session_rollup
       (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
-       hook_recorded, ended_at, end_reason, event_count, activity)
+       hook_recorded, ended_at, end_reason, event_count, activity, list_text)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-      $7::bigint[], $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::int[], $13::text[])
+      $7::bigint[], $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::int[], $13::text[],
+      $14::text[])
     ON CONFLICT (session_id) DO UPDATE SET summary_id = excluded.summary_id, cwd = excluded.cwd,
       project = excluded.project, hostname = excluded.hostname, source = excluded.source,
       first_ms = excluded.first_ms, last_ms = excluded.last_ms, hook_recorded = excluded.hook_recorded,
       ended_at = excluded.ended_at, end_reason = excluded.end_reason, event_count = excluded.event_count,
-      activity = excluded.activity`,
+      activity = excluded.activity, list_text = excluded.list_text`,
   insertModels: `INSERT INTO session_models (session_id, model)
     SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
   sessions: `SELECT DISTINCT session_id FROM docs WHERE type IN ('summary', 'event') AND NOT deleted`,
@@ -119,6 +122,39 @@ export class SessionRollupView implements PostgresView {
     await q.query(
       'DROP TABLE IF EXISTS session_rollup; DROP TABLE IF EXISTS session_models; DROP TABLE IF EXISTS session_event_stats;',
     );
+  }
+
+  /**
+   * A rollup made before the list's text filter lacks `list_text`: the column is added and filled
+   * from each session's summary (once; the column's presence is the mark).
+   */
+  async upgrade(q: Queryable): Promise<void> {
+    const { rows: has } = await q.query(
+      `SELECT 1 FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'session_rollup' AND column_name = 'list_text'`,
+    );
+    if (has.length > 0) return;
+    await q.query(`ALTER TABLE session_rollup ADD COLUMN list_text text COLLATE "C" NOT NULL DEFAULT ''`);
+    // In pages by session id: summaries of a large history do not all fit in memory at once.
+    let after = '';
+    for (;;) {
+      const { rows } = await q.query<{ session_id: string; body: string }>(
+        `SELECT r.session_id, d.body FROM session_rollup r
+        JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id
+        WHERE r.session_id > $1 ORDER BY r.session_id LIMIT $2`,
+        [after, BUILD_SESSIONS],
+      );
+      if (rows.length === 0) break;
+      const texts = rows.map((r) =>
+        pgText(listText(summaryFields(JSON.parse(r.body) as Record<string, unknown>), r.session_id)),
+      );
+      await q.query(
+        `UPDATE session_rollup r SET list_text = u.text
+        FROM unnest($1::text[], $2::text[]) AS u(session_id, text) WHERE r.session_id = u.session_id`,
+        [rows.map((r) => r.session_id), texts],
+      );
+      after = rows.at(-1)!.session_id;
+    }
   }
 
   async build(
@@ -248,7 +284,7 @@ class Batch implements RollupBatch {
     if (gone.length > 0) await this.#q.query(SQL.deleteRollup, [gone]);
     for (const id of gone) this.refreshed.set(id, null);
 
-    const cols: unknown[][] = Array.from({ length: 13 }, () => []);
+    const cols: unknown[][] = Array.from({ length: 14 }, () => []);
     const models: [string[], string[]] = [[], []];
     for (const [sessionId, summary] of summaries) {
       const fields = summaryFields(JSON.parse(summary.body) as Record<string, unknown>);
@@ -268,6 +304,7 @@ class Batch implements RollupBatch {
         pgText(s.endReason),
         s.eventCount,
         JSON.stringify(activity),
+        pgText(listText(fields, sessionId)),
       ];
       row.forEach((v, i) => cols[i]!.push(v));
       for (const model of fields.models) {

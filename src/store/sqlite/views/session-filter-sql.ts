@@ -50,5 +50,11 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
     params.f_prefix = f.idPrefix;
     params.f_prefix_end = f.idPrefix + MAX_CHAR;
   }
+  f.text?.forEach((word, i) => {
+    // instr, not LIKE: a word is matched as written, % and _ included.
+    where.push(`instr(r.list_text, @f_text${i}) > 0`);
+    params[`f_text${i}`] = word;
+    needsRollup = true;
+  });
   return { where, params, needsRollup };
 }

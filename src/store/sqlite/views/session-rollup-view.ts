@@ -12,6 +12,7 @@ import type { SqliteDatabase } from '../sqlite-database.js';
 import { applyEvent, emptyEventStats, type EventStats } from '../../views-common/event-stats.js';
 import { LazyStatements, type SqliteView } from './sqlite-view.js';
 import { combinedActivity, summaryFields } from '../../views-common/summary-fields.js';
+import { listText } from '../../views-common/session-filter.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS session_rollup (
@@ -27,7 +28,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   ended_at TEXT,
   end_reason TEXT,
   event_count INTEGER NOT NULL,
-  activity TEXT NOT NULL
+  activity TEXT NOT NULL,
+  list_text TEXT NOT NULL DEFAULT ''
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id TEXT NOT NULL,
@@ -62,9 +64,9 @@ const SQL = {
   deleteStats: 'DELETE FROM session_event_stats WHERE session_id = ?',
   writeRollup: `INSERT OR REPLACE INTO session_rollup
     (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
-     hook_recorded, ended_at, end_reason, event_count, activity)
+     hook_recorded, ended_at, end_reason, event_count, activity, list_text)
     VALUES (@sessionId, @summaryId, @cwd, @project, @hostname, @source, @firstMs, @lastMs,
-     @hookRecorded, @endedAt, @endReason, @eventCount, @activity)`,
+     @hookRecorded, @endedAt, @endReason, @eventCount, @activity, @listText)`,
   deleteRollup: 'DELETE FROM session_rollup WHERE session_id = ?',
   deleteModels: 'DELETE FROM session_models WHERE session_id = ?',
   insertModel: 'INSERT OR IGNORE INTO session_models (session_id, model) VALUES (?, ?)',
@@ -109,6 +111,34 @@ export class SessionRollupView implements SqliteView {
     this.#db.exec(
       'DROP TABLE IF EXISTS session_rollup; DROP TABLE IF EXISTS session_models; DROP TABLE IF EXISTS session_event_stats;',
     );
+  }
+
+  /**
+   * A rollup made before the list's text filter lacks `list_text`: the column is added and filled
+   * from each session's summary (one pass over the summaries, once).
+   */
+  upgrade(): void {
+    const columns = this.#db.prepare('PRAGMA table_info(session_rollup)').all() as Array<{ name: string }>;
+    if (columns.some((c) => c.name === 'list_text')) return;
+    this.#sql.forget();
+    this.#db.exec("ALTER TABLE session_rollup ADD COLUMN list_text TEXT NOT NULL DEFAULT ''");
+    // In pages by session id: summaries of a large history do not all fit in memory at once.
+    const page = this.#db.prepare(
+      `SELECT r.session_id, d.body FROM session_rollup r
+      JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id
+      WHERE r.session_id > ? ORDER BY r.session_id LIMIT 500`,
+    );
+    const update = this.#db.prepare('UPDATE session_rollup SET list_text = ? WHERE session_id = ?');
+    let after = '';
+    for (;;) {
+      const rows = page.all(after) as Array<{ session_id: string; body: string }>;
+      if (rows.length === 0) break;
+      for (const row of rows) {
+        const fields = summaryFields(JSON.parse(row.body) as Record<string, unknown>);
+        update.run(listText(fields, row.session_id), row.session_id);
+      }
+      after = rows.at(-1)!.session_id;
+    }
   }
 
   build(): void {
@@ -227,6 +257,7 @@ export class SessionRollupView implements SqliteView {
       endReason: stats.endReason,
       eventCount: stats.eventCount,
       activity: JSON.stringify(activity),
+      listText: listText(fields, sessionId),
     });
     for (const model of fields.models) s.insertModel.run(sessionId, model);
     this.onSession?.(sessionId, activity);
