@@ -162,7 +162,9 @@ function hookLog(s: TestServer): Array<{ outcome: string; event: string; error?:
 
 let hooksAlone: ApiSnapshot | undefined;
 
-describe('live recording', () => {
+// Each test plays a whole session through real hook processes (one node start per event): on a
+// loaded two-core machine that alone took 30 s, half the default timeout.
+describe('live recording', { timeout: 180_000 }, () => {
   it('records a session through the hooks alone: running, then ended, stored once, as a backfill would', async () => {
     emptySharedProjects();
     const { steps, now, projects } = planFor(sharedHome, WITH_AGENT);
