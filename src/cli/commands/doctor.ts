@@ -148,13 +148,8 @@ export const doctorCommand = defineCommand<DoctorOptions>({
     const apiAnswers = apiProbe?.ok === true;
     const results: CheckResult[] = [
       assessNode(node),
-      assessDir('config-dir', configDir, 'config.json and instance.env live here', ctHome || undefined),
-      assessDir(
-        'data-dir',
-        dataDir,
-        "the store, and the hooks' log and spool, live here",
-        ctHome || undefined,
-      ),
+      assessDir('config-dir', configDir, 'config.json and instance.env live here', ctHome),
+      assessDir('data-dir', dataDir, "the store, and the hooks' log and spool, live here", ctHome),
       assessClaudeTree(
         claude,
         apiProbe?.ok ? { url: apiProbe.url, importRoot: apiProbe.health.import.root } : null,

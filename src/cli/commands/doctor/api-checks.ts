@@ -92,7 +92,16 @@ export function assessApi(
     return c.fail(resolution.error, 'fix or unset the variable named, or pass --webapi URL');
   const where = describeApiUrl(resolution);
   if (!probe) return c.skip(where);
-  if (!probe.ok) return c.fail(`${where}: ${probeProblem(probe)}`, probeFix(probe, startFix));
+  if (!probe.ok) {
+    // An address the user chose may be the mistake rather than the server.
+    const chosen =
+      resolution.source === 'flag'
+        ? '; or check the --webapi address'
+        : resolution.source === 'env'
+          ? `; or unset ${resolution.detail.replace(/=\S*/g, '').split(' ').join(' and ')} (they lead here)`
+          : '';
+    return c.fail(`${where}: ${probeProblem(probe)}`, `${probeFix(probe, startFix)}${chosen}`);
+  }
   const h = probe.health;
   return c.ok(`${where} answers (transcripts ${h.version}, up ${upFor(h.uptimeMs)})`);
 }
@@ -237,8 +246,9 @@ export function assessInstanceEnv(
     return answers
       ? c.ok(`${what}: the hooks use the default ${f.url}, which answers${elsewhere}`)
       : c.warn(
-          `${what}, and nothing answers at the default ${f.url}: the hooks spool everything${elsewhere}`,
-          `${startFix} (\`transcripts serve\` writes it at start)`,
+          `${what} (\`transcripts serve\` writes it when it starts), and nothing answers at the default ` +
+            `${f.url}: the hooks spool everything${elsewhere}`,
+          startFix,
         );
   }
   if (!probe) return c.skip(`${f.file} names ${f.url}`);
