@@ -368,8 +368,9 @@ export class ApiClient {
   // --- reading ------------------------------------------------------------------------------
   health = () => this.get<Health>('/api/health');
   blueprint = () => this.get<Blueprint>('/api/blueprint');
-  listSessions = (q: SessionFilters & { idPrefix?: string; limit?: number; offset?: number } = {}) =>
-    this.get<SessionList>('/api/sessions', q as Query);
+  listSessions = (
+    q: SessionFilters & { idPrefix?: string; text?: string; limit?: number; offset?: number } = {},
+  ) => this.get<SessionList>('/api/sessions', q as Query);
   session = (id: string) => this.get<Session>(`/api/sessions/${encodeURIComponent(id)}`);
   transcript = (id: string, q: { file?: string; offset?: number; limit?: number } = {}) =>
     this.get<TranscriptPage>(`/api/sessions/${encodeURIComponent(id)}/transcript`, q);

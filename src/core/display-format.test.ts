@@ -10,7 +10,7 @@ describe('formatDuration', () => {
     expect(EM_DASH).toBe('\u2014');
   });
   it('scales from milliseconds to days', () => {
-    expect(formatDuration(0)).toBe('0ms');
+    expect(formatDuration(0)).toBe('0s');
     expect(formatDuration(850)).toBe('850ms');
     expect(formatDuration(45_000)).toBe('45s');
     expect(formatDuration(192_000)).toBe('3m 12s');

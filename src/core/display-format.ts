@@ -7,12 +7,14 @@
 export const EM_DASH = '—';
 
 /**
- * A duration in ms, cut (not rounded) to its unit: `850ms`, `45s`, `3m 12s`, `1h 05m`, `2d 3h`;
+ * A duration in ms, cut (not rounded) to its unit: `0s`, `850ms`, `45s`, `3m 12s`, `1h 05m`, `2d 3h`;
  * `—` for null, undefined or a negative or non-finite value (the API says null when it could not
  * derive it).
  */
 export function formatDuration(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return EM_DASH;
+  // Nothing at all reads as the seconds it is, like the other whole durations; a part of one in ms.
+  if (ms === 0) return '0s';
   if (ms < 1000) return `${Math.round(ms)}ms`;
   const s = Math.floor(ms / 1000);
   if (s < 60) return `${s}s`;

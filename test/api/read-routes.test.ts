@@ -125,7 +125,7 @@ describeEngines('read routes', (engine) => {
       const many = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
       const refused = await getJson(server, `/api/sessions?text=${encodeURIComponent(many)}`);
       expect(refused.status).toBe(400);
-      expect(refused.body.error.message).toMatch(/text has 40 words; at most 32/);
+      expect(refused.body.error.message).toMatch(/query parameter text: must have at most 32 words/);
     });
 
     it('filters by hostname and source', async () => {

@@ -43,6 +43,17 @@ describe('transcripts sessions', () => {
     expect(JSON.parse(json.stdout)).toEqual(api);
   });
 
+  it('--text finds words in titles, projects, directories and ids, as the API does', async () => {
+    const r = await cli(['sessions', '--text', 'CLAUDE backups', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const api = (await getJson(s, '/api/sessions?text=CLAUDE%20backups')).body;
+    expect(JSON.parse(r.stdout)).toEqual(api);
+    expect(api.total).toBeGreaterThan(0);
+    const many = await cli(['sessions', '--text', Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ')]);
+    expect(many.code).toBe(2);
+    expect(many.stderr).toMatch(/--text/);
+  });
+
   it('passes the UI filters (--host is hostname)', async () => {
     const r = await cli([
       'sessions',

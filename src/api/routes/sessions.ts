@@ -55,6 +55,9 @@ const listRoute = createRoute({
         text: z
           .string()
           .max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` })
+          .refine((v) => v.split(/\s+/).filter(Boolean).length <= MAX_TEXT_WORDS, {
+            error: `must have at most ${MAX_TEXT_WORDS} words`,
+          })
           .optional()
           .openapi({
             param: { name: 'text', in: 'query' },

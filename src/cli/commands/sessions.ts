@@ -22,6 +22,7 @@ import { formatTable } from './shared/table.js';
 
 export interface SessionsOptions {
   filters: SessionFilters;
+  text?: string;
   limit?: number;
   offset?: number;
   json: boolean;
@@ -47,15 +48,22 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
     'transcripts sessions',
     'transcripts sessions --model claude-opus-4-1 --from 2025-07-01 --limit 20',
     'transcripts sessions --host laptop --json | jq ".sessions[].id"',
+    'transcripts sessions --text "parser livecd"',
   ],
   options: [
     ...filterOptions,
+    {
+      flags: '--text <words>',
+      description: 'only sessions with every word in the title, project, directory or id (case aside)',
+      apiParams: ['text'],
+    },
     ...pageOptions('sessions', 'default: userSettings.sessionListPageSize, max 500'),
     jsonOption,
     webapiOption,
   ],
   parse: (raw) => ({
     filters: parseFilters(raw),
+    text: typeof raw.text === 'string' ? raw.text : undefined,
     limit: parseCount(raw.limit, '--limit', 1),
     offset: parseCount(raw.offset, '--offset'),
     json: raw.json === true,
@@ -66,6 +74,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
     const { client } = ctx.client(options.webapi);
     const page = await client.listSessions({
       ...options.filters,
+      text: options.text,
       limit: options.limit,
       offset: options.offset,
     });
