@@ -30,6 +30,8 @@ export interface ConversationReaderProps {
   target?: number;
   subagentHeads: SubagentFileHead[];
   virtualizerRef: RefObject<Virtualizer<Window, Element> | null>;
+  /** The item marked current (j/k). */
+  activeIndex?: number;
 }
 
 export function ConversationReader({
@@ -40,6 +42,7 @@ export function ConversationReader({
   target,
   subagentHeads,
   virtualizerRef,
+  activeIndex,
 }: ConversationReaderProps) {
   const ref = useRef<GrouperRef | null>(null);
   const key = `${sessionId}\u0000${file}`;
@@ -77,6 +80,18 @@ export function ConversationReader({
   }, [mark, targetKey]);
   useScrollToTarget(mark, targetItem, virtualizerRef, STICKY_OFFSET);
 
+  // Earlier pages regroup the items above (a tool run may grow upward): the row that was at the
+  // top is found again by the first entry its key names (m12, t12, n12, x12, s12).
+  const anchorIndexOf = useCallback(
+    (itemKey: string) => {
+      const n = Number(itemKey.slice(1));
+      return Number.isInteger(n) ? grouper.itemOf(n) : undefined;
+    },
+    [grouper],
+  );
+  const { loadEarlier } = t;
+  const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
+
   const renderItem = (item: ReaderItem, i: number) => {
     const ctx: ItemContext = {
       sessionId,
@@ -86,6 +101,7 @@ export function ConversationReader({
       open: open.has(item.key),
       toggle: () => toggle(item.key),
       subagentHeads,
+      earlierUnloaded: t.earlier > 0,
     };
     const Render = itemRenderers[item.type];
     return (
@@ -107,6 +123,10 @@ export function ConversationReader({
       estimateSize={(i) => (items[i]?.type === 'message' ? 90 : 30)}
       renderItem={renderItem}
       onNearEnd={t.loadMore}
+      onNearStart={onNearStart}
+      keepPosition
+      anchorIndexOf={anchorIndexOf}
+      activeIndex={activeIndex}
       gap={2}
       scrollPaddingStart={STICKY_OFFSET}
       virtualizerRef={virtualizerRef}
