@@ -131,6 +131,19 @@ export function WindowList<T>({
   const visible = useRef<Array<ListAnchor & { index: number }>>([]);
   const holding = useRef<(() => void) | null>(null);
   useEffect(() => () => holding.current?.(), []);
+  // While a button is held (dragging the scroll bar) the user places the page: rows added above
+  // are compensated once, not followed.
+  const pressed = useRef(false);
+  useEffect(() => {
+    const down = () => (pressed.current = true);
+    const up = () => (pressed.current = false);
+    window.addEventListener('pointerdown', down, { passive: true });
+    window.addEventListener('pointerup', up, { passive: true });
+    return () => {
+      window.removeEventListener('pointerdown', down);
+      window.removeEventListener('pointerup', up);
+    };
+  }, []);
   const shownItems = useRef(items);
   const restoring = useRef(false);
   const keyAt = (i: number) => (items[i] === undefined ? undefined : String(getKey(items[i]!, i)));
@@ -163,15 +176,17 @@ export function WindowList<T>({
           const top = to.top;
           const index = to.index;
           holding.current?.();
-          holding.current = settleScroll({
-            virtualizer: () => virtualizer,
-            index: () => index,
-            find: () =>
-              key === undefined
-                ? null
-                : (parentRef.current?.querySelector(`:scope > [data-key="${CSS.escape(key)}"]`) ?? null),
-            top: () => top,
-          });
+          holding.current = pressed.current
+            ? null
+            : settleScroll({
+                virtualizer: () => virtualizer,
+                index: () => index,
+                find: () =>
+                  key === undefined
+                    ? null
+                    : (parentRef.current?.querySelector(`:scope > [data-key="${CSS.escape(key)}"]`) ?? null),
+                top: () => top,
+              });
         }
       }
     }

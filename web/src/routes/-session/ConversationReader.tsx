@@ -13,6 +13,8 @@ import type { TranscriptState } from './use-transcript.js';
 import { useScrollToTarget } from './use-scroll-to-target.js';
 
 export const MAIN_FILE = 'transcript.jsonl';
+/** Earlier pages loaded, at most, to give a target its call or Task before landing on it. */
+const MAX_CONTEXT_PAGES = 10;
 /** Header (56) + the sticky toolbar: kept clear when scrolling to an item. */
 export const STICKY_OFFSET = 120;
 
@@ -70,9 +72,30 @@ export function ConversationReader({
   );
 
   // Open at the target entry once it is loaded: expand its item, then bring the entry itself
-  // into view (it may sit deep inside a tool run or a subagent thread).
+  // into view (it may sit deep inside a tool run or a subagent thread). Opened deep in a
+  // transcript, the pages start at the target's: when its item lacks what comes before it — a
+  // subagent's work whose Task call is earlier, a tool result whose call is — the earlier pages
+  // load first (a few at most), so it opens inside its call as it would from the top.
   const targetItem = target === undefined ? undefined : grouper.itemOf(target);
-  const mark = targetItem === undefined ? undefined : `${key}:${target}`;
+  const held = targetItem === undefined ? undefined : items[targetItem];
+  const lacksContext =
+    t.earlier > 0 &&
+    held !== undefined &&
+    (held.type === 'subagent' || (held.type === 'tools' && held.orphans.some((o) => o.index === target)));
+  // Pages asked for this target, and what was loaded when last asked.
+  const [context, setContext] = useState({ for: '', pages: 0, at: '' });
+  const contextFor = `${key}:${target}`;
+  const asked = context.for === contextFor ? context : { for: contextFor, pages: 0, at: '' };
+  const wantContext = lacksContext && asked.pages < MAX_CONTEXT_PAGES;
+  const { loadEarlier, isFetching } = t;
+  const loadedNow = `${t.earlier}:${t.loaded}`;
+  useEffect(() => {
+    // One page at a time: ask again once a page has arrived since the last ask.
+    if (!wantContext || isFetching || asked.at === loadedNow) return;
+    setContext({ for: contextFor, pages: asked.pages + 1, at: loadedNow });
+    loadEarlier(true);
+  }, [wantContext, isFetching, loadedNow, asked.at, asked.pages, contextFor, loadEarlier]);
+  const mark = targetItem === undefined || wantContext ? undefined : `${key}:${target}`;
   const targetKey = targetItem === undefined ? undefined : items[targetItem]?.key;
   useEffect(() => {
     if (targetKey !== undefined)
@@ -89,7 +112,6 @@ export function ConversationReader({
     },
     [grouper],
   );
-  const { loadEarlier } = t;
   const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
 
   const renderItem = (item: ReaderItem, i: number) => {
