@@ -6,14 +6,9 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api, unwrap, type TranscriptPage, type Turns } from './api.js';
 
-/**
- * The entries of one file, paged from `start` (a page boundary): forward to the end, and back to
- * the first entry as the reader scrolls up — so opening deep in a long transcript fetches the
- * page holding the entry first instead of every page before it.
- */
-export const transcriptInfiniteOptions = (id: string, file: string, pageSize: number, start = 0) =>
+export const transcriptInfiniteOptions = (id: string, file: string, pageSize: number) =>
   infiniteQueryOptions({
-    queryKey: ['transcript', id, file, pageSize, start],
+    queryKey: ['transcript', id, file, pageSize],
     queryFn: ({ pageParam, signal }) =>
       unwrap<TranscriptPage>(
         api.GET('/api/sessions/{id}/transcript', {
@@ -21,12 +16,11 @@ export const transcriptInfiniteOptions = (id: string, file: string, pageSize: nu
           signal,
         }),
       ),
-    initialPageParam: start,
+    initialPageParam: 0,
     getNextPageParam: (last) => {
       const next = last.offset + last.entries.length;
       return last.entries.length > 0 && next < last.total ? next : undefined;
     },
-    getPreviousPageParam: (first) => (first.offset > 0 ? Math.max(0, first.offset - pageSize) : undefined),
     // Pages never change once written except the last one of a live session; keep them.
     staleTime: 30_000,
   });

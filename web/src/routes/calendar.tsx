@@ -16,9 +16,7 @@ import {
   monthGrid,
   monthLabel,
   monthOf,
-  colorOf,
-  projectColors,
-  type ProjectColors,
+  projectColor,
 } from '../lib/calendar.js';
 import { isoDay } from '../lib/date-phrases.js';
 import { formatCountOf, formatDuration } from '../lib/format.js';
@@ -97,7 +95,6 @@ function DayCell({
   selected,
   today,
   onOpen,
-  colors,
 }: {
   date: number;
   day: string;
@@ -107,7 +104,6 @@ function DayCell({
   selected: boolean;
   today: boolean;
   onOpen: () => void;
-  colors: ProjectColors;
 }) {
   const items = data?.items ?? [];
   const label = data
@@ -154,7 +150,7 @@ function DayCell({
                 width: 8,
                 height: 8,
                 borderRadius: 2,
-                background: colorOf(colors, it.project),
+                background: `var(--mantine-color-${projectColor(it.project)}-5)`,
                 display: 'inline-block',
               }}
             />
@@ -185,8 +181,6 @@ function CalendarPage() {
       for (const it of d.items) m.set(it.project ?? '', (m.get(it.project ?? '') ?? 0) + it.activeMs);
     return [...m].sort((a, b) => b[1] - a[1]);
   }, [activity.data]);
-  // Distinct colours for the projects of the days shown.
-  const colors = useMemo(() => projectColors(projects.map(([p]) => p)), [projects]);
   const today = isoDay(Date.now());
   const set = (patch: Partial<CalendarSearch>) =>
     navigate({ search: (old: CalendarSearch) => ({ ...old, ...patch }) });
@@ -264,7 +258,6 @@ function CalendarPage() {
             max={max}
             selected={search.day === d.day}
             today={d.day === today}
-            colors={colors}
             onOpen={() =>
               set({
                 day: search.day === d.day ? undefined : d.day,
@@ -279,13 +272,11 @@ function CalendarPage() {
           {projects.slice(0, 16).map(([p]) => (
             <Group key={p} gap={4} wrap="nowrap">
               <span
-                data-testid="project-swatch"
-                data-project={p}
                 style={{
                   width: 10,
                   height: 10,
                   borderRadius: 2,
-                  background: colorOf(colors, p || null),
+                  background: `var(--mantine-color-${projectColor(p || null)}-5)`,
                   display: 'inline-block',
                 }}
               />

@@ -13,8 +13,6 @@ import type { TranscriptState } from './use-transcript.js';
 import { useScrollToTarget } from './use-scroll-to-target.js';
 
 export const MAIN_FILE = 'transcript.jsonl';
-/** Earlier pages loaded, at most, to give a target its call or Task before landing on it. */
-const MAX_CONTEXT_PAGES = 10;
 /** Header (56) + the sticky toolbar: kept clear when scrolling to an item. */
 export const STICKY_OFFSET = 120;
 
@@ -32,8 +30,6 @@ export interface ConversationReaderProps {
   target?: number;
   subagentHeads: SubagentFileHead[];
   virtualizerRef: RefObject<Virtualizer<Window, Element> | null>;
-  /** The item marked current (j/k). */
-  activeIndex?: number;
 }
 
 export function ConversationReader({
@@ -44,7 +40,6 @@ export function ConversationReader({
   target,
   subagentHeads,
   virtualizerRef,
-  activeIndex,
 }: ConversationReaderProps) {
   const ref = useRef<GrouperRef | null>(null);
   const key = `${sessionId}\u0000${file}`;
@@ -72,47 +67,15 @@ export function ConversationReader({
   );
 
   // Open at the target entry once it is loaded: expand its item, then bring the entry itself
-  // into view (it may sit deep inside a tool run or a subagent thread). Opened deep in a
-  // transcript, the pages start at the target's: when its item lacks what comes before it — a
-  // subagent's work whose Task call is earlier, a tool result whose call is — the earlier pages
-  // load first (a few at most), so it opens inside its call as it would from the top.
+  // into view (it may sit deep inside a tool run or a subagent thread).
   const targetItem = target === undefined ? undefined : grouper.itemOf(target);
-  const held = targetItem === undefined ? undefined : items[targetItem];
-  const lacksContext =
-    t.earlier > 0 &&
-    held !== undefined &&
-    (held.type === 'subagent' || (held.type === 'tools' && held.orphans.some((o) => o.index === target)));
-  // Pages asked for this target, and what was loaded when last asked.
-  const [context, setContext] = useState({ for: '', pages: 0, at: '' });
-  const contextFor = `${key}:${target}`;
-  const asked = context.for === contextFor ? context : { for: contextFor, pages: 0, at: '' };
-  const wantContext = lacksContext && asked.pages < MAX_CONTEXT_PAGES;
-  const { loadEarlier, isFetching } = t;
-  const loadedNow = `${t.earlier}:${t.loaded}`;
-  useEffect(() => {
-    // One page at a time: ask again once a page has arrived since the last ask.
-    if (!wantContext || isFetching || asked.at === loadedNow) return;
-    setContext({ for: contextFor, pages: asked.pages + 1, at: loadedNow });
-    loadEarlier(true);
-  }, [wantContext, isFetching, loadedNow, asked.at, asked.pages, contextFor, loadEarlier]);
-  const mark = targetItem === undefined || wantContext ? undefined : `${key}:${target}`;
+  const mark = targetItem === undefined ? undefined : `${key}:${target}`;
   const targetKey = targetItem === undefined ? undefined : items[targetItem]?.key;
   useEffect(() => {
     if (targetKey !== undefined)
       setOpen((prev) => (prev.has(targetKey) ? prev : new Set(prev).add(targetKey)));
   }, [mark, targetKey]);
   useScrollToTarget(mark, targetItem, virtualizerRef, STICKY_OFFSET);
-
-  // Earlier pages regroup the items above (a tool run may grow upward): the row that was at the
-  // top is found again by the first entry its key names (m12, t12, n12, x12, s12).
-  const anchorIndexOf = useCallback(
-    (itemKey: string) => {
-      const n = Number(itemKey.slice(1));
-      return Number.isInteger(n) ? grouper.itemOf(n) : undefined;
-    },
-    [grouper],
-  );
-  const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
 
   const renderItem = (item: ReaderItem, i: number) => {
     const ctx: ItemContext = {
@@ -123,7 +86,6 @@ export function ConversationReader({
       open: open.has(item.key),
       toggle: () => toggle(item.key),
       subagentHeads,
-      earlierUnloaded: t.earlier > 0,
     };
     const Render = itemRenderers[item.type];
     return (
@@ -145,10 +107,6 @@ export function ConversationReader({
       estimateSize={(i) => (items[i]?.type === 'message' ? 90 : 30)}
       renderItem={renderItem}
       onNearEnd={t.loadMore}
-      onNearStart={onNearStart}
-      keepPosition
-      anchorIndexOf={anchorIndexOf}
-      activeIndex={activeIndex}
       gap={2}
       scrollPaddingStart={STICKY_OFFSET}
       virtualizerRef={virtualizerRef}
