@@ -54,6 +54,10 @@ describe.skipIf(!hasChromium)('a running session in Chromium', () => {
     const page = await suite.open(undefined, { height: 600 });
     await page.goto(`${server.url}/app/sessions/${ID}?view=both`);
     const count = page.getByTestId('loaded-count');
+    // Running reads "live", with the pulsing dot.
+    const status = page.getByTestId('session-details').getByTestId('status');
+    await expect.poll(() => status.getAttribute('data-status')).toBe('running');
+    expect(await status.getByTestId('status-label').textContent()).toBe('live');
     await expect.poll(() => count.textContent()).toBe(`All ${FIRST} entries loaded`);
     await expect.poll(() => page.getByTestId('detail-entries').textContent()).toMatch(/^15 ·/);
     // A mark that a reload would lose, and a scroll position the update must keep.

@@ -1,18 +1,36 @@
 /**
- * A session's status: running (live) = pulsing dot, abandoned (incomplete) = hollow ring,
- * ended (finished) = square — with its label, so colour and shape are never the only signal.
+ * A session's status as the seed displays it (§1.1, §3): running is shown as "live" with a
+ * pulsing dot, abandoned as "incomplete" with a hollow ring, ended as a square alone. The API's
+ * word stays in `data-status`; the marker's accessible name (and its tooltip) says what it means,
+ * so colour and shape are never the only signal. The CLI prints the same: ● live, ○ incomplete,
+ * ■ ended.
  */
-import { Group, Text, Tooltip } from '@mantine/core';
+import { Group, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 
 export type SessionStatus = 'running' | 'abandoned' | 'ended';
+
+/** The word shown next to the marker; the ended square stands alone. */
+export const STATUS_LABEL: Record<SessionStatus, string | null> = {
+  running: 'live',
+  abandoned: 'incomplete',
+  ended: null,
+};
+
+/** The marker's accessible name. */
+export const STATUS_NAME: Record<SessionStatus, string> = {
+  running: 'live',
+  abandoned: 'incomplete',
+  ended: 'ended',
+};
 
 const MEANING: Record<SessionStatus, string> = {
   running: 'live: recorded activity within the live window and no end yet',
   abandoned: 'incomplete: hook-recorded, no end recorded, silent for longer than the live window',
-  ended: 'finished',
+  ended: 'ended (finished)',
 };
 
 export function StatusMarker({ status, withLabel = true }: { status: SessionStatus; withLabel?: boolean }) {
+  const label = STATUS_LABEL[status];
   return (
     <Tooltip label={MEANING[status]} openDelay={400}>
       <Group
@@ -23,10 +41,12 @@ export function StatusMarker({ status, withLabel = true }: { status: SessionStat
         style={{ display: 'inline-flex' }}
       >
         <span className="ct-status" data-status={status} aria-hidden />
-        {withLabel && (
-          <Text span size="xs" c="dimmed">
-            {status}
+        {withLabel && label ? (
+          <Text span size="xs" c="dimmed" data-testid="status-label">
+            {label}
           </Text>
+        ) : (
+          <VisuallyHidden>{STATUS_NAME[status]}</VisuallyHidden>
         )}
       </Group>
     </Tooltip>
