@@ -5,10 +5,63 @@
  */
 import { tanstackRouter } from '@tanstack/router-plugin/vite';
 import react from '@vitejs/plugin-react';
-import { dirname, resolve } from 'node:path';
+import { readFile, readdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defineConfig, loadEnv } from 'vite';
+import { promisify } from 'node:util';
+import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
+import { defineConfig, loadEnv, type Plugin } from 'vite';
 import { apiProxy } from './dev-proxy.js';
+
+/** Text the server may send compressed (src/api/middleware/static-app.ts serves these copies). */
+const COMPRESSIBLE = new Set([
+  '.html',
+  '.js',
+  '.mjs',
+  '.css',
+  '.json',
+  '.map',
+  '.svg',
+  '.txt',
+  '.webmanifest',
+]);
+
+/**
+ * Writes a Brotli (`.br`, best quality) and a gzip (`.gz`) copy beside every text file of the
+ * build over 1 KB: the server then sends the bundle compressed at no cost per request.
+ */
+function precompress(): Plugin {
+  const brotli = promisify(brotliCompress);
+  const gz = promisify(gzip);
+  return {
+    name: 'transcripts-precompress',
+    apply: 'build',
+    async writeBundle(options) {
+      const dir = options.dir;
+      if (!dir) return;
+      const files = (await readdir(dir, { recursive: true })) as string[];
+      await Promise.all(
+        files
+          .filter((f) => COMPRESSIBLE.has(extname(f)))
+          .map(async (f) => {
+            const path = join(dir, f);
+            if ((await stat(path)).size < 1024) return;
+            const data = await readFile(path);
+            const [br, gzipped] = await Promise.all([
+              brotli(data, {
+                params: {
+                  [zlib.BROTLI_PARAM_QUALITY]: zlib.BROTLI_MAX_QUALITY,
+                  [zlib.BROTLI_PARAM_SIZE_HINT]: data.length,
+                },
+              }),
+              gz(data, { level: 9 }),
+            ]);
+            await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gzipped)]);
+          }),
+      );
+    },
+  };
+}
 
 const webRoot = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(webRoot, '..');
@@ -21,9 +74,11 @@ export default defineConfig(({ mode, command }) => {
     ...process.env,
     ...loadEnv(mode, envDir, ['WEBUI_', 'WEBAPI_', 'CT_', 'XDG_']),
   };
+  // loadEnv lets the process environment win; what it did not set came from .env.
+  const fromEnvironment = (name: string) => (process.env[name]?.trim() ?? '') !== '';
   const port = Number(env.WEBUI_PORT?.trim() || 7651);
   const host = env.WEBUI_HOST?.trim() || '127.0.0.1';
-  const proxy = command === 'serve' ? apiProxy(env) : undefined;
+  const proxy = command === 'serve' ? apiProxy({ env, fromEnvironment }) : undefined;
   if (proxy) console.log(`transcripts UI dev server: /api → ${proxy.target.url} (${proxy.target.detail})`);
 
   return {
@@ -39,6 +94,7 @@ export default defineConfig(({ mode, command }) => {
         semicolons: true,
       }),
       react(),
+      precompress(),
     ],
     build: {
       outDir: resolve(webRoot, 'dist'),

@@ -1,12 +1,40 @@
 /**
  * `/app`: a built UI from CT_STATIC_DIR with SPA fallback to index.html, correct content types,
- * 404 for missing assets, no escaping the directory; and the build-instructions page without one.
+ * 404 for missing assets, no escaping the directory; compressed text (the build's .br/.gz copies,
+ * else compressed on the way out) with Vary, long caching for hashed assets and revalidation with
+ * an ETag for the rest; and the build-instructions page without a build. Compression is checked
+ * over raw HTTP (node:http), which shows the bytes as sent.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, utimesSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/api-server.js';
+
+/** A GET over raw HTTP: status, headers and the body exactly as sent. */
+function rawGet(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () =>
+        resolve({ status: res.statusCode!, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const BIG_JS = `console.log(${JSON.stringify('the web UI bundle '.repeat(400))});\n`;
+const BIG_CSS = `body{color:#ddd}\n${'.ct-row:hover{border-color:blue}\n'.repeat(100)}`;
+const STALE_JS = `console.log(${JSON.stringify('a newer build '.repeat(200))});\n`;
 
 let built: TestServer;
 let unbuilt: TestServer;
@@ -19,6 +47,20 @@ beforeAll(async () => {
   writeFileSync(path.join(dist, 'assets', 'app-123.js'), 'console.log("ui")');
   writeFileSync(path.join(dist, 'assets', 'app-123.css'), 'body{}');
   writeFileSync(path.join(dist, 'favicon.svg'), '<svg/>');
+  // A bundle with the build's compressed copies, a stylesheet without them, and a file whose
+  // copies are older than it (a file replaced by hand after the build).
+  const big = path.join(dist, 'assets', 'index-abc.js');
+  writeFileSync(big, BIG_JS);
+  writeFileSync(`${big}.br`, brotliCompressSync(BIG_JS));
+  writeFileSync(`${big}.gz`, gzipSync(BIG_JS));
+  writeFileSync(path.join(dist, 'assets', 'index-abc.css'), BIG_CSS);
+  const stale = path.join(dist, 'assets', 'stale-abc.js');
+  writeFileSync(`${stale}.br`, brotliCompressSync('console.log("old")'));
+  writeFileSync(`${stale}.gz`, gzipSync('console.log("old")'));
+  writeFileSync(stale, STALE_JS);
+  const past = new Date(Date.now() - 3_600_000);
+  utimesSync(`${stale}.br`, past, past);
+  utimesSync(`${stale}.gz`, past, past);
   built = await startTestServer({ env: { CT_STATIC_DIR: dist } });
   unbuilt = await startTestServer({ env: { CT_STATIC_DIR: path.join(dist, 'missing') } });
 });
@@ -68,6 +110,55 @@ describe('/app with a build', () => {
       const text = await res.text();
       expect(text, p).not.toContain('root:x:');
       expect(text, p).not.toContain('"name": "transcripts"');
+    }
+  });
+});
+
+describe('/app compression and caching', () => {
+  it("sends the build's Brotli or gzip copy to a browser that takes it, identity to one that does not", async () => {
+    const url = `${built.url}/app/assets/index-abc.js`;
+    const br = await rawGet(url, { 'accept-encoding': 'gzip, deflate, br, zstd' });
+    expect(br.status).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('Accept-Encoding');
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(Number(br.headers['content-length'])).toBe(br.body.length);
+    expect(br.body.length).toBeLessThan(BIG_JS.length / 5);
+    expect(brotliDecompressSync(br.body).toString()).toBe(BIG_JS);
+
+    const gz = await rawGet(url, { 'accept-encoding': 'br;q=0, gzip' });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(BIG_JS);
+
+    const plain = await rawGet(url);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.headers.vary).toBe('Accept-Encoding');
+    expect(plain.body.toString()).toBe(BIG_JS);
+    expect(Number(plain.headers['content-length'])).toBe(BIG_JS.length);
+  });
+
+  it('compresses on the way out without copies, or with copies older than the file; small files go as they are', async () => {
+    const css = await rawGet(`${built.url}/app/assets/index-abc.css`, { 'accept-encoding': 'gzip' });
+    expect(css.headers['content-encoding']).toBe('gzip');
+    expect(css.headers['content-type']).toMatch(/text\/css/);
+    expect(gunzipSync(css.body).toString()).toBe(BIG_CSS);
+    const stale = await rawGet(`${built.url}/app/assets/stale-abc.js`, { 'accept-encoding': 'br' });
+    expect(stale.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(stale.body).toString()).toBe(STALE_JS);
+    const small = await rawGet(`${built.url}/app/assets/app-123.js`, { 'accept-encoding': 'br, gzip' });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.body.toString()).toBe('console.log("ui")');
+  });
+
+  it('revalidates index.html (no long caching) and answers 304 to its ETag', async () => {
+    for (const p of ['/app/', '/app/sessions/abc']) {
+      const res = await rawGet(built.url + p, { 'accept-encoding': 'gzip' });
+      expect(res.headers['cache-control'], p).toBe('no-cache');
+      expect(res.headers.etag, p).toMatch(/^W\/"/);
+      const again = await rawGet(built.url + p, { 'if-none-match': String(res.headers.etag) });
+      expect(again.status, p).toBe(304);
+      expect(again.body.length).toBe(0);
     }
   });
 });

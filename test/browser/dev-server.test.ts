@@ -191,10 +191,40 @@ describe('UI dev server', () => {
     }
   });
 
+  it('(2) WEBAPI_HOST alone in .env keeps the installed instance’s port, and the 502 says where each part came from', async () => {
+    const ctHome = mkdtempSync(path.join(tmpdir(), 'ct-dev-home-'));
+    mkdirSync(path.join(ctHome, 'config'), { recursive: true });
+    writeFileSync(path.join(ctHome, 'config', 'instance.env'), `WEBAPI_PORT=${c.port}\n`);
+    const dead = await freePort();
+    const dev = await startDev({
+      uiPort: await freePort(),
+      dotenv: 'WEBAPI_HOST=127.0.0.1\n',
+      env: { CT_HOME: ctHome },
+    });
+    try {
+      expect(JSON.parse((await get(`${dev.url}/api/health`)).body).stub).toBe('c');
+      expect(dev.logs()).toContain(`/api → http://127.0.0.1:${c.port} (port from the installed instance's`);
+    } finally {
+      await dev.stop();
+    }
+    // WEBAPI_PORT from .env, nothing listening: the message names .env, not the environment.
+    const fromDotenv = await startDev({ uiPort: await freePort(), dotenv: `WEBAPI_PORT=${dead}\n` });
+    try {
+      const res = await get(`${fromDotenv.url}/api/sessions`);
+      expect(res.status).toBe(502);
+      const message = (JSON.parse(res.body) as { error: { message: string } }).error.message;
+      expect(message).toContain(`port from WEBAPI_PORT=${dead} in .env`);
+      expect(message).not.toContain('environment');
+    } finally {
+      await fromDotenv.stop();
+      rmSync(ctHome, { recursive: true, force: true });
+    }
+  });
+
   it('(3) with neither, port 7650 — and 502 naming it when nothing listens there', async () => {
     const dev = await startDev({ uiPort: await freePort() });
     try {
-      expect(dev.logs()).toContain('/api → http://127.0.0.1:7650 (the default)');
+      expect(dev.logs()).toContain('/api → http://127.0.0.1:7650 (the default port 7650)');
       if (await listening(7650)) {
         console.log(
           'note: something listens on 127.0.0.1:7650 here; the default target is checked by its log line only',
