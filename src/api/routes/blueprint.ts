@@ -44,14 +44,19 @@ export function buildBlueprint(deps: ApiDeps, searchEnabled: boolean): Blueprint
         ],
       },
     ],
+    // A session's data links. The complete ones first: the transcript as recorded, the
+    // conversation as Markdown and every stored document of the session (what an export holds).
+    // The JSON routes of entries, turns and events are paged (`total`, `offset`, `limit` in the
+    // answer), so their links say they give one page rather than pass for an export.
     sessionLinks: [
       { label: 'Session (JSON)', href: '/api/sessions/{id}' },
-      { label: 'Transcript (JSON)', href: '/api/sessions/{id}/transcript' },
       { label: 'Raw transcript (JSONL)', href: '/api/store/objects/{id}/transcript.jsonl' },
-      { label: 'Events (JSON)', href: '/api/sessions/{id}/events' },
-      { label: 'Turns (JSON)', href: '/api/sessions/{id}/turns' },
       { label: 'Markdown', href: '/api/sessions/{id}/markdown' },
+      { label: 'All documents (NDJSON)', href: '/api/store/docs.ndjson?session={id}' },
       { label: 'Objects (JSON)', href: '/api/store/objects/{id}/' },
+      { label: 'Transcript entries (JSON, first page)', href: '/api/sessions/{id}/transcript' },
+      { label: 'Turns (JSON, first page)', href: '/api/sessions/{id}/turns' },
+      { label: 'Events (JSON, first page)', href: '/api/sessions/{id}/events' },
     ],
     userSettings: { ...deps.settings.userSettings },
     system: {
