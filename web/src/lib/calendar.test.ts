@@ -6,7 +6,9 @@ import {
   monthGrid,
   monthLabel,
   monthOf,
+  colorOf,
   projectColor,
+  projectColors,
 } from './calendar.js';
 
 describe('calendar', () => {
@@ -39,6 +41,23 @@ describe('calendar', () => {
     expect(projectColor(null)).toBe('gray');
     const colours = new Set(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].map(projectColor));
     expect(colours.size).toBeGreaterThan(3);
+  });
+  it('gives the projects shown together distinct colours, the same for the same set', () => {
+    // The corpus's August 2025: three of these hashed to red.
+    const shown = ['Claude', 'Z-FORGE', 'agents', 'happy', 'livecd-gen', null];
+    const colors = projectColors(shown);
+    const used = shown.filter(Boolean).map((p) => colorOf(colors, p));
+    expect(new Set(used).size).toBe(used.length);
+    expect(colorOf(colors, null)).toBe('var(--mantine-color-gray-6)');
+    expect(projectColors([...shown].reverse())).toEqual(colors);
+    // A project keeps its own colour when nothing else shown wants it.
+    expect(colorOf(projectColors(['happy']), 'happy')).toBe(
+      `var(--mantine-color-${projectColor('happy')}-5)`,
+    );
+    // 36 projects: all distinct (12 colours in three shades).
+    const many = Array.from({ length: 36 }, (_, i) => `project-${i}`);
+    const all = projectColors(many);
+    expect(new Set(many.map((p) => colorOf(all, p))).size).toBe(36);
   });
   it('grades density against the busiest day', () => {
     expect(densityLevel(0, 100)).toBe(0);

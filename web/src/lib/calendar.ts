@@ -94,15 +94,56 @@ export const PROJECT_COLORS = [
   'red',
 ] as const;
 
-/** A stable colour for a project name (the same project is the same colour everywhere). */
-export function projectColor(project: string | null | undefined): string {
-  if (!project) return 'gray';
+/** Shades used, in turn, once every colour is taken: the 5 first, then a light and a deep one. */
+const SHADES = [5, 2, 8] as const;
+
+/** A project's colour as CSS (`var(--mantine-color-teal-5)`); gray for none. */
+export type ProjectColors = Map<string, string>;
+
+function hashOf(project: string): number {
   let h = 2166136261;
   for (let i = 0; i < project.length; i++) {
     h ^= project.charCodeAt(i);
     h = Math.imul(h, 16777619);
   }
-  return PROJECT_COLORS[(h >>> 0) % PROJECT_COLORS.length]!;
+  return h >>> 0;
+}
+
+/** A stable colour name for a project name (its preferred colour; see `projectColors`). */
+export function projectColor(project: string | null | undefined): string {
+  if (!project) return 'gray';
+  return PROJECT_COLORS[hashOf(project) % PROJECT_COLORS.length]!;
+}
+
+const cssColor = (name: string, shade: number) => `var(--mantine-color-${name}-${shade})`;
+
+/**
+ * Distinct colours for the projects shown together (a month of the calendar). Each project asks
+ * for its stable colour (`projectColor`, so it keeps it from month to month); when another
+ * project shown has it already, it takes the next free one, and only past every colour and shade
+ * (36 projects) do two share one. Projects are placed in name order, so the same set always gets
+ * the same colours, whatever order they come in.
+ */
+export function projectColors(projects: Iterable<string | null | undefined>): ProjectColors {
+  const names = [...new Set([...projects].filter((p): p is string => Boolean(p)))].sort();
+  const slots = SHADES.length * PROJECT_COLORS.length;
+  const taken = new Set<number>();
+  const out: ProjectColors = new Map();
+  for (const name of names) {
+    const preferred = hashOf(name) % PROJECT_COLORS.length;
+    let slot = preferred;
+    for (let i = 0; i < slots && taken.has(slot); i++) slot = (preferred + i + 1) % slots;
+    taken.add(slot);
+    const colour = PROJECT_COLORS[slot % PROJECT_COLORS.length]!;
+    const shade = SHADES[Math.floor(slot / PROJECT_COLORS.length)]!;
+    out.set(name, cssColor(colour, shade));
+  }
+  return out;
+}
+
+/** The colour of a project in a set made by `projectColors` (gray for none or one not in it). */
+export function colorOf(colors: ProjectColors, project: string | null | undefined): string {
+  return (project && colors.get(project)) || cssColor('gray', 6);
 }
 
 /**

@@ -4,9 +4,11 @@ import {
   formatClock,
   formatCount,
   formatCountOf,
+  formatDuration,
   formatRelative,
   formatTimestamp,
   formatTokens,
+  formatUtc,
   middleEllipsis,
   shortModel,
   totalTokens,
@@ -55,5 +57,20 @@ describe('timestamps and text', () => {
     expect(middleEllipsis('short', 16)).toBe('short');
     expect(shortModel('claude-opus-4-1-20250805')).toBe('opus-4-1');
     expect(shortModel(null)).toBe(EM_DASH);
+  });
+});
+
+describe('one rule for durations and zoned times on every view', () => {
+  it('reads no active time as 0s and an unknown one as an em dash', () => {
+    expect(formatDuration(0)).toBe('0s');
+    expect(formatDuration(null)).toBe(EM_DASH);
+    expect(formatDuration(undefined)).toBe(EM_DASH);
+    expect(formatDuration(850)).toBe('850ms');
+    expect(formatDuration(2_739_786)).toBe('45m 39s');
+  });
+  it('shows just the em dash for a missing time, not "— UTC"', () => {
+    expect(formatUtc('2025-08-24T18:36:16.952Z')).toBe('2025-08-24 18:36 UTC');
+    expect(formatUtc(null)).toBe(EM_DASH);
+    expect(formatUtc('garbage')).toBe(EM_DASH);
   });
 });

@@ -4,8 +4,18 @@
  */
 
 // Durations and byte sizes read the same in the UI, the CLI and the Markdown export.
-export { EM_DASH, formatBytes, formatDuration } from '../../../src/core/display-format.js';
-import { EM_DASH } from '../../../src/core/display-format.js';
+export { EM_DASH, formatBytes } from '../../../src/core/display-format.js';
+import { EM_DASH, formatDuration as coreDuration } from '../../../src/core/display-format.js';
+
+/**
+ * A duration as the shared formatter writes it (`45s`, `3m 12s`, `1h 05m`), with one rule on
+ * every view of the UI (list, session, calendar and its tooltips): none at all reads `0s`, and an
+ * unknown one (null: the API could not derive it) reads `—`.
+ */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === 0) return '0s';
+  return coreDuration(ms);
+}
 
 function compact(n: number, unit: number, suffix: string): string {
   const v = n / unit;
@@ -53,6 +63,12 @@ export function formatTimestamp(iso: string | null | undefined): string {
   if (Number.isNaN(ms)) return EM_DASH;
   const d = new Date(ms).toISOString();
   return `${d.slice(0, 10)} ${d.slice(11, 16)}`;
+}
+
+/** A timestamp with its zone, `2025-08-24 19:05 UTC`; just `—` when there is none. */
+export function formatUtc(iso: string | null | undefined): string {
+  const t = formatTimestamp(iso);
+  return t === EM_DASH ? t : `${t} UTC`;
 }
 
 /** Only the time of day, `HH:MM:SS` UTC, for transcript lines. */

@@ -16,7 +16,9 @@ import {
   monthGrid,
   monthLabel,
   monthOf,
-  projectColor,
+  colorOf,
+  projectColors,
+  type ProjectColors,
 } from '../lib/calendar.js';
 import { isoDay } from '../lib/date-phrases.js';
 import { formatCountOf, formatDuration } from '../lib/format.js';
@@ -95,6 +97,7 @@ function DayCell({
   selected,
   today,
   onOpen,
+  colors,
 }: {
   date: number;
   day: string;
@@ -104,6 +107,7 @@ function DayCell({
   selected: boolean;
   today: boolean;
   onOpen: () => void;
+  colors: ProjectColors;
 }) {
   const items = data?.items ?? [];
   const label = data
@@ -150,7 +154,7 @@ function DayCell({
                 width: 8,
                 height: 8,
                 borderRadius: 2,
-                background: `var(--mantine-color-${projectColor(it.project)}-5)`,
+                background: colorOf(colors, it.project),
                 display: 'inline-block',
               }}
             />
@@ -181,6 +185,8 @@ function CalendarPage() {
       for (const it of d.items) m.set(it.project ?? '', (m.get(it.project ?? '') ?? 0) + it.activeMs);
     return [...m].sort((a, b) => b[1] - a[1]);
   }, [activity.data]);
+  // Distinct colours for the projects of the days shown.
+  const colors = useMemo(() => projectColors(projects.map(([p]) => p)), [projects]);
   const today = isoDay(Date.now());
   const set = (patch: Partial<CalendarSearch>) =>
     navigate({ search: (old: CalendarSearch) => ({ ...old, ...patch }) });
@@ -258,6 +264,7 @@ function CalendarPage() {
             max={max}
             selected={search.day === d.day}
             today={d.day === today}
+            colors={colors}
             onOpen={() =>
               set({
                 day: search.day === d.day ? undefined : d.day,
@@ -272,11 +279,13 @@ function CalendarPage() {
           {projects.slice(0, 16).map(([p]) => (
             <Group key={p} gap={4} wrap="nowrap">
               <span
+                data-testid="project-swatch"
+                data-project={p}
                 style={{
                   width: 10,
                   height: 10,
                   borderRadius: 2,
-                  background: `var(--mantine-color-${projectColor(p || null)}-5)`,
+                  background: colorOf(colors, p || null),
                   display: 'inline-block',
                 }}
               />

@@ -12,6 +12,7 @@ import {
   formatDuration,
   formatTimestamp,
   formatTokens,
+  formatUtc,
   shortModel,
   totalTokens,
 } from '../../lib/format.js';
@@ -58,7 +59,7 @@ export const SessionRow = memo(function SessionRow({ s }: { s: Session }) {
           <Fact label="model">{shortModel(s.model)}</Fact>
           <Fact label="host">{s.hostname ?? '—'}</Fact>
           <Fact label="last active" testId="last-activity">
-            <span title={`last activity ${formatTimestamp(s.lastActivity)} UTC (the list's order)`}>
+            <span title={`last activity ${formatUtc(s.lastActivity)} (the list's order)`}>
               {formatTimestamp(s.lastActivity ?? s.startedAt)}
             </span>
           </Fact>

@@ -6,7 +6,7 @@
  */
 import { Badge, List, Table, Text, Tooltip } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { formatClock, formatCount, formatTimestamp } from '../../lib/format.js';
+import { formatClock, formatCount, formatUtc } from '../../lib/format.js';
 import type { SessionDetail } from '../../queries/api.js';
 
 type Reconciliation = SessionDetail['reconciliation'];
@@ -90,9 +90,9 @@ export function RecordingCard({
         )}
         {r.transcriptStalled && (
           <Row label="transcript stalled" testId="detail-stalled">
-            no line since {formatTimestamp(r.transcriptStalled.lastLineAt)} UTC, while{' '}
+            no line since {formatUtc(r.transcriptStalled.lastLineAt)}, while{' '}
             {formatCount(r.transcriptStalled.eventsAfter)} prompt and tool events followed (last{' '}
-            {formatTimestamp(r.transcriptStalled.lastEventAt)} UTC)
+            {formatUtc(r.transcriptStalled.lastEventAt)})
           </Row>
         )}
         <Row label="source file" testId="detail-source-file">
@@ -101,7 +101,7 @@ export function RecordingCard({
               <Badge size="xs" variant="light" color="orange" tt="none" mr={6}>
                 kept after deletion
               </Badge>
-              deleted from the projects directory (noticed {formatTimestamp(s.sourceDeleted.detectedAt)} UTC);
+              deleted from the projects directory (noticed {formatUtc(s.sourceDeleted.detectedAt)});
               everything recorded is kept here
               <List size="xs" spacing={0} withPadding>
                 {s.sourceDeleted.files.map((f) => (
