@@ -6,9 +6,14 @@
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { api, unwrap, type TranscriptPage, type Turns } from './api.js';
 
-export const transcriptInfiniteOptions = (id: string, file: string, pageSize: number) =>
+/**
+ * The entries of one file, paged from `start` (a page boundary): forward to the end, and back to
+ * the first entry as the reader scrolls up — so opening deep in a long transcript fetches the
+ * page holding the entry first instead of every page before it.
+ */
+export const transcriptInfiniteOptions = (id: string, file: string, pageSize: number, start = 0) =>
   infiniteQueryOptions({
-    queryKey: ['transcript', id, file, pageSize],
+    queryKey: ['transcript', id, file, pageSize, start],
     queryFn: ({ pageParam, signal }) =>
       unwrap<TranscriptPage>(
         api.GET('/api/sessions/{id}/transcript', {
@@ -16,11 +21,12 @@ export const transcriptInfiniteOptions = (id: string, file: string, pageSize: nu
           signal,
         }),
       ),
-    initialPageParam: 0,
+    initialPageParam: start,
     getNextPageParam: (last) => {
       const next = last.offset + last.entries.length;
       return last.entries.length > 0 && next < last.total ? next : undefined;
     },
+    getPreviousPageParam: (first) => (first.offset > 0 ? Math.max(0, first.offset - pageSize) : undefined),
     // Pages never change once written except the last one of a live session; keep them.
     staleTime: 30_000,
   });

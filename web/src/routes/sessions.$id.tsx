@@ -9,16 +9,18 @@ import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-quer
 import { AnchorLink } from '../components/AnchorLink.js';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel.js';
+import { settleScroll, stickyBottom } from '../components/settle-scroll.js';
+import { formatCountOf } from '../lib/format.js';
 import { searchTerms, termsRegExp } from '../lib/highlight.js';
 import { sessionSearchSchema, type SessionSearch } from '../lib/search-params.js';
 import { ApiError, describeError, type Session } from '../queries/api.js';
 import { blueprintQueryOptions, defaultBlueprint } from '../queries/blueprint.js';
 import { sessionQueryOptions } from '../queries/sessions.js';
 import { subagentHeadsQueryOptions } from '../queries/transcript.js';
-import { ConversationReader, MAIN_FILE } from './-session/ConversationReader.js';
-import { LoadStatus } from './-session/LoadStatus.js';
+import { ConversationReader, MAIN_FILE, STICKY_OFFSET } from './-session/ConversationReader.js';
+import { EarlierEntries, LoadStatus } from './-session/LoadStatus.js';
 import { RawReader } from './-session/RawReader.js';
 import { SessionDetails } from './-session/SessionDetails.js';
 import { TurnsList } from './-session/TurnsList.js';
@@ -44,7 +46,7 @@ function SessionError(props: ErrorComponentProps) {
       <Stack p="md" maw={760} data-testid="session-not-found">
         <Alert color="yellow" title="Session not found" variant="light">
           <Text size="sm">
-            No session has the id <b>{id}</b>. {describeError(props.error).message}
+            No session has the id <b>{id}</b>.
           </Text>
           <AnchorLink to="/" size="sm">
             Back to all sessions
@@ -61,6 +63,11 @@ function chooseFile(s: Session, asked: string | undefined): string {
   if (asked && names.includes(asked)) return asked;
   if (names.length === 0 || names.includes(MAIN_FILE)) return MAIN_FILE;
   return names[0]!;
+}
+
+/** A file named in the URL that the session does not have (the page falls back to the main one). */
+function unknownFile(s: Session, asked: string | undefined): string | null {
+  return asked && !s.files.some((f) => f.name === asked) ? asked : null;
 }
 
 /** How often a running session is fetched again while its tab is visible. */
@@ -82,6 +89,7 @@ function SessionPage() {
   const view = search.view ?? 'both';
   const reader = search.reader ?? 'conversation';
   const file = chooseFile(s, search.file);
+  const badFile = unknownFile(s, search.file);
   const re = useMemo(() => termsRegExp(searchTerms(search.q)), [search.q]);
   const settings = {
     pageSize: bp.userSettings.transcriptPageSize,
@@ -98,6 +106,10 @@ function SessionPage() {
     void queryClient.invalidateQueries({ queryKey: ['turns', id] });
   }, [entryCount, id, queryClient]);
   const virtualizerRef = useRef<Virtualizer<Window, Element> | null>(null);
+  // j/k: the item marked current, in the reader shown (a new view starts without one).
+  const [active, setActive] = useState<{ at: string; index: number } | null>(null);
+  const readerAt = `${view}:${reader}:${file}`;
+  const activeIndex = active?.at === readerAt ? active.index : undefined;
 
   const subFiles = s.files.filter((f) => f.name.startsWith('subagents/'));
   const heads = useQuery({
@@ -108,12 +120,32 @@ function SessionPage() {
   // A user's change of view is a history entry: Back undoes it.
   const set = (patch: Partial<SessionSearch>) =>
     navigate({ search: (old: SessionSearch) => ({ ...old, ...patch }) });
+  const stopStep = useRef<(() => void) | null>(null);
   const step = (delta: number) => {
     const v = virtualizerRef.current;
-    if (!v) return;
-    const first = v.getVirtualItems().find((vi) => vi.end - window.scrollY > 130);
-    v.scrollToIndex(Math.max(0, (first?.index ?? 0) + delta), { align: 'start' });
+    if (!v || v.options.count === 0) return;
+    const top = stickyBottom(STICKY_OFFSET);
+    const rowAt = (i: number) => document.querySelector(`[data-window-list] > [data-index="${i}"]`);
+    const shown = (i: number | undefined) => {
+      const r = i === undefined ? null : rowAt(i)?.getBoundingClientRect();
+      return r !== undefined && r !== null && r.bottom > top && r.top < window.innerHeight;
+    };
+    // From the current item while it is on screen, else from the first one visible.
+    const firstVisible = v.getVirtualItems().find((vi) => vi.end - window.scrollY > top)?.index ?? 0;
+    const next =
+      activeIndex !== undefined && shown(activeIndex)
+        ? Math.min(v.options.count - 1, Math.max(0, activeIndex + delta))
+        : firstVisible;
+    setActive({ at: readerAt, index: next });
+    stopStep.current?.();
+    stopStep.current = settleScroll({
+      virtualizer: () => virtualizerRef.current,
+      index: () => next,
+      find: () => rowAt(next),
+      top: () => stickyBottom(STICKY_OFFSET) + 8,
+    });
   };
+  useEffect(() => () => stopStep.current?.(), []);
   usePageKeys({
     '1': () => set({ view: 'both' }),
     '2': () => set({ view: 'you' }),
@@ -136,6 +168,7 @@ function SessionPage() {
           borderBottom: '1px solid var(--mantine-color-dark-5)',
         }}
         data-testid="transcript-toolbar"
+        data-sticky-bar
       >
         <Group gap="xs" justify="space-between">
           <Group gap="xs">
@@ -196,6 +229,30 @@ function SessionPage() {
           </Group>
         </Group>
       </Box>
+      {badFile && (
+        <Alert
+          color="yellow"
+          variant="light"
+          withCloseButton
+          onClose={() => set({ file: undefined })}
+          data-testid="file-missing"
+        >
+          This session has no transcript file “{badFile}”; the main transcript is shown.
+        </Alert>
+      )}
+      {view === 'both' && t.targetMissing && search.entry !== undefined && (
+        <Alert
+          color="yellow"
+          variant="light"
+          withCloseButton
+          onClose={() => set({ entry: undefined })}
+          data-testid="entry-missing"
+        >
+          {file === MAIN_FILE ? 'The transcript' : `“${file}”`} has no entry {search.entry}
+          {t.total > 0 ? ` (it has ${formatCountOf(t.total, 'entry', 'entries')})` : ''}; it is shown from the
+          start.
+        </Alert>
+      )}
       {view === 'both' ? (
         t.error ? (
           <Alert color="red" title="Cannot load the transcript" data-testid="transcript-error">
@@ -216,6 +273,7 @@ function SessionPage() {
           </Alert>
         ) : (
           <>
+            <EarlierEntries t={t} />
             {reader === 'conversation' ? (
               <ConversationReader
                 sessionId={id}
@@ -225,6 +283,7 @@ function SessionPage() {
                 target={search.entry}
                 subagentHeads={heads.data ?? []}
                 virtualizerRef={virtualizerRef}
+                activeIndex={activeIndex}
               />
             ) : (
               <RawReader
@@ -234,6 +293,7 @@ function SessionPage() {
                 re={re}
                 target={search.entry}
                 virtualizerRef={virtualizerRef}
+                activeIndex={activeIndex}
               />
             )}
             <LoadStatus t={t} autoLoadMax={settings.autoLoadMax} />

@@ -13,6 +13,8 @@ import type { TranscriptState } from './use-transcript.js';
 import { useScrollToTarget } from './use-scroll-to-target.js';
 
 export const MAIN_FILE = 'transcript.jsonl';
+/** Earlier pages loaded, at most, to give a target its call or Task before landing on it. */
+const MAX_CONTEXT_PAGES = 10;
 /** Header (56) + the sticky toolbar: kept clear when scrolling to an item. */
 export const STICKY_OFFSET = 120;
 
@@ -30,6 +32,8 @@ export interface ConversationReaderProps {
   target?: number;
   subagentHeads: SubagentFileHead[];
   virtualizerRef: RefObject<Virtualizer<Window, Element> | null>;
+  /** The item marked current (j/k). */
+  activeIndex?: number;
 }
 
 export function ConversationReader({
@@ -40,6 +44,7 @@ export function ConversationReader({
   target,
   subagentHeads,
   virtualizerRef,
+  activeIndex,
 }: ConversationReaderProps) {
   const ref = useRef<GrouperRef | null>(null);
   const key = `${sessionId}\u0000${file}`;
@@ -67,15 +72,62 @@ export function ConversationReader({
   );
 
   // Open at the target entry once it is loaded: expand its item, then bring the entry itself
-  // into view (it may sit deep inside a tool run or a subagent thread).
+  // into view (it may sit deep inside a tool run or a subagent thread). Opened deep in a
+  // transcript, the pages start at the target's: when its item lacks what comes before it — a
+  // subagent's work whose Task call is earlier, a tool result whose call is — the earlier pages
+  // load first (a few at most), so it opens inside its call as it would from the top.
   const targetItem = target === undefined ? undefined : grouper.itemOf(target);
-  const mark = targetItem === undefined ? undefined : `${key}:${target}`;
+  const held = targetItem === undefined ? undefined : items[targetItem];
+  const lacksContext =
+    t.earlier > 0 &&
+    held !== undefined &&
+    (held.type === 'subagent' || (held.type === 'tools' && held.orphans.some((o) => o.index === target)));
+  // For this target: the entries before the first loaded when last asked, the pages that have
+  // come in above since it began, and what was loaded when last asked. Only pages that arrived
+  // count: an ask the query could not take (another page on its way) is made again once
+  // something has loaded, without using up the allowance.
+  const [context, setContext] = useState({ for: '', earlier: -1, back: 0, at: '' });
+  const contextFor = `${key}:${target}`;
+  const { loadEarlier, isFetching } = t;
+  const mine =
+    context.for === contextFor ? context : { for: contextFor, earlier: t.earlier, back: 0, at: '' };
+  const wantContext = lacksContext && mine.back < MAX_CONTEXT_PAGES;
+  const loadedNow = `${t.earlier}:${t.loaded}`;
+  useEffect(() => {
+    if (!wantContext || isFetching) return;
+    const back = mine.back + (t.earlier < mine.earlier ? 1 : 0);
+    if (mine.at === loadedNow && back === mine.back) return;
+    setContext({ for: contextFor, earlier: t.earlier, back, at: loadedNow });
+    if (back < MAX_CONTEXT_PAGES) loadEarlier(true);
+  }, [
+    wantContext,
+    isFetching,
+    loadedNow,
+    t.earlier,
+    mine.earlier,
+    mine.back,
+    mine.at,
+    contextFor,
+    loadEarlier,
+  ]);
+  const mark = targetItem === undefined || wantContext ? undefined : `${key}:${target}`;
   const targetKey = targetItem === undefined ? undefined : items[targetItem]?.key;
   useEffect(() => {
     if (targetKey !== undefined)
       setOpen((prev) => (prev.has(targetKey) ? prev : new Set(prev).add(targetKey)));
   }, [mark, targetKey]);
   useScrollToTarget(mark, targetItem, virtualizerRef, STICKY_OFFSET);
+
+  // Earlier pages regroup the items above (a tool run may grow upward): the row that was at the
+  // top is found again by the first entry its key names (m12, t12, n12, x12, s12).
+  const anchorIndexOf = useCallback(
+    (itemKey: string) => {
+      const n = Number(itemKey.slice(1));
+      return Number.isInteger(n) ? grouper.itemOf(n) : undefined;
+    },
+    [grouper],
+  );
+  const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
 
   const renderItem = (item: ReaderItem, i: number) => {
     const ctx: ItemContext = {
@@ -86,6 +138,7 @@ export function ConversationReader({
       open: open.has(item.key),
       toggle: () => toggle(item.key),
       subagentHeads,
+      earlierUnloaded: t.earlier > 0,
     };
     const Render = itemRenderers[item.type];
     return (
@@ -107,6 +160,10 @@ export function ConversationReader({
       estimateSize={(i) => (items[i]?.type === 'message' ? 90 : 30)}
       renderItem={renderItem}
       onNearEnd={t.loadMore}
+      onNearStart={onNearStart}
+      keepPosition
+      anchorIndexOf={anchorIndexOf}
+      activeIndex={activeIndex}
       gap={2}
       scrollPaddingStart={STICKY_OFFSET}
       virtualizerRef={virtualizerRef}

@@ -1,4 +1,8 @@
-/** Below a reader: how much is loaded, and past the ceiling the button that loads the rest. */
+/**
+ * Below a reader: how much is loaded, and past the ceiling the button that loads the rest. Above
+ * it, when the reader opened deep in the transcript: how many entries come before, loading as the
+ * reader scrolls up (or at once with the button).
+ */
 import { Button, Group, Loader, Text } from '@mantine/core';
 import { formatCount } from '../../lib/format.js';
 import type { TranscriptState } from './use-transcript.js';
@@ -19,6 +23,27 @@ export function LoadStatus({ t, autoLoadMax }: { t: TranscriptState; autoLoadMax
           themselves)
         </Button>
       )}
+    </Group>
+  );
+}
+
+export function EarlierEntries({ t }: { t: TranscriptState }) {
+  if (t.earlier === 0) return null;
+  return (
+    <Group justify="center" gap="sm" py={4} data-testid="earlier-entries">
+      {t.loadingEarlier && <Loader size="xs" />}
+      <Text size="xs" c="dimmed">
+        {formatCount(t.earlier)} earlier {t.earlier === 1 ? 'entry loads' : 'entries load'} as you scroll up
+      </Text>
+      <Button
+        size="compact-xs"
+        variant="light"
+        onClick={() => t.loadEarlier(true)}
+        disabled={t.loadingEarlier}
+        data-testid="load-earlier"
+      >
+        Load earlier entries
+      </Button>
     </Group>
   );
 }

@@ -143,6 +143,7 @@ export function RawReader({
   re,
   target,
   virtualizerRef,
+  activeIndex,
 }: {
   sessionId: string;
   file: string;
@@ -150,6 +151,7 @@ export function RawReader({
   re: RegExp | null;
   target?: number;
   virtualizerRef: RefObject<Virtualizer<Window, Element> | null>;
+  activeIndex?: number;
 }) {
   const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
   const onToggle = useCallback(
@@ -169,6 +171,8 @@ export function RawReader({
     virtualizerRef,
     STICKY_OFFSET,
   );
+  const { loadEarlier } = t;
+  const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
 
   return (
     <WindowList
@@ -194,6 +198,9 @@ export function RawReader({
         </div>
       )}
       onNearEnd={t.loadMore}
+      onNearStart={onNearStart}
+      keepPosition
+      activeIndex={activeIndex}
       scrollPaddingStart={STICKY_OFFSET}
       virtualizerRef={virtualizerRef}
     />

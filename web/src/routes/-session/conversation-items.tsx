@@ -30,6 +30,8 @@ export interface ItemContext {
   open: boolean;
   toggle: () => void;
   subagentHeads: SubagentFileHead[];
+  /** Entries before the first loaded one are still to load (a call may be among them). */
+  earlierUnloaded?: boolean;
 }
 
 function EntryLink({ sessionId, file, index }: { sessionId: string; file: string; index: number }) {
@@ -204,7 +206,9 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
                 {...targetProps(o.index === ctx.target)}
               >
                 <Text size="xs" c={o.isError ? 'red.4' : 'dimmed'}>
-                  result of a call not in this transcript ({o.toolUseId})
+                  {ctx.earlierUnloaded
+                    ? `result of a call in an earlier entry, not loaded yet (${o.toolUseId})`
+                    : `result of a call not in this transcript (${o.toolUseId})`}
                 </Text>
                 <pre className="ct-pre">
                   <HighlightedText text={o.content.slice(0, 20_000)} re={ctx.re} />

@@ -1,24 +1,21 @@
 /**
  * Brings the target entry (`?entry=N`) itself into view, not just the reader item holding it: a
  * tool run or a subagent thread can be thousands of pixels tall, and the entry sits somewhere
- * inside. The reader first scrolls its virtual list to the item; this then follows the element
- * marked `data-target-entry` until it rests just below the sticky bars. Rows above may still be
- * measured (or open) after the first scroll and push it down, so it keeps correcting for a short
- * while, until the position has held for a few frames — and stops at once when the reader scrolls
- * or types, so it never fights the user.
+ * inside. The reader's list first brings the item into range; then the element marked
+ * `data-target-entry` is followed until it rests just below the sticky bars (settle-scroll.ts).
+ * It runs once per target (`mark`): when earlier pages load above later on, the item's index
+ * moves, but the reader is not pulled back to the target.
  */
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useEffect, type RefObject } from 'react';
+import { useEffect, useRef, type RefObject } from 'react';
+import { settleScroll, stickyBottom } from '../../components/settle-scroll.js';
 
 /** Gap kept between the sticky bars and the entry's top. */
 const MARGIN = 8;
-/** Frames the entry must hold still to be done, and the most frames spent trying. */
-const STABLE_FRAMES = 12;
-const MAX_FRAMES = 240;
 
 /**
  * `mark` changes when there is a new entry to go to (undefined: none); `itemIndex` is the reader
- * item holding it; `offset` the height of the sticky bars.
+ * item holding it; `offset` the height of the sticky bars when they cannot be measured.
  */
 export function useScrollToTarget(
   mark: string | undefined,
@@ -26,44 +23,18 @@ export function useScrollToTarget(
   virtualizerRef: RefObject<Virtualizer<Window, Element> | null>,
   offset: number,
 ): void {
+  const index = useRef(itemIndex);
+  index.current = itemIndex;
+  const ready = itemIndex !== undefined;
   useEffect(() => {
-    if (mark === undefined || itemIndex === undefined) return;
-    let frame = 0;
-    let stable = 0;
-    let raf = 0;
-    let stopped = false;
-    const stop = () => {
-      stopped = true;
-      cancelAnimationFrame(raf);
-    };
-    const userEvents = ['wheel', 'touchstart', 'keydown', 'mousedown'] as const;
-    for (const ev of userEvents) window.addEventListener(ev, stop, { passive: true, once: true });
-    virtualizerRef.current?.scrollToIndex(itemIndex, { align: 'start' });
-    const tick = () => {
-      if (stopped || ++frame > MAX_FRAMES) return;
-      const el = document.querySelector<HTMLElement>('[data-target-entry]');
-      if (!el) {
-        // Not rendered yet: the list may still be bringing its item into range.
-        if (!document.querySelector('[data-target-item]'))
-          virtualizerRef.current?.scrollToIndex(itemIndex, { align: 'start' });
-        stable = 0;
-      } else {
-        const delta = el.getBoundingClientRect().top - (offset + MARGIN);
-        const before = window.scrollY;
-        if (Math.abs(delta) > 2) window.scrollTo({ top: before + delta, behavior: 'instant' });
-        // Settled, or as close as the page allows (an entry near the end cannot reach the top).
-        if (Math.abs(delta) <= 2 || window.scrollY === before) {
-          if (++stable >= STABLE_FRAMES) return;
-        } else stable = 0;
-      }
-      raf = requestAnimationFrame(tick);
-    };
-    raf = requestAnimationFrame(tick);
-    return () => {
-      stop();
-      for (const ev of userEvents) window.removeEventListener(ev, stop);
-    };
-  }, [mark, itemIndex, virtualizerRef, offset]);
+    if (mark === undefined || !ready) return;
+    return settleScroll({
+      virtualizer: () => virtualizerRef.current,
+      index: () => index.current,
+      find: () => document.querySelector('[data-target-entry]'),
+      top: () => stickyBottom(offset) + MARGIN,
+    });
+  }, [mark, ready, virtualizerRef, offset]);
 }
 
 /** Props marking the target entry's element (outlined, and found by useScrollToTarget). */
