@@ -6,6 +6,7 @@
  */
 import createClient from 'openapi-fetch';
 import { ApiConnectionError, ApiError } from '../../../src/client/api-error.js';
+import { bearer, readToken } from '../lib/api-token.js';
 import type { components, paths } from '../api-schema.gen.js';
 
 export { ApiConnectionError, ApiError };
@@ -26,6 +27,20 @@ export type Facets = components['schemas']['Facets'];
 
 /** Same-origin: the API serves the UI at /app, and the dev server proxies /api. */
 export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
+// The token the user gave (CT_API_TOKEN on the server) goes with every call.
+api.use({
+  onRequest({ request }) {
+    const token = readToken();
+    if (token && !request.headers.has('authorization')) request.headers.set('authorization', bearer(token));
+    return request;
+  },
+});
+
+/** Headers for a call outside the generated client: JSON, and the token when one is kept. */
+export function apiHeaders(accept = 'application/json'): Record<string, string> {
+  const token = readToken();
+  return { accept, ...(token ? { authorization: bearer(token) } : {}) };
+}
 
 interface Outcome<T> {
   data?: T;
@@ -71,7 +86,7 @@ export async function unwrap<T>(call: Promise<Outcome<T>>, what = 'the API'): Pr
 export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { headers: { accept: 'application/json' }, signal });
+    res = await fetch(path, { headers: apiHeaders(), signal });
   } catch (err) {
     if (err instanceof DOMException && err.name === 'AbortError') throw err;
     throw connectionError(err, path);
@@ -97,10 +112,31 @@ export function isUnreachable(err: unknown): boolean {
   return err instanceof ApiError && (err.status === 502 || err.status === 504);
 }
 
+/** True for the API's 401: the instance wants a bearer token (CT_API_TOKEN) and got none or another. */
+export function isUnauthorized(err: unknown): boolean {
+  return err instanceof ApiError && err.status === 401;
+}
+
+/**
+ * Whether a failed query is worth its one retry (seed §1.1: "retries a failed request once"): a
+ * network failure or a 5xx may pass the second time; a 4xx is the API's answer and will not
+ * change (a missing session stays missing), so it is shown at once.
+ */
+export function shouldRetry(failureCount: number, err: unknown): boolean {
+  if (failureCount >= 1) return false;
+  return !(err instanceof ApiError && err.status >= 400 && err.status < 500);
+}
+
 /** Words for any error the UI shows. */
 export function describeError(err: unknown): { title: string; message: string; status?: number } {
   if (err instanceof ApiConnectionError) return { title: 'The API is unreachable', message: err.message };
   if (err instanceof ApiError) {
+    if (err.status === 401)
+      return {
+        title: readToken() ? 'The API refused the stored token' : 'This instance needs an API token',
+        message: err.message,
+        status: 401,
+      };
     if (isUnreachable(err))
       return { title: 'The API is unreachable', message: err.message, status: err.status };
     if (err.status === 503)

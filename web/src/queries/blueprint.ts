@@ -31,7 +31,10 @@ export const blueprintSchema = z.object({
 });
 export type Blueprint = z.infer<typeof blueprintSchema>;
 
-/** Menus while the blueprint cannot be read: the UI's own pages and the API's self-description. */
+/**
+ * The header's four menus while the blueprint cannot be read: the UI's own pages and the API's
+ * self-description, in the blueprint's order (the header holds four menus on every page).
+ */
 const FALLBACK_MENUS: Blueprint['menus'] = [
   {
     label: 'Sessions',
@@ -41,11 +44,19 @@ const FALLBACK_MENUS: Blueprint['menus'] = [
       { label: 'Search', href: '/app/search' },
     ],
   },
+  { label: 'Data', items: [{ label: 'Activity (JSON)', href: '/api/activity' }] },
+  {
+    label: 'System',
+    items: [
+      { label: 'Health', href: '/api/health' },
+      { label: 'Migrations', href: '/api/migrate/status' },
+    ],
+  },
   {
     label: 'Help',
     items: [
-      { label: 'API health', href: '/api/health' },
       { label: 'API reference', href: '/api/docs' },
+      { label: 'OpenAPI description', href: '/api/openapi.json' },
     ],
   },
 ];

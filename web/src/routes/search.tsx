@@ -18,12 +18,21 @@ import {
   type SearchPageSearch,
   type SessionFilters,
 } from '../lib/search-params.js';
-import { describeError, type SearchHit } from '../queries/api.js';
+import { TokenForm } from '../components/TokenForm.js';
+import { describeError, isUnauthorized, type SearchHit } from '../queries/api.js';
 import { searchQueryOptions } from '../queries/search.js';
 import { ListFilters } from './-list/ListFilters.js';
 import { useRecentSearches } from './-root/use-saved-items.js';
 
 const PAGE = 20;
+
+/** Names for the pager's arrow buttons, which show no text. */
+const CONTROL_LABELS = {
+  first: 'First page',
+  previous: 'Previous page',
+  next: 'Next page',
+  last: 'Last page',
+} as const;
 
 export const Route = createFileRoute('/search')({
   validateSearch: searchPageSearchSchema,
@@ -102,7 +111,7 @@ function SearchPage() {
   const lastPage = Math.max(1, data ? Math.ceil(data.total / PAGE) : 1);
 
   return (
-    <Stack gap="sm" p="sm" maw={1000} mx="auto" data-testid="search-page">
+    <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="search-page">
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -135,6 +144,7 @@ function SearchPage() {
       ) : result.isError ? (
         <Alert color="red" title={describeError(result.error).title} data-testid="search-error">
           {describeError(result.error).message}
+          {isUnauthorized(result.error) && <TokenForm onSaved={() => void result.refetch()} />}
         </Alert>
       ) : !data ? (
         <Loader size="sm" />
@@ -208,6 +218,7 @@ function SearchPage() {
                 }}
                 size="sm"
                 data-testid="search-pagination"
+                getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
               />
             </Group>
           )}

@@ -1,21 +1,20 @@
 /**
  * The header: title and build version from the blueprint, the omnibox, and the blueprint's four
- * menus (collapsed into one on narrow screens). Whenever the API stops answering (any request, or
+ * menus (collapsed into one on narrow screens) — the same four on every page (seed §1.1); a
+ * session's data links sit on the session's page, not in the header. Whenever the API stops answering (any request, or
  * the periodic health probe) the header marks it "API unreachable" until it answers again; while
  * the blueprint cannot be read the header still shows, with built-in menus.
  */
 import { ActionIcon, Anchor, Badge, Button, Group, Menu, Text, Tooltip } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { Link, useParams, useRouterState } from '@tanstack/react-router';
-import { useEffect } from 'react';
+import { Link } from '@tanstack/react-router';
+import { useEffect, useRef } from 'react';
 import { describeError } from '../../queries/api.js';
-import {
-  blueprintQueryOptions,
-  defaultBlueprint,
-  sessionHref,
-  type Blueprint,
-} from '../../queries/blueprint.js';
+import { blueprintQueryOptions, defaultBlueprint, type Blueprint } from '../../queries/blueprint.js';
 import { useApiReachability } from '../../queries/api-health.js';
+import { ApiMenuItem } from '../../components/ApiLink.js';
+import { useStoredToken } from '../../components/TokenForm.js';
+import { forgetToken } from '../../lib/api-token.js';
 import { Omnibox } from './Omnibox.js';
 
 /** A menu link: routes under /app go through the router, the rest (API links) are plain links. */
@@ -28,42 +27,30 @@ function MenuLink({ href, label }: { href: string; label: string }) {
       </Menu.Item>
     );
   }
-  return (
-    <Menu.Item component="a" href={href} target="_blank" rel="noreferrer">
-      {label}
-    </Menu.Item>
-  );
+  return <ApiMenuItem href={href}>{label}</ApiMenuItem>;
 }
 
-/** On a session's page, its data links (from the blueprint) as one more menu. */
-function SessionLinksMenu({ links }: { links: Blueprint['sessionLinks'] }) {
-  const id = useParams({ strict: false, select: (p: { id?: string }) => p.id });
-  // Only once the session's page has loaded it: a missing session (404) gets no menu of links
-  // that would all 404 too. (Read from the router's match, not a query observer of its own.)
-  const loaded = useRouterState({
-    select: (s) => s.matches.some((m) => m.routeId === '/sessions/$id' && m.status === 'success'),
-  });
-  if (!id || !loaded || links.length === 0) return null;
+/** While a token is kept in this browser: a way to forget it. */
+function ForgetToken() {
+  const token = useStoredToken();
+  if (!token) return null;
   return (
-    <Menu position="bottom-end" withinPortal>
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          size="compact-sm"
-          color="gray"
-          data-testid="session-data-menu"
-          visibleFrom="sm"
-        >
-          Session data
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <Menu.Label>This session</Menu.Label>
-        {links.map((l) => (
-          <MenuLink key={l.href} href={sessionHref(l.href, id)} label={l.label} />
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <Tooltip label="An API token is kept in this browser for this instance; forget it">
+      <Button
+        size="compact-xs"
+        variant="subtle"
+        color="gray"
+        visibleFrom="sm"
+        onClick={() => {
+          forgetToken();
+          // Everything shown was read with the token: start over without it.
+          window.location.reload();
+        }}
+        data-testid="forget-token"
+      >
+        Forget token
+      </Button>
+    </Tooltip>
   );
 }
 
@@ -113,10 +100,15 @@ export function Header() {
   const blueprint = useQuery(blueprintQueryOptions());
   const bp = blueprint.data ?? defaultBlueprint;
   const reach = useApiReachability();
-  // The API is back: read the blueprint again if it could not be read while it was away.
+  // The API is back: read the blueprint again if it could not be read while it was away. Only on
+  // that change — a blueprint the API refuses (a 401 before the token is given) is not asked for
+  // again and again.
   const { isError: blueprintFailed, refetch: refetchBlueprint } = blueprint;
+  const wasDown = useRef(reach.down);
   useEffect(() => {
-    if (!reach.down && blueprintFailed) void refetchBlueprint();
+    const cameBack = wasDown.current && !reach.down;
+    wasDown.current = reach.down;
+    if (cameBack && blueprintFailed) void refetchBlueprint();
   }, [reach.down, blueprintFailed, refetchBlueprint]);
   return (
     <Group h="100%" px="sm" gap="sm" wrap="nowrap" data-testid="header">
@@ -129,6 +121,7 @@ export function Header() {
             v{bp.version}
           </Badge>
         )}
+        <ForgetToken />
         {reach.down && (
           <Tooltip label={describeError(reach.error).message} multiline w={320}>
             <Badge color="red" variant="light" size="sm" data-testid="api-down">
@@ -141,7 +134,6 @@ export function Header() {
         <Omnibox />
       </div>
       <Group gap={0} wrap="nowrap" ml="auto" style={{ flexShrink: 0 }}>
-        <SessionLinksMenu links={bp.sessionLinks} />
         <Menus menus={bp.menus.length ? bp.menus : defaultBlueprint.menus} />
       </Group>
     </Group>

@@ -4,7 +4,6 @@
  * the blueprint's data links for it.
  */
 import {
-  Anchor,
   Badge,
   Button,
   Collapse,
@@ -20,6 +19,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { AnchorLink } from '../../components/AnchorLink.js';
+import { ApiAnchor } from '../../components/ApiLink.js';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
 import { ProvenanceChip } from '../../components/ProvenanceChip.js';
@@ -29,8 +29,8 @@ import {
   formatCount,
   formatCountOf,
   formatDuration,
-  formatTimestamp,
   formatTokens,
+  formatUtc,
   totalTokens,
 } from '../../lib/format.js';
 import type { SessionDetail } from '../../queries/api.js';
@@ -139,12 +139,14 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
           <Card title="Time and usage">
             <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={4}>
               <Table.Tbody>
-                <Row label="started">{formatTimestamp(s.startedAt)} UTC</Row>
-                <Row label="last activity">{formatTimestamp(s.lastActivity)} UTC</Row>
+                <Row label="started" testId="detail-started">
+                  {formatUtc(s.startedAt)}
+                </Row>
+                <Row label="last activity" testId="detail-last-activity">
+                  {formatUtc(s.lastActivity)}
+                </Row>
                 <Row label="ended">
-                  {s.endedAt
-                    ? `${formatTimestamp(s.endedAt)} UTC${s.endReason ? ` (${s.endReason})` : ''}`
-                    : '—'}
+                  {s.endedAt ? `${formatUtc(s.endedAt)}${s.endReason ? ` (${s.endReason})` : ''}` : '—'}
                 </Row>
                 <Row label="runtime" testId="detail-runtime">
                   {formatDuration(s.runtimeMs)}
@@ -204,14 +206,14 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
         </SimpleGrid>
       </Collapse>
       {links.length > 0 && (
-        <Group gap="xs" data-testid="session-links">
+        <Group gap="xs" data-testid="session-links" role="navigation" aria-label="This session's data">
           <Text size="xs" c="dimmed">
             Data:
           </Text>
           {links.map((l) => (
-            <Anchor key={l.href} href={sessionHref(l.href, s.id)} target="_blank" rel="noreferrer" size="xs">
+            <ApiAnchor key={l.href} href={sessionHref(l.href, s.id)} size="xs">
               {l.label}
-            </Anchor>
+            </ApiAnchor>
           ))}
         </Group>
       )}
