@@ -4,7 +4,7 @@
  * the entry itself inside a tool run or subagent work, highlights in diffs, loading feedback on
  * a slow API, Back undoing filter and view changes, a 503 told apart from an unreachable API, the
  * header's unreachable marker and Retry, a search page past the end, the omnibox preview using
- * the typed operators, last activity in list rows, the session menu on a missing session, and
+ * the typed operators, last activity in list rows, no data links on a missing session, and
  * terminal colour codes left out of tool output. Any console error fails a test. No test asserts
  * on timing: slow answers are held until the test has seen what it waits for.
  */
@@ -252,17 +252,18 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
     suite.current.assertNoErrors();
   });
 
-  it('shows last activity in list rows, and no session menu for a missing session', async () => {
+  it('shows last activity in list rows, and no data links for a missing session', async () => {
     const page = await open('/app/');
     const row = page.getByTestId('session-row').first();
     await row.waitFor();
     expect(await row.getByTestId('last-activity').textContent()).toMatch(/last active \d{4}-\d\d-\d\d/);
     expect(await row.getByTestId('started').textContent()).toMatch(/started/);
     await page.goto(`${server.url}/app/sessions/${BIG}`);
-    await page.getByTestId('session-data-menu').waitFor();
+    await page.getByTestId('session-links').waitFor();
     await page.goto(`${server.url}/app/sessions/does-not-exist`);
     await page.getByTestId('session-not-found').waitFor();
-    expect(await page.getByTestId('session-data-menu').count()).toBe(0);
+    expect(await page.getByTestId('session-links').count()).toBe(0);
+    expect(await page.getByTestId('header-menus').getByRole('button').count()).toBe(4);
     suite.current.assertNoErrors(NETWORK_NOISE);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The web UI's entry: one QueryClient (stale time 30 s, no refetch on window focus, one retry —
- * seed §1.1), the router over the generated route tree at base path `/app` with the query client
+ * seed §1.1 — for a network failure or a 5xx; a 4xx is the API's answer and shown at once), the router over the generated route tree at base path `/app` with the query client
  * in its context, and Mantine in its one theme, dark.
  */
 import '@mantine/core/styles.css';
@@ -11,15 +11,16 @@ import { RouterProvider, createRouter } from '@tanstack/react-router';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { ErrorPanel } from './components/ErrorPanel.js';
-import { ApiConnectionError, ApiError } from './queries/api.js';
+import { ApiConnectionError, ApiError, shouldRetry } from './queries/api.js';
 import { NotFound } from './components/NotFound.js';
 import { PendingPage } from './components/Pending.js';
-import { theme } from './components/theme.js';
+import { cssVariablesResolver, theme } from './components/theme.js';
+import { parseSearchString, stringifySearchObject } from './lib/search-params.js';
 import { routeTree } from './routeTree.gen.js';
 
 export const queryClient = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: 1 },
+    queries: { staleTime: 30_000, refetchOnWindowFocus: false, retry: shouldRetry },
   },
 });
 
@@ -37,6 +38,9 @@ const router = createRouter({
   defaultPendingMs: 300,
   defaultPendingMinMs: 200,
   scrollRestoration: true,
+  // Query values are text as written (a quoted phrase keeps its quotes).
+  parseSearch: parseSearchString,
+  stringifySearch: stringifySearchObject,
 });
 
 declare module '@tanstack/react-router' {
@@ -55,7 +59,12 @@ createRoot(document.getElementById('root')!, {
   },
 }).render(
   <StrictMode>
-    <MantineProvider theme={theme} defaultColorScheme="dark" forceColorScheme="dark">
+    <MantineProvider
+      theme={theme}
+      defaultColorScheme="dark"
+      forceColorScheme="dark"
+      cssVariablesResolver={cssVariablesResolver}
+    >
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

@@ -48,35 +48,86 @@ describe('resolveProject', () => {
   });
 });
 
-import { resolveOmniboxFilters } from './facet-match.js';
+import { projectDirs, resolveOmniboxFilters } from './facet-match.js';
+
+describe('projectDirs', () => {
+  const cwds = [
+    { value: '/Users/devdvlive/Projects/happy', sessions: 1 },
+    { value: '/Users/steve/Develop/hitosea/happy', sessions: 1 },
+    { value: '/tmp/happy-hour', sessions: 5 },
+    { value: '/home/me/API', sessions: 2 },
+  ];
+  it('is every directory whose name is the project, else every one whose name contains it', () => {
+    expect(projectDirs('happy', cwds)).toEqual([
+      '/Users/devdvlive/Projects/happy',
+      '/Users/steve/Develop/hitosea/happy',
+    ]);
+    expect(projectDirs('HAPPY', cwds)).toHaveLength(2);
+    expect(projectDirs('hap', cwds)).toEqual([
+      '/tmp/happy-hour',
+      '/Users/devdvlive/Projects/happy',
+      '/Users/steve/Develop/hitosea/happy',
+    ]);
+    expect(projectDirs('api', cwds)).toEqual(['/home/me/API']);
+    expect(projectDirs('my app', cwds)).toEqual([]);
+    expect(projectDirs(' ', cwds)).toEqual([]);
+  });
+});
 
 describe('resolveOmniboxFilters', () => {
   const facets = {
-    cwd: [{ value: '/Users/dev/Projects/happy', sessions: 2 }],
+    cwd: [
+      { value: '/Users/dev/Projects/happy', sessions: 2 },
+      { value: '/Users/steve/hitosea/happy', sessions: 1 },
+    ],
     model: [{ value: 'claude-opus-4-5-20251101', sessions: 3 }],
     hostname: [{ value: 'vm', sessions: 9 }],
   };
-  it('turns project into cwd and resolves typed values', () => {
+  it('keeps a project for the list (every directory it names) and resolves typed values', () => {
     expect(
       resolveOmniboxFilters({ project: 'happy', model: 'opus', hostname: 'vm', from: '2026-03-01' }, facets),
     ).toEqual({
-      filters: {
-        cwd: '/Users/dev/Projects/happy',
-        model: 'claude-opus-4-5-20251101',
-        hostname: 'vm',
-        from: '2026-03-01',
-      },
-      notes: ['project:happy → /Users/dev/Projects/happy', 'model:opus → claude-opus-4-5-20251101'],
+      filters: { project: 'happy', model: 'claude-opus-4-5-20251101', hostname: 'vm', from: '2026-03-01' },
+      notes: [
+        'project:happy → 2 directories: /Users/dev/Projects/happy, /Users/steve/hitosea/happy',
+        'model:opus → claude-opus-4-5-20251101',
+      ],
+      problems: [],
     });
+  });
+  it('gives search the most-used directory of a project, saying it takes one', () => {
+    expect(resolveOmniboxFilters({ project: 'happy' }, facets, 'search')).toEqual({
+      filters: { cwd: '/Users/dev/Projects/happy' },
+      notes: [
+        'project:happy → /Users/dev/Projects/happy (search takes one directory; also /Users/steve/hitosea/happy)',
+      ],
+      problems: [],
+    });
+  });
+  it('does not apply a project no directory matches: it is a problem, for the list and for search', () => {
+    for (const target of ['list', 'search'] as const) {
+      const r = resolveOmniboxFilters({ project: 'my app', model: 'opus' }, facets, target);
+      expect(r.filters).toEqual({ model: 'claude-opus-4-5-20251101' });
+      expect(r.problems).toEqual([
+        'project:my app: no directory\'s name is or contains "my app"; not applied',
+      ]);
+    }
   });
   it('keeps values literally without facets, and says when nothing matches', () => {
     expect(resolveOmniboxFilters({ source: 'live' }, facets)).toEqual({
       filters: { source: 'live' },
       notes: [],
+      problems: [],
+    });
+    expect(resolveOmniboxFilters({ project: 'x' }, {})).toEqual({
+      filters: { project: 'x' },
+      notes: [],
+      problems: [],
     });
     expect(resolveOmniboxFilters({ model: 'gpt' }, facets)).toEqual({
       filters: { model: 'gpt' },
       notes: ['model: no value matches "gpt"'],
+      problems: [],
     });
     expect(resolveOmniboxFilters({ project: 'x', cwd: '/Users/dev/Projects/happy' }, facets).notes).toEqual([
       'project:x ignored: cwd: is given',

@@ -2,10 +2,13 @@ import { describe, expect, it } from 'vitest';
 import {
   calendarSearchSchema,
   filterChips,
+  parseSearchString,
   pickFilters,
   searchPageSearchSchema,
   sessionListSearchSchema,
   sessionSearchSchema,
+  stringifySearchObject,
+  validRange,
 } from './search-params.js';
 
 describe('search-param schemas fall back instead of failing', () => {
@@ -79,7 +82,45 @@ describe('filters and chips', () => {
   it('makes one chip per active filter in a fixed order', () => {
     expect(
       filterChips({ to: '2026-03-31', model: 'opus', text: 'fix' }).map((c) => `${c.label}:${c.value}`),
-    ).toEqual(['title:fix', 'model:opus', 'to:2026-03-31']);
+    ).toEqual(['text:fix', 'model:opus', 'to:2026-03-31']);
+    expect(filterChips({ project: 'happy', cwd: '/a' }).map((c) => `${c.label}:${c.value}`)).toEqual([
+      'project:happy',
+      'cwd:/a',
+    ]);
     expect(filterChips({})).toEqual([]);
+  });
+});
+
+describe('date ranges', () => {
+  it('falls back to no range when it ends before it starts, on the list and the search page', () => {
+    expect(sessionListSearchSchema.parse({ from: '2025-09-01', to: '2025-08-01', model: 'm' })).toEqual({
+      model: 'm',
+    });
+    expect(searchPageSearchSchema.parse({ q: 'x', from: '2025-09-01', to: '2025-08-01' })).toEqual({
+      q: 'x',
+    });
+    // A one-day range and open ranges stay.
+    expect(sessionListSearchSchema.parse({ from: '2025-08-01', to: '2025-08-01' })).toMatchObject({
+      from: '2025-08-01',
+      to: '2025-08-01',
+    });
+    expect(validRange({ from: '2025-09-01' })).toEqual({ from: '2025-09-01' });
+  });
+});
+
+describe('the query string', () => {
+  it('keeps values as written: a quoted phrase keeps its quotes, numbers come back through the schemas', () => {
+    expect(parseSearchString('?q=%22timer%20state%22&entry=6400')).toEqual({
+      q: '"timer state"',
+      entry: '6400',
+    });
+    expect(parseSearchString('q="timer state"')).toEqual({ q: '"timer state"' });
+    expect(sessionSearchSchema.parse(parseSearchString('?entry=6400'))).toEqual({ entry: 6400 });
+    expect(stringifySearchObject({ q: '"timer state"', entry: 12, view: undefined })).toBe(
+      '?q=%22timer+state%22&entry=12',
+    );
+    expect(stringifySearchObject({})).toBe('');
+    const round = { q: '"a b" c*', cwd: '/x/[...lang]/y', text: '42' };
+    expect(parseSearchString(stringifySearchObject(round))).toEqual(round);
   });
 });

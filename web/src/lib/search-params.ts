@@ -7,6 +7,29 @@
 import { z } from 'zod';
 import { parseIsoDay } from './date-phrases.js';
 
+/**
+ * The query string as the router reads it: every value as the text it is. (The router's default
+ * reads each value as JSON when it parses, so a hand-written `?q="timer state"` arrived as the
+ * two words `timer state`, its quotes — a phrase in search syntax — gone.) Schemas below turn
+ * numbers back from text.
+ */
+export function parseSearchString(search: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of new URLSearchParams(search.startsWith('?') ? search.slice(1) : search)) out[k] = v;
+  return out;
+}
+
+/** The query string for a search object: text as it is, numbers and booleans as text, no undefined. */
+export function stringifySearchObject(search: Record<string, unknown>): string {
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(search)) {
+    if (v === undefined || v === null) continue;
+    params.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  }
+  const s = params.toString();
+  return s ? `?${s}` : '';
+}
+
 /** A non-empty string (numbers accepted and stringified); anything else → undefined. */
 const text = () =>
   z
@@ -37,13 +60,30 @@ export const filterShape = {
   to: day(),
 };
 
-export const sessionListSearchSchema = z.object({
-  ...filterShape,
-  /** Session id prefix (`GET /api/sessions?idPrefix`). */
-  idPrefix: text(),
-  /** Words the loaded sessions' title, project or directory must contain (UI-side). */
-  text: text(),
-});
+/**
+ * A range that ends before it starts is invalid state like any other: both bounds fall back to
+ * none (the API would refuse the pair with a 400).
+ */
+export function validRange<T extends { from?: string; to?: string }>(v: T): T {
+  return v.from !== undefined && v.to !== undefined && v.from > v.to
+    ? { ...v, from: undefined, to: undefined }
+    : v;
+}
+
+export const sessionListSearchSchema = z
+  .object({
+    ...filterShape,
+    /** Session id prefix (`GET /api/sessions?idPrefix`). */
+    idPrefix: text(),
+    /**
+     * A project name (UI-side): the sessions of every directory whose last segment is (or
+     * contains) it — fetched per directory, since `GET /api/sessions?cwd` takes one.
+     */
+    project: text(),
+    /** Words the loaded sessions' title, project or directory must contain (UI-side). */
+    text: text(),
+  })
+  .transform(validRange);
 export type SessionListSearch = z.infer<typeof sessionListSearchSchema>;
 
 export const calendarSearchSchema = z.object({
@@ -59,11 +99,13 @@ export const calendarSearchSchema = z.object({
 });
 export type CalendarSearch = z.infer<typeof calendarSearchSchema>;
 
-export const searchPageSearchSchema = z.object({
-  ...filterShape,
-  q: text(),
-  offset: index(),
-});
+export const searchPageSearchSchema = z
+  .object({
+    ...filterShape,
+    q: text(),
+    offset: index(),
+  })
+  .transform(validRange);
 export type SearchPageSearch = z.infer<typeof searchPageSearchSchema>;
 
 export const sessionViews = ['both', 'you', 'claude'] as const;
@@ -110,7 +152,8 @@ const CHIP_LABELS: Record<keyof SessionListSearch, string> = {
   from: 'from',
   to: 'to',
   idPrefix: 'id',
-  text: 'title',
+  project: 'project',
+  text: 'text',
 };
 
 /** One removable chip per active filter, in a fixed order. */
@@ -118,6 +161,7 @@ export function filterChips(search: Partial<SessionListSearch>): FilterChip[] {
   const order: Array<keyof SessionListSearch> = [
     'text',
     'idPrefix',
+    'project',
     'cwd',
     'model',
     'hostname',

@@ -20,27 +20,45 @@ import {
 } from '../lib/search-params.js';
 import { blueprintQueryOptions, defaultBlueprint } from '../queries/blueprint.js';
 import {
+  facetsQueryOptions,
+  listQueryParams,
   sessionCountQueryOptions,
   sessionListInfiniteOptions,
   type SessionListParams,
 } from '../queries/sessions.js';
+import type { FacetValue } from '../lib/facet-match.js';
 import type { Session } from '../queries/api.js';
 import { NothingMatches, NothingRecorded } from './-list/EmptyList.js';
 import { ListFilters } from './-list/ListFilters.js';
+import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
+import { useListPosition } from './-list/use-list-position.js';
 import { useSavedFilters } from './-root/use-saved-items.js';
 
-function listParams(search: SessionListSearch): SessionListParams {
-  return { ...pickFilters(search), ...(search.idPrefix ? { idPrefix: search.idPrefix } : {}) };
+/** The API parameters of the list's URL state (a project needs the directories the API knows). */
+function listParams(search: SessionListSearch, cwds?: FacetValue[]): SessionListParams {
+  return listQueryParams(
+    { ...pickFilters(search), idPrefix: search.idPrefix, project: search.project },
+    cwds,
+  );
+}
+
+/** What the list's data depends on (the loader reruns when it changes). */
+function listDeps(search: SessionListSearch): SessionListSearch {
+  const { text: _text, ...rest } = search;
+  return rest;
 }
 
 export const Route = createFileRoute('/')({
   validateSearch: sessionListSearchSchema,
-  loaderDeps: ({ search }) => ({ params: listParams(search) }),
+  loaderDeps: ({ search }) => ({ search: listDeps(search) }),
   loader: async ({ context: { queryClient }, deps }) => {
     const bp = await queryClient.ensureQueryData(blueprintQueryOptions()).catch(() => defaultBlueprint);
+    const cwds = deps.search.project
+      ? (await queryClient.ensureQueryData(facetsQueryOptions('cwd'))).values
+      : undefined;
     await queryClient.ensureInfiniteQueryData(
-      sessionListInfiniteOptions(deps.params, bp.userSettings.sessionListPageSize),
+      sessionListInfiniteOptions(listParams(deps.search, cwds), bp.userSettings.sessionListPageSize),
     );
   },
   component: SessionListPage,
@@ -55,11 +73,13 @@ function SessionListPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
-  const params = listParams(search);
+  const cwdFacets = useQuery({ ...facetsQueryOptions('cwd'), enabled: Boolean(search.project) }).data;
+  const params = listParams(search, cwdFacets?.values);
   const list = useSuspenseInfiniteQuery(
     sessionListInfiniteOptions(params, bp.userSettings.sessionListPageSize),
   );
   const [, saveFilter] = useSavedFilters();
+  const position = useListPosition();
 
   const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
   const total = list.data.pages[0]?.total ?? 0;
@@ -87,7 +107,12 @@ function SessionListPage() {
   const setFilters = (patch: Partial<SessionListSearch>) =>
     navigate({ search: (old: SessionListSearch) => ({ ...old, ...patch }) });
   const clearAll = () => navigate({ search: {} });
-  const filterText = formatFilters({ ...pickFilters(search), text: search.text, idPrefix: search.idPrefix });
+  const filterText = formatFilters({
+    ...pickFilters(search),
+    project: search.project,
+    text: search.text,
+    idPrefix: search.idPrefix,
+  });
 
   return (
     <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="session-list-page">
@@ -99,7 +124,7 @@ function SessionListPage() {
         </Text>
         {chips.length > 0 && (
           <Group gap={4}>
-            <Tooltip label="Save these filters (they appear in the omnibox)">
+            <Tooltip label="Save these filters (they appear in the omnibox)" position="bottom">
               <Button
                 size="compact-xs"
                 variant="subtle"
@@ -116,6 +141,7 @@ function SessionListPage() {
         )}
       </Group>
       <FilterChips chips={chips} onRemove={(key) => setFilters({ [key]: undefined })} />
+      <ProjectDirs project={search.project} dirs={params.cwds} />
       <ListFilters
         filters={pickFilters(search)}
         onChange={(patch: Partial<SessionFilters>) => setFilters(patch)}
@@ -133,6 +159,9 @@ function SessionListPage() {
           estimateSize={() => 72}
           renderItem={(s) => <SessionRow s={s} />}
           onNearEnd={loadMore}
+          scrollPaddingStart={56}
+          restore={position.restore}
+          onAnchor={position.onAnchor}
         />
       )}
       {(isFetchingNextPage || (words.length > 0 && hasNextPage)) && (
@@ -145,7 +174,7 @@ function SessionListPage() {
       )}
       {!hasNextPage && all.length > 0 && all.length === total && (
         <Text size="xs" c="dimmed" ta="center" data-testid="list-end">
-          All {formatCount(total)} sessions loaded.
+          All {formatCountOf(total, 'session')} loaded.
         </Text>
       )}
     </Stack>
@@ -175,10 +204,7 @@ function SavedFiltersMenu() {
               onClick={() => {
                 const p = parseOmnibox(s.query, Date.now());
                 if (p.kind !== 'query') return;
-                const { project, ...exact } = p.filters;
-                void navigate({
-                  search: { ...exact, text: p.text || project || undefined, idPrefix: p.idPrefix },
-                });
+                void navigate({ search: { ...p.filters, text: p.text || undefined, idPrefix: p.idPrefix } });
               }}
             >
               Apply

@@ -2,9 +2,10 @@
  * Filter pickers for the list (and the calendar): cwd, model, host and source from the API's
  * facets, and the from/to dates. Each change writes the URL; the chips above show what is active.
  */
-import { Button, Collapse, Group, Select, TextInput } from '@mantine/core';
+import { Button, Collapse, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 import type { SessionFilters } from '../../lib/search-params.js';
 import { facetsQueryOptions, type FacetAttribute } from '../../queries/sessions.js';
 
@@ -29,6 +30,8 @@ function FacetSelect({
     value: v.value,
     label: `${v.value} (${v.sessions})`,
   }));
+  // A value from the URL that no session has: kept (the chip shows it), and said so here.
+  const unknown = Boolean(value && facets.data && !data.some((d) => d.value === value));
   if (value && !data.some((d) => d.value === value)) data.unshift({ value, label: value });
   return (
     <Select
@@ -42,10 +45,72 @@ function FacetSelect({
       searchable
       clearable
       nothingFoundMessage={facets.isError ? 'cannot load values' : 'no values'}
+      error={unknown ? `no session has this ${LABELS[attribute].toLowerCase()}` : undefined}
       w={attribute === 'cwd' ? 220 : 170}
       maw="100%"
       comboboxProps={{ withinPortal: true }}
     />
+  );
+}
+
+/**
+ * The from/to pickers. A range that would end before it starts is not applied (the API refuses
+ * it): the picker keeps what was typed and says why, and each picker bounds the other.
+ */
+function DateRange({
+  from,
+  to,
+  onChange,
+}: {
+  from?: string;
+  to?: string;
+  onChange: (patch: Partial<SessionFilters>) => void;
+}) {
+  const [typed, setTyped] = useState<{ from?: string; to?: string } | null>(null);
+  // What the URL says wins again once it changes (a chip removed, Back).
+  useEffect(() => setTyped(null), [from, to]);
+  const shownFrom = typed?.from ?? from ?? '';
+  const shownTo = typed?.to ?? to ?? '';
+  const set = (which: 'from' | 'to', value: string) => {
+    const next = { from: shownFrom || undefined, to: shownTo || undefined, [which]: value || undefined };
+    if (next.from && next.to && next.from > next.to) {
+      setTyped({ from: next.from ?? '', to: next.to ?? '' });
+      return;
+    }
+    setTyped(null);
+    onChange({ [which]: value || undefined });
+  };
+  const inverted = Boolean(shownFrom && shownTo && shownFrom > shownTo);
+  return (
+    <>
+      <TextInput
+        size="xs"
+        type="date"
+        aria-label="From date"
+        data-testid="filter-from"
+        value={shownFrom}
+        max={shownTo || undefined}
+        onChange={(e) => set('from', e.currentTarget.value)}
+        w={150}
+        error={inverted}
+      />
+      <TextInput
+        size="xs"
+        type="date"
+        aria-label="To date"
+        data-testid="filter-to"
+        value={shownTo}
+        min={shownFrom || undefined}
+        onChange={(e) => set('to', e.currentTarget.value)}
+        w={150}
+        error={inverted}
+      />
+      {inverted && (
+        <Text size="xs" c="red.4" data-testid="date-range-problem" role="alert">
+          “To” ({shownTo}) is before “From” ({shownFrom}): not applied.
+        </Text>
+      )}
+    </>
   );
 }
 
@@ -66,28 +131,7 @@ export function ListFilters({
       {(['cwd', 'model', 'hostname', 'source'] as const).map((a) => (
         <FacetSelect key={a} attribute={a} value={filters[a]} onChange={(v) => onChange({ [a]: v })} />
       ))}
-      {withDates && (
-        <>
-          <TextInput
-            size="xs"
-            type="date"
-            aria-label="From date"
-            data-testid="filter-from"
-            value={filters.from ?? ''}
-            onChange={(e) => onChange({ from: e.currentTarget.value || undefined })}
-            w={150}
-          />
-          <TextInput
-            size="xs"
-            type="date"
-            aria-label="To date"
-            data-testid="filter-to"
-            value={filters.to ?? ''}
-            onChange={(e) => onChange({ to: e.currentTarget.value || undefined })}
-            w={150}
-          />
-        </>
-      )}
+      {withDates && <DateRange from={filters.from} to={filters.to} onChange={onChange} />}
     </Group>
   );
   if (!narrow) return pickers;

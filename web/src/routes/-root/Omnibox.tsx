@@ -36,7 +36,7 @@ function describeQuery(q: OmniboxQuery, notes: string[]): string {
   if (f.source) parts.push(`source ${f.source}`);
   if (q.dates.length) parts.push(q.dates.join(', '));
   if (q.idPrefix) parts.push(`id ${q.idPrefix}…`);
-  if (q.text) parts.push(`title contains “${q.text}”`);
+  if (q.text) parts.push(`text “${q.text}”`);
   return parts.join(' · ') + (notes.length ? ` (${notes.join('; ')})` : '');
 }
 
@@ -66,13 +66,29 @@ export function Omnibox() {
     const data = facetResults[i]?.data;
     if (data) facets[a] = data.values;
   });
-  const resolution = query ? resolveOmniboxFilters(query.filters, facets) : null;
+  // Enter filters the list (a project is every directory it names); the preview is a search,
+  // which takes one directory.
+  const resolution = query ? resolveOmniboxFilters(query.filters, facets, 'list') : null;
+  const searchResolution = query ? resolveOmniboxFilters(query.filters, facets, 'search') : null;
   const notes = resolution?.notes ?? [];
+  const unresolved = resolution?.problems ?? [];
+  // A project no directory matches is not applied: the Enter line leaves it out.
+  const applied =
+    query &&
+    query.filters.project &&
+    resolution &&
+    resolution.filters.project === undefined &&
+    !query.filters.cwd
+      ? { ...query, filters: { ...query.filters, project: undefined } }
+      : query;
   const facetsSettled = facetResults.every((r) => !r.isPending);
 
   // The preview asks exactly what Shift+Enter's search page will: the words and the resolved
   // operators (so `docker model:sonnet` counts the same hits), once the facets have answered.
-  const previewKey = JSON.stringify({ q: query?.text ?? '', ...pickFilters({ ...resolution?.filters }) });
+  const previewKey = JSON.stringify({
+    q: query?.text ?? '',
+    ...pickFilters({ ...searchResolution?.filters }),
+  });
   const [debouncedKey] = useDebouncedValue(previewKey, 250);
   const previewParams = JSON.parse(debouncedKey) as { q: string } & SessionFilters;
   const searchOff = blueprint.data?.system.search?.enabled === false;
@@ -201,7 +217,7 @@ export function Omnibox() {
       <Combobox.Option value="filter:" key="filter">
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Text size="sm" truncate>
-            Filter sessions: {describeQuery(query, notes) || 'all'}
+            Filter sessions: {describeQuery(applied ?? query, notes) || 'all'}
           </Text>
           <Kbd size="xs">Enter</Kbd>
         </Group>
@@ -266,7 +282,7 @@ export function Omnibox() {
               {problem}
             </Text>
           )}
-          {parse.problems.map((p) => (
+          {[...parse.problems, ...unresolved.filter((p) => p !== problem)].map((p) => (
             <Text key={p} size="xs" c="yellow.4" px="xs" py={2} data-testid="omnibox-problem">
               {p}
             </Text>

@@ -33,7 +33,10 @@ export function useOmniboxActions() {
   const [, addRecent] = useRecentSearches();
 
   const resolve = useCallback(
-    async (typed: OmniboxFilters): Promise<ResolvedFilters> => {
+    async (
+      typed: OmniboxFilters,
+      target: 'list' | 'search',
+    ): Promise<{ filters: ResolvedFilters; problems: string[] }> => {
       const facets: FacetLists = {};
       await Promise.all(
         facetsNeeded(typed).map(async (attr) => {
@@ -44,7 +47,8 @@ export function useOmniboxActions() {
           }
         }),
       );
-      return resolveOmniboxFilters(typed, facets).filters;
+      const r = resolveOmniboxFilters(typed, facets, target);
+      return { filters: r.filters, problems: r.problems };
     },
     [queryClient],
   );
@@ -71,19 +75,23 @@ export function useOmniboxActions() {
   const filterList = useCallback(
     async (q: OmniboxQuery): Promise<string | null> => {
       if (q.idPrefix && q.text === '' && Object.keys(q.filters).length === 0) return openId(q.idPrefix);
-      const resolved = await resolve(q.filters);
+      const { filters: resolved, problems } = await resolve(q.filters, 'list');
       const onList = Boolean(matchRoute({ to: '/' }));
       const current = onList ? sessionListSearchSchema.parse(location.search) : {};
       const hasDates = q.filters.from !== undefined || q.filters.to !== undefined;
+      // A directory typed (project: or cwd:) replaces the directory filter in force.
+      const hasDir = resolved.project !== undefined || resolved.cwd !== undefined;
       const next = {
         ...current,
         ...resolved,
+        ...(hasDir ? { project: resolved.project, cwd: resolved.cwd } : {}),
         ...(hasDates ? { from: resolved.from, to: resolved.to } : {}),
         text: q.text || undefined,
         idPrefix: q.idPrefix ?? (onList ? current.idPrefix : undefined),
       };
       await navigate({ to: '/', search: next });
-      return null;
+      // The rest is applied; what was not stays explained in the dropdown.
+      return problems.length ? problems.join('; ') : null;
     },
     [location, matchRoute, navigate, openId, resolve],
   );
@@ -91,10 +99,10 @@ export function useOmniboxActions() {
   const search = useCallback(
     async (q: OmniboxQuery): Promise<string | null> => {
       if (q.text === '') return 'type words to search for (Shift+Enter searches transcripts)';
-      const resolved = await resolve(q.filters);
+      const { filters: resolved, problems } = await resolve(q.filters, 'search');
       addRecent(q.text);
       await navigate({ to: '/search', search: { ...resolved, q: q.text } });
-      return null;
+      return problems.length ? problems.join('; ') : null;
     },
     [addRecent, navigate, resolve],
   );
