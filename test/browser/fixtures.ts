@@ -1,9 +1,10 @@
 /**
  * Transcript trees the browser tests write for themselves: a hostile session (markup, event
  * handlers and a javascript: link in prompts, answers, tool input and output, a malformed line)
- * and a long generated session for paging and the DOM bound.
+ * and long generated sessions for paging and the DOM bound, a real session repeated into a long
+ * one, and many small sessions for a long list.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -156,5 +157,89 @@ export function writeLongTree(sessionId: string, entries: number): string {
     parent = uuid;
   }
   writeFileSync(path.join(dir, `${sessionId}.jsonl`), `${out.join('\n')}\n`);
+  return root;
+}
+
+/**
+ * A projects tree with one long session made of a real one repeated `times` times (the QA's
+ * 6,496-entry session: the corpus's 812-line 1b2c0332 eight times): each copy with fresh uuids,
+ * tool-use and message ids, its timestamps moved after the previous copy's, under a new
+ * session id and directory.
+ */
+export function writeRepeatedTree(source: string, sessionId: string, times: number, cwd: string): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'ct-repeat-'));
+  const dir = path.join(root, '-tmp-repeat');
+  mkdirSync(dir, { recursive: true });
+  const lines = readFileSync(source, 'utf8').split('\n').filter(Boolean);
+  const original = path.basename(source, '.jsonl');
+  const stamps = lines
+    .map((l) => /"timestamp":"([^"]+)"/.exec(l)?.[1])
+    .filter((t): t is string => t !== undefined)
+    .map((t) => Date.parse(t));
+  const span = Math.max(...stamps) - Math.min(...stamps) + 60_000;
+  const out: string[] = [];
+  for (let k = 0; k < times; k++) {
+    const fresh = (uuid: string) => `${k.toString(16).padStart(2, '0')}${uuid.slice(2)}`;
+    for (const line of lines) {
+      out.push(
+        line
+          .split(original)
+          .join('\u0000SESSION\u0000')
+          .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, fresh)
+          .replace(/\b(toolu_|msg_)([A-Za-z0-9]+)/g, `$1$2r${k}`)
+          .replace(/"timestamp":"([^"]+)"/g, (_m, t: string) => {
+            const ms = Date.parse(t);
+            return `"timestamp":"${Number.isNaN(ms) ? t : new Date(ms + k * span).toISOString()}"`;
+          })
+          .replace(/"cwd":"[^"]*"/g, `"cwd":${JSON.stringify(cwd)}`)
+          .split('\u0000SESSION\u0000')
+          .join(sessionId),
+      );
+    }
+  }
+  writeFileSync(path.join(dir, `${sessionId}.jsonl`), `${out.join('\n')}\n`);
+  return root;
+}
+
+/**
+ * A projects tree of `count` small sessions (a prompt and an answer each, an hour apart), in
+ * directories whose names vary in length so the list's rows are not all the height it estimates.
+ */
+export function writeManySessionsTree(count: number): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'ct-many-'));
+  const start = Date.parse('2024-01-01T08:00:00.000Z');
+  for (let i = 0; i < count; i++) {
+    const id = `0000${i.toString(16).padStart(4, '0')}-1111-4222-8333-444455556666`;
+    const cwd = `/tmp/many/p${i}-${'long-directory-name-'.repeat(i % 9)}end`;
+    const dir = path.join(root, cwd.replace(/\//g, '-'));
+    mkdirSync(dir, { recursive: true });
+    const t = start + i * 3_600_000;
+    const base = { sessionId: id, cwd, version: '2.1.0' };
+    const lines = [
+      {
+        ...base,
+        type: 'user',
+        uuid: `u-${i}`,
+        parentUuid: null,
+        timestamp: new Date(t).toISOString(),
+        message: { role: 'user', content: `many-sessions prompt ${i}: ${'words '.repeat(i % 13)}` },
+      },
+      {
+        ...base,
+        type: 'assistant',
+        uuid: `a-${i}`,
+        parentUuid: `u-${i}`,
+        timestamp: new Date(t + 90_000).toISOString(),
+        message: {
+          id: `msg_many_${i}`,
+          role: 'assistant',
+          model: 'claude-test-1',
+          content: [{ type: 'text', text: `answer ${i}` }],
+          usage: { input_tokens: 10, output_tokens: 5 },
+        },
+      },
+    ];
+    writeFileSync(path.join(dir, `${id}.jsonl`), `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`);
+  }
   return root;
 }
