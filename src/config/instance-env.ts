@@ -2,8 +2,9 @@
  * `instance.env` in the config dir: `KEY=VALUE` lines naming where the installed instance listens.
  * `transcripts serve` writes it at start; CLI clients and the UI dev server read it to find the API.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirsSync } from './make-dirs.js';
 
 /** Parses dotenv-style text: `KEY=VALUE`, `export KEY=VALUE`, `#` comments, optional quotes. */
 export function parseEnvText(text: string): Record<string, string> {
@@ -37,7 +38,7 @@ export function writeInstanceEnv(
   values: Record<string, string | number>,
   writer = '`transcripts serve` at start',
 ): void {
-  mkdirSync(dirname(file), { recursive: true });
+  makeDirsSync(dirname(file));
   const body =
     `# Written by ${writer}: where this instance listens.\n` +
     Object.entries(values)

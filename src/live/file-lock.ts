@@ -11,8 +11,9 @@
  * work it guards is idempotent, so that costs a repeated write, not data.
  */
 import { hostname } from 'node:os';
-import { mkdir, open, readFile, unlink } from 'node:fs/promises';
+import { open, readFile, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { makeDirs } from '../config/make-dirs.js';
 
 export interface LockOptions {
   /** How long to wait for a held lock (0: try once). */
@@ -60,7 +61,7 @@ async function tryCreate(path: string, stamp: string): Promise<boolean> {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') return false;
     if (code === 'ENOENT') {
-      await mkdir(dirname(path), { recursive: true });
+      await makeDirs(dirname(path));
       return tryCreate(path, stamp);
     }
     throw err;

@@ -4,8 +4,9 @@
  * payload. The hook prints nothing (Claude Code would read stdout), so this is where "why" goes;
  * `transcripts hooks status` reads it back. Rotated at 1 MiB (one old file kept).
  */
-import { appendFileSync, mkdirSync, readFileSync, renameSync, statSync } from 'node:fs';
+import { appendFileSync, readFileSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { makeDirsSync } from '../config/make-dirs.js';
 
 const MAX_BYTES = 1024 * 1024;
 
@@ -32,7 +33,7 @@ export interface HookLogLine {
 /** Appends one line. Never throws: a log that cannot be written must not fail the hook. */
 export function writeHookLog(path: string, line: HookLogLine): void {
   try {
-    mkdirSync(dirname(path), { recursive: true });
+    makeDirsSync(dirname(path));
     const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0;
     if (size > MAX_BYTES) renameSync(path, `${path}.1`);
     appendFileSync(path, `${JSON.stringify(line)}\n`);

@@ -10,10 +10,11 @@
  */
 import { execFile } from 'node:child_process';
 import { createConnection } from 'node:net';
-import { chmod, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { isLoopbackHost } from '../config/env.js';
 import { writeInstanceEnv } from '../config/instance-env.js';
+import { makeDirs } from '../config/make-dirs.js';
 import { envValue, homeDir, resolvePaths, type Env } from '../config/paths.js';
 import { shellQuote, withHooksInstalled, withHooksRemoved } from './claude-settings.js';
 import { applySettingsPlan, planSettingsChange } from './settings-file.js';
@@ -167,7 +168,7 @@ async function writeFileShown(
     ctx.say(unifiedDiff(before, text, [path, `${path} (after)`]));
     return;
   }
-  await mkdir(dirname(path), { recursive: true });
+  await makeDirs(dirname(path));
   await writeFile(path, text, mode === undefined ? undefined : { mode });
   if (mode !== undefined) await chmod(path, mode);
   ctx.say(`wrote ${path}`);
@@ -233,7 +234,7 @@ export async function install(options: InstallOptions, ctx: InstallerContext): P
     if (envFile) await writeFileShown(ctx, envFile, `CT_API_TOKEN=${token}\n`, options.dryRun, 0o600);
     await writeFileShown(ctx, file!, systemdUnit(spec), options.dryRun);
   } else if (ctx.platform === 'darwin') {
-    if (!options.dryRun) await mkdir(paths.dataDir, { recursive: true });
+    if (!options.dryRun) await makeDirs(paths.dataDir);
     await writeFileShown(
       ctx,
       file!,
@@ -291,7 +292,7 @@ export async function install(options: InstallOptions, ctx: InstallerContext): P
     envFile,
     hooks: options.hooks ? { settingsFile: options.settingsFile } : null,
   };
-  await mkdir(paths.configDir, { recursive: true });
+  await makeDirs(paths.configDir);
   await writeFile(manifestFile(env), `${JSON.stringify(manifest, null, 2)}\n`);
 
   // 4. Start it.

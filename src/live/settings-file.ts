@@ -4,8 +4,9 @@
  * to a timestamped backup, then replaces it atomically (temp file + rename, same mode). A
  * symlinked settings file (dotfile managers) is written through, so the link stays a link.
  */
-import { chmod, copyFile, mkdir, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
+import { chmod, copyFile, readFile, realpath, rename, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeDirs } from '../config/make-dirs.js';
 import { homeDir, type Env } from '../config/paths.js';
 import {
   formatSettings,
@@ -77,7 +78,7 @@ export async function applySettingsPlan(
   now = new Date(),
 ): Promise<{ backup: string | null }> {
   if (!plan.changed) return { backup: null };
-  await mkdir(dirname(plan.target), { recursive: true });
+  await makeDirs(dirname(plan.target));
   let backup: string | null = null;
   let mode: number | undefined;
   if (plan.before !== null) {

@@ -21,8 +21,9 @@
  */
 import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
-import { appendFile, mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { appendFile, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirs } from '../config/make-dirs.js';
 import { docIds } from '../core/doc-ids.js';
 import type { EventDoc } from '../core/documents.js';
 import { acquireLock } from './file-lock.js';
@@ -105,7 +106,7 @@ export type AppendOutcome =
 
 /** Appends a record (fsynced). At the bound, counts it in `overflow.json` instead (see above). */
 export async function appendToSpool(cfg: SpoolConfig, record: SpoolRecord): Promise<AppendOutcome> {
-  await mkdir(cfg.dir, { recursive: true });
+  await makeDirs(cfg.dir);
   const line = `${JSON.stringify(record)}\n`;
   const held = await spoolBytes(cfg.dir);
   if (held + Buffer.byteLength(line) > cfg.maxBytes) return overflow(cfg, record, held);
@@ -420,7 +421,7 @@ export function rejectRecord(cfg: SpoolConfig, record: SpoolRecord, error: strin
 }
 
 async function reject(cfg: SpoolConfig, line: string, error: string): Promise<void> {
-  await mkdir(cfg.dir, { recursive: true });
+  await makeDirs(cfg.dir);
   const path = join(cfg.dir, REJECTED);
   const size = (await stat(path).catch(() => null))?.size ?? 0;
   if (size > REJECTED_MAX) await rename(path, `${path}.1`).catch(() => undefined);

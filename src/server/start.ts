@@ -5,7 +5,6 @@
  * the first-start import, and shuts down cleanly on SIGINT/SIGTERM.
  */
 import { createAdaptorServer } from '@hono/node-server';
-import { mkdirSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { hostname, networkInterfaces } from 'node:os';
@@ -15,6 +14,7 @@ import { ConfigError } from '../config/config-error.js';
 import { isLoopbackHost, isWildcardHost, readServiceEnv } from '../config/env.js';
 import { dialHost } from '../config/api-url.js';
 import { readInstanceEnv, writeInstanceEnv } from '../config/instance-env.js';
+import { makeDirsSync } from '../config/make-dirs.js';
 import {
   claudeProjectsDir,
   codexSessionsDir,
@@ -136,7 +136,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   }
 
   const paths = resolvePaths(env);
-  mkdirSync(paths.dataDir, { recursive: true });
+  makeDirsSync(paths.dataDir);
   const { settings, warnings } = loadSettings(paths.configFile);
   for (const w of warnings) log(`settings: ${w}`);
   const clock = clockFromEnv(env);

@@ -21,13 +21,13 @@ import { NdjsonError } from '../../../bundle/ndjson.js';
 import { SessionActivity } from '../../../bundle/selection.js';
 import type { ApiClient } from '../../../client/api-client.js';
 import { allObjects, docRows, sessionObjects } from '../../../client/bundle-client.js';
+import { makeDirs, removeMadeDirs } from '../../../config/make-dirs.js';
 import { packageVersion } from '../../../config/paths.js';
 import { objectKeyProblem } from '../../../core/object-key.js';
 import type { Io } from '../../io.js';
 import { BundleError } from './bundle-error.js';
 import { mapConcurrent } from './concurrent.js';
 import { HashingWriter } from './hashing-writer.js';
-import { makeDirs, removeMadeDirs } from './make-dirs.js';
 import { resolveStoredSessionId } from './session-ref.js';
 
 export interface WriteBundleOptions {

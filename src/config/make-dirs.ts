@@ -1,10 +1,15 @@
 /**
- * Creating a directory the user named (export's target), and its missing parents, one level at a
- * time, failing with a message that names the path and why. Node's own `mkdir(…, {recursive:
- * true})` spins forever where a parent exists but refuses new entries with ENOENT — any path under
- * /proc on Linux — so a mistyped target hung instead of failing; here every level is tried once.
+ * Creating a directory from a path the user gave or configured (export's target, the folder of
+ * a settings file, CT_HOME's config and data dirs, the hook's spool and log), and its missing
+ * parents, one level at a time, failing with a message that names the path and why. Node's own
+ * `mkdir(…, {recursive: true})` spins forever where a parent exists but refuses new entries with
+ * ENOENT — any path under /proc on Linux — so a mistyped path hung instead of failing; here
+ * every level is tried once.
+ *
+ * The work is synchronous (a few stat and mkdir calls of microseconds each), so the hook's log and
+ * instance.env, written synchronously, use the very same code as the async callers.
  */
-import { mkdir, rmdir, stat } from 'node:fs/promises';
+import { mkdirSync, rmdirSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 
 /** The directory could not be created: `message` names it and says why. */
@@ -32,9 +37,9 @@ function why(err: unknown, path: string): string {
 }
 
 /** Whether `path` is a directory; an error message when something else stands there. */
-async function directoryAt(path: string): Promise<boolean | string> {
+function directoryAt(path: string): boolean | string {
   try {
-    return (await stat(path)).isDirectory() || `${path} exists and is not a directory`;
+    return statSync(path).isDirectory() || `${path} exists and is not a directory`;
   } catch (err) {
     if (code(err) === 'ENOENT' || code(err) === 'ENOTDIR') return false;
     return `${path}: ${why(err, path)}`;
@@ -45,10 +50,10 @@ async function directoryAt(path: string): Promise<boolean | string> {
  * Makes `dir` and whichever of its parents are missing; returns the directories it made,
  * outermost first (for `removeMadeDirs` when nothing ends up in them). Throws MakeDirError.
  */
-export async function makeDirs(dir: string): Promise<string[]> {
+export function makeDirsSync(dir: string): string[] {
   const missing: string[] = [];
-  for (let at = dir; ;) {
-    const found = await directoryAt(at);
+  for (let at = dir; ; ) {
+    const found = directoryAt(at);
     if (typeof found === 'string') throw new MakeDirError(`cannot create ${dir}: ${found}`);
     if (found) break;
     missing.unshift(at);
@@ -59,14 +64,14 @@ export async function makeDirs(dir: string): Promise<string[]> {
   const made: string[] = [];
   for (const d of missing) {
     try {
-      await mkdir(d);
+      mkdirSync(d);
       made.push(d);
     } catch (err) {
       // Made meanwhile by someone else: fine if it is a directory. A broken symbolic link is there
       // too (EEXIST) but leads nowhere.
-      const found = code(err) === 'EEXIST' ? await directoryAt(d) : undefined;
+      const found = code(err) === 'EEXIST' ? directoryAt(d) : undefined;
       if (found === true) continue;
-      await removeMadeDirs(made);
+      removeMadeDirsSync(made);
       const reason =
         found === false
           ? `${d} is a symbolic link to nothing`
@@ -81,13 +86,22 @@ export async function makeDirs(dir: string): Promise<string[]> {
   return made;
 }
 
-/** Removes directories `makeDirs` made, innermost first, as long as they are still empty. */
-export async function removeMadeDirs(made: readonly string[]): Promise<void> {
+/** `makeDirsSync` for async callers: rejects with MakeDirError. */
+export async function makeDirs(dir: string): Promise<string[]> {
+  return makeDirsSync(dir);
+}
+
+function removeMadeDirsSync(made: readonly string[]): void {
   for (const d of [...made].reverse()) {
     try {
-      await rmdir(d);
+      rmdirSync(d);
     } catch {
       return; // not empty, or gone: leave it and what holds it
     }
   }
+}
+
+/** Removes directories `makeDirs` made, innermost first, as long as they are still empty. */
+export async function removeMadeDirs(made: readonly string[]): Promise<void> {
+  removeMadeDirsSync(made);
 }
