@@ -52,7 +52,7 @@ function directoryAt(path: string): boolean | string {
  */
 export function makeDirsSync(dir: string): string[] {
   const missing: string[] = [];
-  for (let at = dir; ; ) {
+  for (let at = dir; ;) {
     const found = directoryAt(at);
     if (typeof found === 'string') throw new MakeDirError(`cannot create ${dir}: ${found}`);
     if (found) break;

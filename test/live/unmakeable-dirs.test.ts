@@ -33,7 +33,11 @@ describe.runIf(process.platform === 'linux')('paths under /proc', () => {
 
   it('`install` with a config dir under /proc exits 1 at once, naming the path', async () => {
     const r = await runCli(['install', '--no-start', '--no-hooks', '--port', '7999'], {
-      env: cleanEnv({ HOME: home, CT_HOME: '/proc/ct-install-test', XDG_CONFIG_HOME: path.join(home, 'xdg') }),
+      env: cleanEnv({
+        HOME: home,
+        CT_HOME: '/proc/ct-install-test',
+        XDG_CONFIG_HOME: path.join(home, 'xdg'),
+      }),
       timeoutMs: QUICK_MS,
     });
     expect(r.code).toBe(1);
@@ -46,7 +50,9 @@ describe.runIf(process.platform === 'linux')('paths under /proc', () => {
       timeoutMs: QUICK_MS,
     });
     expect(r.code).not.toBe(0);
-    expect(r.stderr).toMatch(/cannot create \/proc\/ct-serve-test\/data: \/proc\/ct-serve-test: \/proc does not/);
+    expect(r.stderr).toMatch(
+      /cannot create \/proc\/ct-serve-test\/data: \/proc\/ct-serve-test: \/proc does not/,
+    );
   });
 
   it('the hook with its spool and log under /proc exits 0 at once (it never fails Claude Code)', async () => {
