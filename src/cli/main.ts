@@ -6,11 +6,12 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ApiClient } from '../client/api-client.js';
 import { ApiConnectionError, ApiError } from '../client/api-error.js';
+import { resolveApiToken } from '../config/api-token.js';
 import { describeApiUrl, resolveApiUrl } from '../config/api-url.js';
 import { Agent } from 'undici';
 import { ConfigError } from '../config/config-error.js';
 import { InvalidStoreSetting } from '../store/contract.js';
-import { envValue, type Env, packageVersion } from '../config/paths.js';
+import { type Env, packageVersion } from '../config/paths.js';
 import type { CommandContext, CommandSpec } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { UsageError } from './errors.js';
@@ -107,7 +108,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       const resolution = resolveApiUrl({ flag: webapi, env });
       const client = new ApiClient({
         baseUrl: resolution.url,
-        token: envValue(env, 'CT_API_TOKEN'),
+        token: resolveApiToken(env).token,
         origin: describeApiUrl(resolution),
         // Loaded only by the commands that wait on a reindex or migrations.
         patientDispatcher: () => import('../client/patient-dispatcher.js').then((m) => m.patientDispatcher),

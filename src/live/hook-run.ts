@@ -13,6 +13,7 @@ import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
 import { ApiClient } from '../client/api-client.js';
 import { httpSink } from '../client/http-sink.js';
+import { resolveApiToken } from '../config/api-token.js';
 import { describeApiUrl, resolveApiUrl } from '../config/api-url.js';
 import { clockFromEnv } from '../config/clock.js';
 import { type Env, envValue, resolvePaths } from '../config/paths.js';
@@ -124,7 +125,9 @@ export async function runHook(options: RunHookOptions): Promise<HookLogLine> {
     const budget = AbortSignal.timeout(Number(envValue(env, 'CT_HOOK_BUDGET_MS')) || DEFAULT_BUDGET_MS);
     const client = new ApiClient({
       baseUrl: api.url,
-      token: envValue(env, 'CT_API_TOKEN'),
+      // The environment's CT_API_TOKEN, else the one `hooks install` stored: Claude Code's
+      // environment need not hold it.
+      token: resolveApiToken(env).token,
       origin: describeApiUrl(api),
       fetch: timeoutFetch(budget),
     });

@@ -9,9 +9,11 @@
  * and tests can place files without touching a real service manager.
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { apiTokenFile, removeStoredApiToken, storeApiToken } from '../config/api-token.js';
 import { isLoopbackHost } from '../config/env.js';
 import { writeInstanceEnv } from '../config/instance-env.js';
 import { makeDirs } from '../config/make-dirs.js';
@@ -112,6 +114,29 @@ export function hookCommandFor(command: string, carried: Record<string, string>)
     (k) => `${k}=${shellQuote(carried[k]!)}`,
   );
   return [...assignments, command].join(' ');
+}
+
+/**
+ * Keeps the CT_API_TOKEN this shell has in `<config>/api-token` (mode 600) for the hook: Claude
+ * Code runs it in the environment it was started with, which need not hold the token, and the
+ * command in settings.json must not carry the secret. Nothing happens without CT_API_TOKEN.
+ */
+export function storeTokenForHook(env: Env, dryRun: boolean, say: (line: string) => void): void {
+  const token = envValue(env, 'CT_API_TOKEN');
+  if (token === undefined) return;
+  const file = apiTokenFile(env);
+  if (dryRun) say(`would store CT_API_TOKEN in ${file} (mode 600) for the hook`);
+  else if (storeApiToken(file, token))
+    say(`stored CT_API_TOKEN in ${file} (mode 600): the hook sends it when its environment has none`);
+  else say(`${file}: CT_API_TOKEN already stored`);
+}
+
+/** Removes the token `storeTokenForHook` kept, saying so. */
+export function removeTokenForHook(env: Env, dryRun: boolean, say: (line: string) => void): void {
+  const file = apiTokenFile(env);
+  if (!existsSync(file)) return;
+  if (!dryRun) removeStoredApiToken(file);
+  say(`${dryRun ? 'would remove' : 'removed'} the stored API token ${file}`);
 }
 
 export function serviceFile(platform: NodeJS.Platform, env: Env): string | null {
@@ -273,6 +298,7 @@ export async function install(options: InstallOptions, ctx: InstallerContext): P
         `hooks: registered for ${plan.events.length} event(s) in ${options.settingsFile}${backup ? ` (backup: ${backup})` : ''}`,
       );
     }
+    storeTokenForHook(env, options.dryRun, ctx.say);
   } else ctx.say('hooks: not registered (--no-hooks); `transcripts hooks install` does it later');
 
   if (options.dryRun) {
@@ -382,6 +408,7 @@ export async function uninstall(options: UninstallOptions, ctx: InstallerContext
       const { backup } = await applySettingsPlan(plan);
       ctx.say(`hooks: removed from ${options.settingsFile}${backup ? ` (backup: ${backup})` : ''}`);
     }
+    removeTokenForHook(env, options.dryRun, ctx.say);
   }
 
   for (const f of [

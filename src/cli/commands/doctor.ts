@@ -10,6 +10,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { ApiClient, type Session } from '../../client/api-client.js';
 import { ApiError } from '../../client/api-error.js';
+import { resolveApiToken } from '../../config/api-token.js';
 import { type ApiUrlResolution, resolveApiUrl } from '../../config/api-url.js';
 import {
   claudeProjectsDir,
@@ -105,7 +106,7 @@ export const doctorCommand = defineCommand<DoctorOptions>({
     const env = ctx.env;
     const paths = resolvePaths(env);
     const ctHome = envValue(env, 'CT_HOME') && resolve(envValue(env, 'CT_HOME')!);
-    const token = envValue(env, 'CT_API_TOKEN');
+    const token = resolveApiToken(env).token;
     const probes = new Map<string, Promise<Probe>>();
     const probe = (url: string) => {
       if (!probes.has(url)) probes.set(url, probeHealth(url, token, ASK_MS));

@@ -1,5 +1,6 @@
 /** `transcripts hooks install`: register `transcripts hook` for every event in ~/.claude/settings.json. */
 import { HOOK_EVENTS, withHooksInstalled } from '../../../live/claude-settings.js';
+import { storeTokenForHook } from '../../../live/installer.js';
 import { applySettingsPlan, claudeSettingsFile, planSettingsChange } from '../../../live/settings-file.js';
 import { unifiedDiff } from '../../../live/text-diff.js';
 import { defineCommand } from '../../command.js';
@@ -23,10 +24,13 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     'changing it; running it again changes nothing. Claude Code reads hooks when a session starts, so ' +
     'sessions already running keep their old hooks. The default command carries the CT_HOME and ' +
     'XDG_CONFIG_HOME/XDG_DATA_HOME set here (CT_HOME=… <node> <bin> hook), so the hook records into the ' +
-    'same instance whatever environment Claude Code runs it in.',
+    'same instance whatever environment Claude Code runs it in. With CT_API_TOKEN set, the token is stored ' +
+    'in api-token in the config dir (mode 600, not in settings.json): the hook, and the CLI, send it when ' +
+    'their environment has no CT_API_TOKEN.',
   examples: [
     'transcripts hooks install --dry-run',
     'transcripts hooks install',
+    'CT_API_TOKEN=… transcripts hooks install',
     'transcripts hooks install --command "transcripts hook"',
   ],
   options: [
@@ -46,8 +50,11 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     const file = options.settings ?? claudeSettingsFile(ctx.env);
     const command = options.command ?? defaultHookCommand(ctx.env);
     const plan = await planSettingsChange(file, (s) => withHooksInstalled(s, command));
+    const storeToken = () =>
+      storeTokenForHook(ctx.env, options.dryRun, (l) => ctx.io.out(options.dryRun ? `dry run: ${l}` : l));
     if (!plan.changed) {
       ctx.io.out(`already registered for all ${HOOK_EVENTS.length} events in ${file}: nothing to change`);
+      storeToken();
       return 0;
     }
     const what = `${plan.events.length} event(s) (${plan.events.join(', ')})`;
@@ -56,11 +63,13 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
         `dry run: would register \`${command}\` for ${what} in ${file}${plan.before === null ? ' (a new file)' : ', after a backup'}:`,
       );
       ctx.io.out(unifiedDiff(plan.before ?? '', plan.after, [file, `${file} (after)`]));
+      storeToken();
       return 0;
     }
     const { backup } = await applySettingsPlan(plan);
     ctx.io.out(`registered \`${command}\` for ${what} in ${file}`);
     if (backup) ctx.io.out(`backup: ${backup}`);
+    storeToken();
     ctx.io.out(
       'new Claude Code sessions record live; `transcripts hooks status` shows whether calls reach the API',
     );
