@@ -197,4 +197,27 @@ describe.skipIf(!enabled || !hasChromium)('UI benchmark', () => {
     expect(max).toBeLessThan(DOM_BOUND);
     await context.close();
   }, 900_000);
+
+  it(`${SESSIONS}-session list: a word that matches no session`, async () => {
+    const { page, context } = await openPage(browser);
+    let requests = 0;
+    page.on('request', (r) => {
+      if (new URL(r.url()).pathname === '/api/sessions') requests++;
+    });
+    const t0 = Date.now();
+    await page.goto(`${server.url}/app/?text=no-session-has-this-word`);
+    await page.getByTestId('empty-no-match').waitFor({ timeout: 600_000 });
+    const answered = Date.now() - t0;
+    const end = await metrics(page);
+    rows.push([
+      `list text=<no match> (${requests} list requests)`,
+      String(answered),
+      String(answered),
+      String(end.nodes),
+      String(end.nodes),
+      String(end.nodes),
+      String(end.heapMb),
+    ]);
+    await context.close();
+  }, 900_000);
 });

@@ -274,6 +274,55 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     suite.current.assertNoErrors();
   });
 
+  it('filters the list by words on the server: no match is one request, a few words list exactly theirs', async () => {
+    const page = await open('/app/');
+    await page.getByTestId('session-row').first().waitFor();
+    const asked: URLSearchParams[] = [];
+    page.on('request', (r: Request) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/api/sessions') asked.push(u.searchParams);
+    });
+    // Over 300 sessions a word nothing has is the one request that says so (the list's total
+    // is the count the empty state needs), not a walk through every page.
+    await page.keyboard.press('Control+K');
+    await page.getByTestId('omnibox').fill('zqxj-in-no-session');
+    await page.getByTestId('omnibox').press('Enter');
+    await page.getByTestId('empty-no-match').waitFor();
+    expect(urlParams(page).get('text')).toBe('zqxj-in-no-session');
+    expect(asked.map((q) => q.get('text'))).toEqual(['zqxj-in-no-session']);
+    // Words matching a few sessions list exactly those, marked, counted, all loaded.
+    asked.length = 0;
+    await page.goto(`${server.url}/app/?text=${encodeURIComponent('Prompt 29:')}`);
+    const ids = [29, 129, 229].map(
+      (i) => `0000${i.toString(16).padStart(4, '0')}-1111-4222-8333-444455556666`,
+    );
+    await expect
+      .poll(async () =>
+        (
+          await page.getByTestId('session-row').evaluateAll((els) => els.map((e) => e.dataset.sessionId))
+        ).sort(),
+      )
+      .toEqual(ids.sort());
+    expect(await page.getByTestId('session-count').textContent()).toBe('3 sessions match “Prompt 29:”');
+    await page.getByTestId('list-end').filter({ hasText: 'All 3 sessions loaded.' }).waitFor();
+    const marks = await page.getByTestId('session-title').locator('mark.ct-mark').allTextContents();
+    expect(new Set(marks.map((m) => m.toLowerCase()))).toEqual(new Set(['prompt', '29:']));
+    expect(asked.filter((q) => q.has('text'))).toHaveLength(1);
+    // More words than the API takes: its message, the chips to remove them, asked once.
+    asked.length = 0;
+    const many = Array.from({ length: 33 }, (_, i) => `w${i}`).join(' ');
+    await page.goto(`${server.url}/app/?text=${encodeURIComponent(many)}`);
+    const refused = page.getByTestId('list-refused-message');
+    await refused.waitFor();
+    expect(await refused.textContent()).toMatch(/text.*32 words/);
+    await page.waitForTimeout(1500); // a retry would have gone out by now
+    expect(asked.filter((q) => q.has('text'))).toHaveLength(1);
+    await page.getByTestId('chip-text').getByRole('button').click();
+    await page.getByTestId('session-row').first().waitFor();
+    expect(urlParams(page).has('text')).toBe(false);
+    suite.current.assertNoErrors(NETWORK_NOISE);
+  });
+
   it('opens deep in a long transcript with the page holding the entry, then fills in above as you scroll', async () => {
     const page = await suite.open();
     const offsets = transcriptOffsets(page, LONG);

@@ -80,7 +80,7 @@ export const sessionListSearchSchema = z
      * contains) it — fetched per directory, since `GET /api/sessions?cwd` takes one.
      */
     project: text(),
-    /** Words the loaded sessions' title, project or directory must contain (UI-side). */
+    /** Words each session's title, project, directory or id must contain (`GET /api/sessions?text`). */
     text: text(),
   })
   .transform(validRange);

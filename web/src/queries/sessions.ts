@@ -6,6 +6,8 @@ import { api, unwrap, type Session, type SessionList } from './api.js';
 
 export interface SessionListParams extends SessionFilters {
   idPrefix?: string;
+  /** Words each session must contain, case aside, in its title, project, directory or id (the API matches them). */
+  text?: string;
   /**
    * Several working directories (a `project:` that names more than one): `GET /api/sessions`
    * takes one `cwd`, so each is paged on its own and the pages are merged in the API's order.
@@ -102,16 +104,20 @@ export const sessionListInfiniteOptions = (params: SessionListParams, pageSize: 
   });
 
 /**
- * The list's API parameters for its URL state: the filters and id prefix as they are, and a
- * `project` as the directories it names (`projectDirs`, from the `cwd` facet values) — within
- * `cwd` when both are given.
+ * The list's API parameters for its URL state: the filters, id prefix and free text as they are,
+ * and a `project` as the directories it names (`projectDirs`, from the `cwd` facet values) —
+ * within `cwd` when both are given.
  */
 export function listQueryParams(
-  search: SessionFilters & { idPrefix?: string; project?: string },
+  search: SessionFilters & { idPrefix?: string; project?: string; text?: string },
   cwdValues: readonly FacetValue[] | undefined,
 ): SessionListParams {
-  const { project, idPrefix, ...rest } = search;
-  const base: SessionListParams = { ...pickFilters(rest), ...(idPrefix ? { idPrefix } : {}) };
+  const { project, idPrefix, text, ...rest } = search;
+  const base: SessionListParams = {
+    ...pickFilters(rest),
+    ...(idPrefix ? { idPrefix } : {}),
+    ...(text ? { text } : {}),
+  };
   if (!project) return base;
   const dirs = projectDirs(project, cwdValues ?? []);
   const { cwd, ...others } = base;
@@ -123,7 +129,7 @@ export const sessionCountQueryOptions = () =>
   queryOptions({
     queryKey: ['sessions', 'count'],
     queryFn: async ({ signal }) =>
-      (await unwrap<SessionList>(api.GET('/api/sessions', { params: { query: { limit: 1 } }, signal })))
+      (await unwrap<SessionList>(api.GET('/api/sessions', { params: { query: { limit: 0 } }, signal })))
         .total,
   });
 

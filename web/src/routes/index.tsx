@@ -1,15 +1,17 @@
 /**
- * The session list (`/app/`): filters held in the URL and passed to `GET /api/sessions`, one
+ * The session list (`/app/`): filters held in the URL and passed to `GET /api/sessions` (the
+ * free text as `text`, matched by the API over every session, not over the pages loaded), one
  * removable chip per filter, a virtualised list that loads the next page as you scroll, and the
  * two empty states (nothing recorded yet / nothing matches these filters).
  */
 import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
-import { useQuery, useSuspenseInfiniteQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { useCallback, useEffect, useMemo } from 'react';
 import { FilterChips } from '../components/FilterChips.js';
 import { WindowList } from '../components/WindowList.js';
-import { formatCount, formatCountOf } from '../lib/format.js';
+import { formatCountOf } from '../lib/format.js';
+import { termsRegExp } from '../lib/highlight.js';
 import { formatFilters, parseOmnibox } from '../lib/omnibox-grammar.js';
 import {
   filterChips,
@@ -27,8 +29,8 @@ import {
   type SessionListParams,
 } from '../queries/sessions.js';
 import type { FacetValue } from '../lib/facet-match.js';
-import type { Session } from '../queries/api.js';
 import { NothingMatches, NothingRecorded } from './-list/EmptyList.js';
+import { ListError } from './-list/ListError.js';
 import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
@@ -38,20 +40,20 @@ import { useSavedFilters } from './-root/use-saved-items.js';
 /** The API parameters of the list's URL state (a project needs the directories the API knows). */
 function listParams(search: SessionListSearch, cwds?: FacetValue[]): SessionListParams {
   return listQueryParams(
-    { ...pickFilters(search), idPrefix: search.idPrefix, project: search.project },
+    { ...pickFilters(search), idPrefix: search.idPrefix, project: search.project, text: search.text },
     cwds,
   );
 }
 
-/** What the list's data depends on (the loader reruns when it changes). */
-function listDeps(search: SessionListSearch): SessionListSearch {
-  const { text: _text, ...rest } = search;
-  return rest;
+/** The words of the free text, marked in each row's title and project. */
+function textRegExp(text: string | undefined): RegExp | null {
+  return termsRegExp((text ?? '').split(/\s+/).flatMap((w) => (w ? [{ text: w, prefix: false }] : [])));
 }
 
 export const Route = createFileRoute('/')({
   validateSearch: sessionListSearchSchema,
-  loaderDeps: ({ search }) => ({ search: listDeps(search) }),
+  // Every parameter, the free text included, is part of what the list asks the API.
+  loaderDeps: ({ search }) => ({ search }),
   loader: async ({ context: { queryClient }, deps }) => {
     const bp = await queryClient.ensureQueryData(blueprintQueryOptions()).catch(() => defaultBlueprint);
     const cwds = deps.search.project
@@ -62,12 +64,9 @@ export const Route = createFileRoute('/')({
     );
   },
   component: SessionListPage,
+  // A refused filter (more words than the API takes) is said with the API's message, chips kept.
+  errorComponent: ListError,
 });
-
-function matchesText(s: Session, words: string[]): boolean {
-  const hay = `${s.title ?? ''} ${s.project ?? ''} ${s.cwd ?? ''} ${s.id}`.toLowerCase();
-  return words.every((w) => hay.includes(w));
-}
 
 function SessionListPage() {
   const search = Route.useSearch();
@@ -80,12 +79,18 @@ function SessionListPage() {
   );
   const [, saveFilter] = useSavedFilters();
   const position = useListPosition();
+  const queryClient = useQueryClient();
 
   const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
   const total = list.data.pages[0]?.total ?? 0;
-  const words = useMemo(() => (search.text ?? '').toLowerCase().split(/\s+/).filter(Boolean), [search.text]);
-  const shown = useMemo(() => (words.length ? all.filter((s) => matchesText(s, words)) : all), [all, words]);
+  const re = useMemo(() => textRegExp(search.text), [search.text]);
   const chips = filterChips(search);
+  // The unfiltered list's total is the count the empty states need: filters that then match
+  // nothing are answered by the list's one request.
+  const unfiltered = chips.length === 0;
+  useEffect(() => {
+    if (unfiltered) queryClient.setQueryData(sessionCountQueryOptions().queryKey, total);
+  }, [unfiltered, total, queryClient]);
   // With filters and no match, ask whether anything is recorded at all: an empty instance says
   // so (and how to fill it) rather than blaming the filters.
   const recordedTotal = useQuery({
@@ -97,11 +102,6 @@ function SessionListPage() {
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
-
-  // The title filter runs over loaded pages: keep loading while it leaves the screen short.
-  useEffect(() => {
-    if (words.length && shown.length < 30) loadMore();
-  }, [words.length, shown.length, loadMore]);
 
   // Each filter change is a history entry: Back undoes it.
   const setFilters = (patch: Partial<SessionListSearch>) =>
@@ -118,8 +118,8 @@ function SessionListPage() {
     <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="session-list-page">
       <Group justify="space-between" gap="xs">
         <Text size="sm" c="dimmed" data-testid="session-count">
-          {words.length
-            ? `${formatCount(shown.length)} of ${formatCount(all.length)} loaded sessions match “${search.text}” (${formatCount(total)} in all)`
+          {search.text
+            ? `${formatCountOf(total, 'session')} ${total === 1 ? 'matches' : 'match'} “${search.text}”`
             : formatCountOf(total, 'session')}
         </Text>
         {chips.length > 0 && (
@@ -149,22 +149,22 @@ function SessionListPage() {
       <SavedFiltersMenu />
       {total === 0 && (chips.length === 0 || recordedTotal === 0) ? (
         <NothingRecorded filtered={chips.length > 0} />
-      ) : shown.length === 0 && !hasNextPage ? (
+      ) : all.length === 0 && !hasNextPage ? (
         <NothingMatches onClear={clearAll} />
       ) : (
         <WindowList
           testId="session-list"
-          items={shown}
+          items={all}
           getKey={(s) => s.id}
           estimateSize={() => 72}
-          renderItem={(s) => <SessionRow s={s} />}
+          renderItem={(s) => <SessionRow s={s} re={re} />}
           onNearEnd={loadMore}
           scrollPaddingStart={56}
           restore={position.restore}
           onAnchor={position.onAnchor}
         />
       )}
-      {(isFetchingNextPage || (words.length > 0 && hasNextPage)) && (
+      {isFetchingNextPage && (
         <Group justify="center" p="sm">
           <Loader size="sm" />
           <Text size="xs" c="dimmed">

@@ -1,10 +1,12 @@
 /**
  * One row of the session list: status, title, project, model, host, times, tokens, provenance.
  * The list is ordered by last activity, so that is the first time shown; the start follows.
+ * `re` marks the words of the list's free-text filter in the title and project.
  */
 import { Group, Paper, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { memo } from 'react';
+import { HighlightedText } from '../../components/HighlightedText.js';
 import { ProvenanceChip } from '../../components/ProvenanceChip.js';
 import { StatusMarker } from '../../components/StatusMarker.js';
 import {
@@ -29,7 +31,7 @@ function Fact({ label, children, testId }: { label: string; children: React.Reac
   );
 }
 
-export const SessionRow = memo(function SessionRow({ s }: { s: Session }) {
+export const SessionRow = memo(function SessionRow({ s, re = null }: { s: Session; re?: RegExp | null }) {
   return (
     <Link
       to="/sessions/$id"
@@ -43,7 +45,9 @@ export const SessionRow = memo(function SessionRow({ s }: { s: Session }) {
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
             <StatusMarker status={s.status} />
             <Text fw={600} size="sm" truncate data-testid="session-title">
-              {s.title ?? (
+              {s.title !== null ? (
+                <HighlightedText text={s.title} re={re} />
+              ) : (
                 <Text span c="dimmed">
                   (untitled) {s.id}
                 </Text>
@@ -55,7 +59,7 @@ export const SessionRow = memo(function SessionRow({ s }: { s: Session }) {
           </Group>
         </Group>
         <Group gap="md" mt={4} style={{ rowGap: 2 }}>
-          <Fact label="project">{s.project ?? '—'}</Fact>
+          <Fact label="project">{s.project ? <HighlightedText text={s.project} re={re} /> : '—'}</Fact>
           <Fact label="model">{shortModel(s.model)}</Fact>
           <Fact label="host">{s.hostname ?? '—'}</Fact>
           <Fact label="last active" testId="last-activity">
