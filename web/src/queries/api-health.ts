@@ -34,8 +34,8 @@ export function useApiReachability(): Reachability {
     queryFn: ({ signal }) => getJson<unknown>('/api/health', signal),
     refetchInterval: state.down ? 5_000 : 30_000,
     refetchIntervalInBackground: false,
+    // The probe is its own repetition (every 5 s while down): a retry would only delay the marker.
     retry: false,
-    staleTime: 0,
   });
   return state;
 }

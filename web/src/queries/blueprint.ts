@@ -67,7 +67,6 @@ export const blueprintQueryOptions = () =>
   queryOptions({
     queryKey: ['blueprint'],
     queryFn: async ({ signal }) => blueprintSchema.parse(await getJson<unknown>('/api/blueprint', signal)),
-    staleTime: 5 * 60_000,
   });
 
 /** A session's data link with `{id}` filled in. */

@@ -156,5 +156,4 @@ export const facetsQueryOptions = (attribute: FacetAttribute) =>
     queryKey: ['facets', attribute],
     queryFn: ({ signal }) =>
       unwrap(api.GET('/api/facets/{attribute}', { params: { path: { attribute } }, signal })),
-    staleTime: 60_000,
   });

@@ -27,8 +27,6 @@ export const transcriptInfiniteOptions = (id: string, file: string, pageSize: nu
       return last.entries.length > 0 && next < last.total ? next : undefined;
     },
     getPreviousPageParam: (first) => (first.offset > 0 ? Math.max(0, first.offset - pageSize) : undefined),
-    // Pages never change once written except the last one of a live session; keep them.
-    staleTime: 30_000,
   });
 
 export type TurnRole = 'user' | 'assistant';
@@ -62,6 +60,7 @@ export const rawEntryQueryOptions = (id: string, file: string, index: number) =>
           signal,
         }) as Promise<{ data?: string; error?: unknown; response: Response }>,
       ),
+    // A recorded line never changes (transcripts are append-only): asking again could only repeat it.
     staleTime: Infinity,
   });
 
@@ -92,5 +91,4 @@ export const subagentHeadsQueryOptions = (
           return { file: f.name, agentId: f.agentId, prompt: first?.text, entries: f.entries };
         }),
       ),
-    staleTime: 5 * 60_000,
   });

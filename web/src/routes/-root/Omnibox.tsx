@@ -95,12 +95,10 @@ export function Omnibox() {
   const preview = useQuery({
     ...searchQueryOptions({ ...previewParams, limit: 5 }),
     enabled: previewParams.q.trim().length >= 2 && !searchOff && facetsSettled,
-    retry: false,
   });
   const idMatches = useQuery({
     ...idPrefixQueryOptions(query?.idPrefix ?? '', 5),
     enabled: Boolean(query?.idPrefix),
-    retry: false,
   });
   const searchReason = searchOff
     ? 'Search is off on this instance.'
