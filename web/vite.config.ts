@@ -11,24 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { brotliCompress, constants as zlib, gzip } from 'node:zlib';
 import { defineConfig, loadEnv, type Plugin } from 'vite';
+import { COMPRESSIBLE, COPY_SUFFIX, MIN_COMPRESS_BYTES } from '../src/api/middleware/compressible.js';
 import { apiProxy } from './dev-proxy.js';
-
-/** Text the server may send compressed (src/api/middleware/static-app.ts serves these copies). */
-const COMPRESSIBLE = new Set([
-  '.html',
-  '.js',
-  '.mjs',
-  '.css',
-  '.json',
-  '.map',
-  '.svg',
-  '.txt',
-  '.webmanifest',
-]);
 
 /**
  * Writes a Brotli (`.br`, best quality) and a gzip (`.gz`) copy beside every text file of the
- * build over 1 KB: the server then sends the bundle compressed at no cost per request.
+ * build over 1 KB: the server (src/api/middleware/static-app.ts) then sends the bundle compressed
+ * at no cost per request. Which files, and the suffixes, are the server's (compressible.ts).
  */
 function precompress(): Plugin {
   const brotli = promisify(brotliCompress);
@@ -45,7 +34,7 @@ function precompress(): Plugin {
           .filter((f) => COMPRESSIBLE.has(extname(f)))
           .map(async (f) => {
             const path = join(dir, f);
-            if ((await stat(path)).size < 1024) return;
+            if ((await stat(path)).size < MIN_COMPRESS_BYTES) return;
             const data = await readFile(path);
             const [br, gzipped] = await Promise.all([
               brotli(data, {
@@ -56,7 +45,10 @@ function precompress(): Plugin {
               }),
               gz(data, { level: 9 }),
             ]);
-            await Promise.all([writeFile(`${path}.br`, br), writeFile(`${path}.gz`, gzipped)]);
+            await Promise.all([
+              writeFile(path + COPY_SUFFIX.br, br),
+              writeFile(path + COPY_SUFFIX.gzip, gzipped),
+            ]);
           }),
       );
     },

@@ -17,6 +17,7 @@ import { createReadStream, existsSync, statSync, type Stats } from 'node:fs';
 import { extname, join, resolve, sep } from 'node:path';
 import { Readable } from 'node:stream';
 import { constants as zlib, createBrotliCompress, createGzip } from 'node:zlib';
+import { COMPRESSIBLE, COPY_SUFFIX, MIN_COMPRESS_BYTES, type ContentEncoding } from './compressible.js';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -85,24 +86,6 @@ function statOf(path: string): Stats | null {
   }
 }
 
-/** Text worth compressing; images and fonts are compressed already. */
-const COMPRESSIBLE = new Set([
-  '.html',
-  '.js',
-  '.mjs',
-  '.css',
-  '.json',
-  '.map',
-  '.svg',
-  '.txt',
-  '.webmanifest',
-]);
-/** Below this, compression saves less than it costs. */
-const MIN_COMPRESS_BYTES = 1024;
-
-export type ContentEncoding = 'br' | 'gzip';
-const SUFFIX: Record<ContentEncoding, string> = { br: '.br', gzip: '.gz' };
-
 /**
  * The encodings an `Accept-Encoding` header takes, best first (Brotli before gzip); `q=0` refuses
  * one, and `*` stands for any not named.
@@ -143,9 +126,9 @@ export function staticFileResponse(
   const encodings = compressible ? acceptedEncodings(req.acceptEncoding) : [];
   // A precompressed copy made from this very file (not older than it).
   for (const enc of encodings) {
-    const copy = statOf(path + SUFFIX[enc]);
+    const copy = statOf(path + COPY_SUFFIX[enc]);
     if (copy && copy.mtimeMs >= st.mtimeMs) {
-      return respond(path + SUFFIX[enc], copy.size, enc, st, headers, cache, req);
+      return respond(path + COPY_SUFFIX[enc], copy.size, enc, st, headers, cache, req);
     }
   }
   const enc = st.size >= MIN_COMPRESS_BYTES ? encodings[0] : undefined;
