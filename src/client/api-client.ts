@@ -2,7 +2,7 @@
  * The typed HTTP client every consumer shares (CLI, hooks, UI): unwraps JSON bodies, throws
  * `ApiError {status, code, message}` on any non-2xx, `ApiConnectionError` when nothing answers,
  * and `NotAnApiError` (one of those) when what answers is not the API: an HTML page, a proxy's
- * plain-text 502, a JSON route's body that is not JSON.
+ * plain-text 502, a JSON route's body that is not JSON, or JSON without the fields of the API's answer.
  * Browser-safe: no node:* imports (the Node-only ingest sink lives in http-sink.ts).
  *
  * @example
@@ -46,6 +46,56 @@ export type {
 };
 
 export type Query = Record<string, string | number | boolean | undefined | null>;
+
+/** The JSON type of a field, as `typeof` names it (`array` for arrays, `object` for others). */
+export type FieldKind = 'string' | 'number' | 'boolean' | 'array' | 'object';
+/** Fields an answer of the API always holds: what tells it from JSON that is not ours. */
+export type Shape = Readonly<Record<string, FieldKind>>;
+
+/**
+ * The fields each of the API's answers always holds (src/api/schemas), checked on arrival: a
+ * service that answers JSON but is not a transcripts API (`{}` for every path, another app's
+ * JSON) is a NotAnApiError naming what is missing, not a TypeError further on. A few fields per
+ * answer — enough to tell, cheap to check, no schema library (the hook loads this file).
+ */
+export const SHAPES = {
+  health: { status: 'string', version: 'string', store: 'object', search: 'object', import: 'object' },
+  blueprint: { title: 'string', menus: 'array', system: 'object' },
+  sessionList: { total: 'number', sessions: 'array' },
+  session: { id: 'string' },
+  transcriptPage: { total: 'number', entries: 'array' },
+  turns: { total: 'number', turns: 'array' },
+  events: { total: 'number', events: 'array' },
+  search: { enabled: 'boolean', hits: 'array' },
+  activity: { days: 'array' },
+  facets: { values: 'array' },
+  migrateStatus: { currentVersion: 'number', pending: 'array', applied: 'array' },
+  migrateResult: { from: 'number', to: 'number', steps: 'array' },
+  allDocs: { rows: 'array' },
+  doc: { _id: 'string' },
+  revs: { revs: 'object' },
+  objectList: { objects: 'array' },
+  objectPage: { objects: 'array' },
+  ingestDocs: { results: 'array' },
+  putObject: { key: 'string', size: 'number' },
+  reindex: { entries: 'number', sessions: 'number' },
+} as const satisfies Record<string, Shape>;
+
+const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
+const withArticle = (kind: string) =>
+  kind === 'null' || kind === 'undefined' ? kind : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
+
+/**
+ * What `body` lacks of `shape`, in words (`no sessions (an array), total (a number)`), or null
+ * when it has every field.
+ */
+export function shapeProblem(body: unknown, shape: Shape): string | null {
+  if (kindOf(body) !== 'object') return `${withArticle(kindOf(body))} where the API answers an object`;
+  const missing = Object.entries(shape)
+    .filter(([k, kind]) => kindOf((body as Record<string, unknown>)[k]) !== kind)
+    .map(([k, kind]) => `${k} (${withArticle(kind)})`);
+  return missing.length ? `no ${missing.join(', ')}` : null;
+}
 
 export interface ApiClientOptions {
   /** Base URL without `/api`, e.g. `http://127.0.0.1:7650`; '' for same-origin (the UI). */
@@ -193,6 +243,8 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The answer comes only when the work is done (a reindex, migrations): wait however long. */
   patient?: boolean;
+  /** Fields the answer must hold (SHAPES): JSON without them is not the API's. */
+  expect?: Shape;
 }
 
 export interface SessionFilters {
@@ -297,25 +349,31 @@ export class ApiClient {
     );
   }
 
+  /** `unlike`: how the JSON that came differs from the API's answer (default: it is not JSON). */
   #notAnApi(
     method: string,
     url: string,
     status: number,
     contentType: string | null,
     text: string,
+    unlike?: string,
   ): NotAnApiError {
     const body = text.replace(/\s+/g, ' ').trim();
     const start = body
       ? `, starting "${[...body].length > 120 ? `${[...body].slice(0, 120).join('')}…` : body}"`
       : ', with an empty body';
+    const what = unlike
+      ? `JSON that is not the API's answer (${unlike})`
+      : `${contentType ? `content type ${contentType}` : 'no content type'}, not the API's JSON`;
     return new NotAnApiError(
       url,
       `${this.#origin ?? this.baseUrl} did not answer like a transcripts API: ${method} ${url} got HTTP ${status} ` +
-        `with ${contentType ? `content type ${contentType}` : 'no content type'}, not the API's JSON${start}. ` +
+        `with ${what}${start}. ` +
         'Is it the address of `transcripts serve` (not a proxy or another web server)? ' +
         'Pass --webapi URL or set WEBAPI_PORT to use another instance.',
       status,
       contentType,
+      unlike,
     );
   }
 
@@ -344,83 +402,113 @@ export class ApiClient {
   async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
     const res = await this.fetchRaw(method, path, options);
     const text = await res.text();
-    if (!text) return undefined as T;
+    if (!text && !options.expect) return undefined as T;
+    return this.parseAnswer<T>(res, text, method, this.url(path, options.query), options.expect);
+  }
+
+  /**
+   * The JSON of an answer already read (`text`), checked to be the API's: a JSON content type, a
+   * body that parses and, given `expect`, holds those fields. Throws NotAnApiError otherwise.
+   */
+  parseAnswer<T>(res: Response, text: string, method: string, url: string, expect?: Shape): T {
     const contentType = res.headers.get('content-type');
-    const notAnApi = () =>
-      this.#notAnApi(method, this.url(path, options.query), res.status, contentType, text);
+    const notAnApi = (unlike?: string) => this.#notAnApi(method, url, res.status, contentType, text, unlike);
     // Every route this is for answers JSON: anything else came from something that is not the API.
     if (!isJsonType(contentType)) throw notAnApi();
+    let body: unknown;
     try {
-      return JSON.parse(text) as T;
+      body = JSON.parse(text);
     } catch {
       throw notAnApi();
     }
+    const problem = expect && shapeProblem(body, expect);
+    if (problem) throw notAnApi(problem);
+    return body as T;
   }
 
-  get<T>(path: string, query?: Query): Promise<T> {
-    return this.request<T>('GET', path, { query });
+  get<T>(path: string, query?: Query, expect?: Shape): Promise<T> {
+    return this.request<T>('GET', path, { query, expect });
   }
 
-  post<T>(path: string, json?: unknown, options: { patient?: boolean } = {}): Promise<T> {
+  post<T>(path: string, json?: unknown, options: { patient?: boolean; expect?: Shape } = {}): Promise<T> {
     return this.request<T>('POST', path, { json: json ?? {}, ...options });
   }
 
   // --- reading ------------------------------------------------------------------------------
-  health = () => this.get<Health>('/api/health');
-  blueprint = () => this.get<Blueprint>('/api/blueprint');
+  health = (options: { signal?: AbortSignal } = {}) =>
+    this.request<Health>('GET', '/api/health', { signal: options.signal, expect: SHAPES.health });
+  blueprint = () => this.get<Blueprint>('/api/blueprint', undefined, SHAPES.blueprint);
   listSessions = (
     q: SessionFilters & { idPrefix?: string; text?: string; limit?: number; offset?: number } = {},
-  ) => this.get<SessionList>('/api/sessions', q as Query);
-  session = (id: string) => this.get<Session>(`/api/sessions/${encodeURIComponent(id)}`);
+  ) => this.get<SessionList>('/api/sessions', q as Query, SHAPES.sessionList);
+  session = (id: string, options: { signal?: AbortSignal } = {}) =>
+    this.request<Session>('GET', `/api/sessions/${encodeURIComponent(id)}`, {
+      signal: options.signal,
+      expect: SHAPES.session,
+    });
   transcript = (id: string, q: { file?: string; offset?: number; limit?: number } = {}) =>
-    this.get<TranscriptPage>(`/api/sessions/${encodeURIComponent(id)}/transcript`, q);
+    this.get<TranscriptPage>(`/api/sessions/${encodeURIComponent(id)}/transcript`, q, SHAPES.transcriptPage);
   turns = (id: string, q: { role?: 'user' | 'assistant'; offset?: number; limit?: number } = {}) =>
-    this.get<Turns>(`/api/sessions/${encodeURIComponent(id)}/turns`, q);
+    this.get<Turns>(`/api/sessions/${encodeURIComponent(id)}/turns`, q, SHAPES.turns);
   events = (id: string, q: { offset?: number; limit?: number } = {}) =>
-    this.get<SessionEvents>(`/api/sessions/${encodeURIComponent(id)}/events`, q);
+    this.get<SessionEvents>(`/api/sessions/${encodeURIComponent(id)}/events`, q, SHAPES.events);
   search = (q: SessionFilters & { q: string; limit?: number; offset?: number }) =>
-    this.get<SearchResult>('/api/search', q as unknown as Query);
-  activity = (q: SessionFilters = {}) => this.get<Activity>('/api/activity', q as Query);
+    this.get<SearchResult>('/api/search', q as unknown as Query, SHAPES.search);
+  activity = (q: SessionFilters = {}) => this.get<Activity>('/api/activity', q as Query, SHAPES.activity);
   facets = (attribute: 'cwd' | 'model' | 'hostname' | 'source') =>
-    this.get<Facets>(`/api/facets/${attribute}`);
+    this.get<Facets>(`/api/facets/${attribute}`, undefined, SHAPES.facets);
 
   // --- migrations ---------------------------------------------------------------------------
-  migrateStatus = () => this.get<MigrateStatusBody>('/api/migrate/status');
+  migrateStatus = () => this.get<MigrateStatusBody>('/api/migrate/status', undefined, SHAPES.migrateStatus);
   // Migrations build or drop views over the whole history: patient.
   migrateUp = (body: { to?: number; dryRun?: boolean } = {}) =>
-    this.post<MigrateResultBody>('/api/migrate/up', body, { patient: true });
+    this.post<MigrateResultBody>('/api/migrate/up', body, { patient: true, expect: SHAPES.migrateResult });
   migrateDown = (body: { steps?: number; dryRun?: boolean } = {}) =>
-    this.post<MigrateResultBody>('/api/migrate/down', body, { patient: true });
+    this.post<MigrateResultBody>('/api/migrate/down', body, { patient: true, expect: SHAPES.migrateResult });
 
   // --- store reads (export) -----------------------------------------------------------------
   allDocs = (
     q: { startkey?: string; endkey?: string; limit?: number; skip?: number; includeDocs?: boolean } = {},
   ) =>
-    this.get<AllDocs>('/api/store/docs', {
-      startkey: q.startkey === undefined ? undefined : JSON.stringify(q.startkey),
-      endkey: q.endkey === undefined ? undefined : JSON.stringify(q.endkey),
-      limit: q.limit,
-      skip: q.skip,
-      include_docs: q.includeDocs ? 'true' : undefined,
-    });
+    this.get<AllDocs>(
+      '/api/store/docs',
+      {
+        startkey: q.startkey === undefined ? undefined : JSON.stringify(q.startkey),
+        endkey: q.endkey === undefined ? undefined : JSON.stringify(q.endkey),
+        limit: q.limit,
+        skip: q.skip,
+        include_docs: q.includeDocs ? 'true' : undefined,
+      },
+      SHAPES.allDocs,
+    );
 
   /** One document, or null when it does not exist. */
   async getDoc<T = Record<string, unknown>>(id: string): Promise<T | null> {
-    return nullOn404(this.get<T>(`/api/store/docs/${encodeURIComponent(id)}`));
+    return nullOn404(this.get<T>(`/api/store/docs/${encodeURIComponent(id)}`, undefined, SHAPES.doc));
   }
 
   /** Instance-local state (`_local/…`), or null. */
   async getLocal<T = unknown>(id: string): Promise<T | null> {
-    const doc = await nullOn404(this.get<LocalDoc>(`/api/store/docs/${encodeURIComponent(id)}`));
+    const doc = await nullOn404(
+      this.get<LocalDoc>(`/api/store/docs/${encodeURIComponent(id)}`, undefined, SHAPES.doc),
+    );
     return doc ? (doc.value as T) : null;
   }
 
-  getRevs = (ids: string[]) => this.post<RevsResult>('/api/store/revs', { ids });
+  getRevs = (ids: string[]) => this.post<RevsResult>('/api/store/revs', { ids }, { expect: SHAPES.revs });
   objects = (sessionId: string) =>
-    this.get<ObjectList>(`/api/store/objects/${encodeURIComponent(sessionId)}/`);
+    this.get<ObjectList>(
+      `/api/store/objects/${encodeURIComponent(sessionId)}/`,
+      undefined,
+      SHAPES.objectList,
+    );
   /** Objects of every session in key order, after `after`. */
   objectPage = (options: { after?: string; limit?: number } = {}) =>
-    this.get<ObjectPage>('/api/store/objects', { after: options.after, limit: options.limit });
+    this.get<ObjectPage>(
+      '/api/store/objects',
+      { after: options.after, limit: options.limit },
+      SHAPES.objectPage,
+    );
   /**
    * Streams an object into `onData`, piece by piece as it arrives; `range` as `{start, end}` (end
    * exclusive). When `onData` returns a promise, reading waits for it (back-pressure); an
@@ -464,7 +552,9 @@ export class ApiClient {
 
   // --- writes (backfill, import) ------------------------------------------------------------
   ingestDocs = (docs: unknown[], locals?: Array<{ id: string; value: unknown }>) =>
-    this.post<IngestDocsResult>('/api/ingest/docs', locals ? { docs, locals } : { docs });
+    this.post<IngestDocsResult>('/api/ingest/docs', locals ? { docs, locals } : { docs }, {
+      expect: SHAPES.ingestDocs,
+    });
   /** The same request with documents already serialised (one JSON text each), so a caller that
    *  had to measure them does not stringify them twice. */
   ingestDocsJson = (
@@ -473,6 +563,7 @@ export class ApiClient {
     options: { deferSearch?: boolean } = {},
   ) =>
     this.request<IngestDocsResult>('POST', '/api/ingest/docs', {
+      expect: SHAPES.ingestDocs,
       headers: { 'content-type': 'application/json' },
       // Bytes, not a string: fetch would first copy a string body to scan it for lone surrogates,
       // which JSON.stringify never leaves (0.7 s of a 1 GB backfill).
@@ -488,13 +579,15 @@ export class ApiClient {
   ) =>
     this.request<PutObjectResultBody>('PUT', `/api/ingest/objects/${encodePathSegments(key)}`, {
       query: { offset: options.offset || undefined },
+      expect: SHAPES.putObject,
       body,
       headers: {
         'content-type': 'application/octet-stream',
         ...(options.sha256 ? { 'x-content-sha256': options.sha256 } : {}),
       },
     });
-  reindex = () => this.post<ReindexResult>('/api/ingest/reindex', {}, { patient: true });
+  reindex = () =>
+    this.post<ReindexResult>('/api/ingest/reindex', {}, { patient: true, expect: SHAPES.reindex });
 }
 
 const utf8 = new TextEncoder();

@@ -30,7 +30,7 @@ export class ApiConnectionError extends Error {
 
 /**
  * Something answered, but not like a transcripts API: an HTML page, a proxy's plain-text 502, a
- * body that is not JSON. Says what answered (status, content type, the start of the body) and
+ * body that is not JSON, JSON without the fields the API's answer has (another service). Says what answered (status, content type, the start of the body) and
  * where, so the user can see that the address is wrong rather than the API broken. It is an
  * `ApiConnectionError` (and keeps that name): like an address where nothing listens, the API was
  * not reached, so a hook spools its events until the address is fixed rather than dropping them.
@@ -41,6 +41,8 @@ export class NotAnApiError extends ApiConnectionError {
     message: string,
     readonly status: number,
     readonly contentType: string | null,
+    /** For JSON that is not the API's answer: what it lacks (`no sessions (an array)`). */
+    readonly unlike?: string,
   ) {
     super(url, message);
   }

@@ -3,7 +3,7 @@
  * flat memory and listing a session's objects. Kept apart from api-client.ts so that file stays
  * the one place each route is spelled; these only compose its methods.
  */
-import type { AllDocs, ApiClient, ObjectList, ObjectPage } from './api-client.js';
+import { type AllDocs, type ApiClient, type ObjectList, type ObjectPage, SHAPES } from './api-client.js';
 import { ApiError } from './api-error.js';
 
 export type DocRow = AllDocs['rows'][number];
@@ -33,17 +33,22 @@ export async function* docRows(client: ApiClient, options: DocRowsOptions = {}):
   const target = options.targetPageBytes ?? 4 * 1024 * 1024;
   const fetchPage = async (startkey: string | undefined, limit: number) => {
     options.signal?.throwIfAborted();
-    const res = await client.fetchRaw('GET', '/api/store/docs', {
-      query: {
-        startkey: startkey === undefined ? undefined : JSON.stringify(startkey),
-        endkey: options.endkey === undefined ? undefined : JSON.stringify(options.endkey),
-        limit,
-        include_docs: options.includeDocs ? 'true' : undefined,
-      },
-      signal: options.signal,
-    });
+    const query = {
+      startkey: startkey === undefined ? undefined : JSON.stringify(startkey),
+      endkey: options.endkey === undefined ? undefined : JSON.stringify(options.endkey),
+      limit,
+      include_docs: options.includeDocs ? 'true' : undefined,
+    };
+    const res = await client.fetchRaw('GET', '/api/store/docs', { query, signal: options.signal });
     const text = await res.text();
-    return { page: JSON.parse(text) as AllDocs, bytes: text.length, limit };
+    const page = client.parseAnswer<AllDocs>(
+      res,
+      text,
+      'GET',
+      client.url('/api/store/docs', query),
+      SHAPES.allDocs,
+    );
+    return { page, bytes: text.length, limit };
   };
   let pending = fetchPage(options.startkey, options.includeDocs ? 100 : MAX_PAGE);
   let lastId: string | undefined;

@@ -1,7 +1,8 @@
 /**
  * `--webapi` pointing at something that answers, but not like a transcripts API — a web page, a
- * proxy's plain-text 502, a body that says JSON and is not: every command says so (the status,
- * the content type, the URL), exits 1, and never shows a TypeError from reading the wrong body.
+ * proxy's plain-text 502, a body that says JSON and is not, another service's JSON (`{}` for
+ * every path): every command says so (the status, the content type or what the JSON lacks, the
+ * URL), exits 1, and never shows a TypeError from reading the wrong body.
  * Real tiny HTTP servers answer; the commands run through `main` and through the built bin.
  */
 import { mkdtempSync } from 'node:fs';
@@ -24,6 +25,8 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<{ se
 let html: { server: Server; url: string };
 let proxy: { server: Server; url: string };
 let broken: { server: Server; url: string };
+/** Another service that answers JSON: `{}` to every path and method. */
+let otherJson: { server: Server; url: string };
 let tmp: string;
 
 beforeAll(async () => {
@@ -40,9 +43,13 @@ beforeAll(async () => {
     req.resume();
     res.writeHead(200, { 'content-type': 'application/json' }).end('{"status": "ok", ');
   });
+  otherJson = await listen((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+  });
 });
 afterAll(() => {
-  for (const s of [html, proxy, broken]) {
+  for (const s of [html, proxy, broken, otherJson]) {
     s?.server.closeAllConnections();
     s?.server.close();
   }
@@ -99,6 +106,37 @@ describe('an address that answers, but not like a transcripts API', () => {
   it('a body that claims to be JSON and is not', async () => {
     const r = await runCommand(['sessions', '--webapi', broken.url]);
     expectNotAnApi(r, broken.url, 200, 'application/json');
+  });
+
+  it('another service’s JSON ({} for every path): every command says what the answer lacks', async () => {
+    for (const [i, args] of [
+      ...COMMANDS(path.join(tmp, 'json-bundle')),
+      ['events', '5c0375b4'],
+      ['facets', 'cwd'],
+      ['activity'],
+    ].entries()) {
+      const r = await runCommand([...args, '--webapi', otherJson.url]);
+      expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);
+      expect(r.stderr).toContain(
+        `error: ${otherJson.url} (from --webapi ${otherJson.url}) did not answer like a transcripts API`,
+      );
+      expect(r.stderr, args.join(' ')).toMatch(
+        /got HTTP 200 with JSON that is not the API's answer \(no [a-zA-Z]+ \(an? [a-z]+\).*\), starting "\{\}"/,
+      );
+      expect(r.stderr).not.toMatch(/TypeError|Cannot read properties|is not iterable|undefined/);
+      expect(r.stdout).toBe('');
+      if (i === 0)
+        expect(r.stderr).toContain(
+          `GET ${otherJson.url}/api/health got HTTP 200 with JSON that is not the API's answer (no status (a string)`,
+        );
+    }
+    expect(existsSync(path.join(tmp, 'json-bundle'))).toBe(false);
+
+    const doctor = await runCommand(['doctor', '--webapi', otherJson.url]);
+    expect(doctor.code).toBe(1);
+    expect(doctor.stdout).toMatch(
+      /fail +API +.*something answers, but not a transcripts API \(HTTP 200, application\/json: JSON with no status \(a string\)/,
+    );
   });
 
   it('the built bin says the same and exits 1', async () => {

@@ -203,9 +203,7 @@ async function storedSession(
 ): Promise<Session | null | undefined> {
   const client = new ApiClient({ baseUrl: url, token });
   try {
-    return await client.request<Session>('GET', `/api/sessions/${encodeURIComponent(id)}`, {
-      signal: AbortSignal.timeout(ASK_MS),
-    });
+    return await client.session(id, { signal: AbortSignal.timeout(ASK_MS) });
   } catch (err) {
     if (err instanceof ApiError && (err.status === 404 || err.status === 400)) return null;
     return undefined;

@@ -26,7 +26,7 @@ export async function probeHealth(url: string, token: string | undefined, timeou
   const client = new ApiClient({ baseUrl: url, token });
   const signal = AbortSignal.timeout(timeoutMs);
   try {
-    return { ok: true, url, health: await client.request<Health>('GET', '/api/health', { signal }) };
+    return { ok: true, url, health: await client.health({ signal }) };
   } catch (err) {
     if (signal.aborted)
       return { ok: false, url, kind: 'timeout', reason: `no answer within ${timeoutMs / 1000} s` };
@@ -35,7 +35,9 @@ export async function probeHealth(url: string, token: string | undefined, timeou
         ok: false,
         url,
         kind: 'not-api',
-        reason: `HTTP ${err.status}, ${err.contentType ?? 'no content type'}`,
+        reason:
+          `HTTP ${err.status}, ${err.contentType ?? 'no content type'}` +
+          (err.unlike ? `: JSON with ${err.unlike}` : ''),
       };
     if (err instanceof ApiConnectionError) {
       const cause = (err.cause as { cause?: { code?: string; message?: string } } | undefined)?.cause;
