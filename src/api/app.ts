@@ -32,7 +32,7 @@ import { migrateRoutes } from './routes/migrate.js';
 import { searchRoutes } from './routes/search.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { storeRoutes } from './routes/store.js';
-import type { ImportStatus } from './schemas/health.js';
+import type { ImportStatus, WatchStatus } from './schemas/health.js';
 
 export interface CreateAppOptions {
   store: Store;
@@ -41,6 +41,8 @@ export interface CreateAppOptions {
   version?: string;
   /** First-start import progress, shown by /api/health. */
   importStatus?: () => ImportStatus;
+  /** Which transcript trees are watched, shown by /api/health (default: watching is off). */
+  watchStatus?: () => WatchStatus;
   /** The built UI (default: the package's web/dist). */
   staticDir?: string;
   /** When set, every /api request needs `Authorization: Bearer <token>`. */
@@ -91,6 +93,7 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
     settings: options.settings ?? defaultSettings(),
     version: options.version ?? packageVersion(),
     importStatus: options.importStatus ?? (() => IDLE_IMPORT),
+    watchStatus: options.watchStatus ?? (() => ({ enabled: false, trees: [] })),
     now: options.now ?? Date.now,
     startedAt: (options.now ?? Date.now)(),
     tokenRequired: Boolean(options.token),

@@ -1,7 +1,7 @@
 /** What the route groups are built from: the store, settings and a few facts about the process. */
 import type { Settings } from '../config/settings.js';
 import type { Store } from '../store/contract.js';
-import type { ImportStatus } from './schemas/health.js';
+import type { ImportStatus, WatchStatus } from './schemas/health.js';
 
 export interface ApiDeps {
   store: Store;
@@ -10,6 +10,8 @@ export interface ApiDeps {
   version: string;
   /** Progress of the first-start import (the server supplies it; idle otherwise). */
   importStatus: () => ImportStatus;
+  /** Which transcript trees are watched (the server supplies it; off otherwise). */
+  watchStatus: () => WatchStatus;
   /** Clock for derived status; injectable for tests. */
   now: () => number;
   startedAt: number;

@@ -44,8 +44,17 @@ export interface LiveStatus {
   lastReplay: { at: string; records: number; failed: string | null } | null;
 }
 
+export type TreeState = 'watching' | 'starting' | 'absent' | 'failed' | 'off';
+
+/** Each transcript tree and where its watching stands (for /api/health). */
+export interface WatchReport {
+  enabled: boolean;
+  trees: Array<{ path: string; state: TreeState; error?: string }>;
+}
+
 export interface Live {
   status(): LiveStatus;
+  watchReport(): WatchReport;
   /** Settles when the watcher has nothing pending (tests). */
   idle(): Promise<void>;
   /** Runs a spool replay now (also what the timer does). */
@@ -108,6 +117,7 @@ export function startLive(options: LiveOptions): Live {
   const trees = options.watch ? options.roots.map((root) => watchTree(root)) : [];
 
   function watchTree(root: string) {
+    const report: WatchReport['trees'][number] = { path: root, state: 'starting' };
     const indexId = treeIndexId(host, root);
     let index: TreeIndex | null = null;
     let indexDirty = false;
@@ -180,6 +190,7 @@ export function startLive(options: LiveOptions): Live {
         holdUntil,
       });
       status.watching.push(root);
+      report.state = 'watching';
       await watcher.ready;
       try {
         if (catchUp) {
@@ -213,10 +224,15 @@ export function startLive(options: LiveOptions): Live {
 
     let watching: Promise<void> = Promise.resolve();
     const begin = () => {
-      watching = startWatching().catch((err: Error) => log(`watch: cannot watch ${root}: ${err.message}`));
+      report.state = 'starting';
+      watching = startWatching().catch((err: Error) => {
+        Object.assign(report, { state: 'failed', error: err.message });
+        log(`watch: cannot watch ${root}: ${err.message}`);
+      });
     };
     if (existsSync(root)) begin();
     else {
+      report.state = 'absent';
       // A newcomer may install Claude Code (or Codex) after the server: start once the directory appears.
       const poll = setInterval(() => {
         if (closed || !existsSync(root)) return;
@@ -227,6 +243,7 @@ export function startLive(options: LiveOptions): Live {
     }
 
     return {
+      report,
       idle: async () => {
         await watching;
         await watcher?.idle();
@@ -241,6 +258,12 @@ export function startLive(options: LiveOptions): Live {
 
   return {
     status: () => ({ ...status, watching: [...status.watching] }),
+    watchReport: () => ({
+      enabled: options.watch,
+      trees: options.watch
+        ? trees.map((t) => ({ ...t.report }))
+        : options.roots.map((path) => ({ path, state: 'off' as const })),
+    }),
     idle: async () => {
       await Promise.all(trees.map((t) => t.idle()));
       await replaying;

@@ -166,6 +166,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
 
   // The import starts once the port is bound, so a refused bind never leaves it running.
   const importer: { current?: FirstImport } = {};
+  const liveHolder: { current?: Live } = {};
   const app = createApp({
     store,
     settings,
@@ -177,6 +178,14 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
         filesDone: 0,
         bytesTotal: 0,
         bytesDone: 0,
+      },
+    watchStatus: () =>
+      liveHolder.current?.watchReport() ?? {
+        enabled: options.watch ?? true,
+        trees: [claudeProjectsDir(env), codexSessionsDir(env)].map((path) => ({
+          path,
+          state: options.watch === false ? ('off' as const) : ('starting' as const),
+        })),
       },
     staticDir: svc.staticDir ?? defaultStaticDir(),
     token: svc.apiToken,
@@ -265,6 +274,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     log,
     now: clock.now,
   });
+  liveHolder.current = live;
 
   let closing: Promise<void> | undefined;
   let markClosed!: () => void;

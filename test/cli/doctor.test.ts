@@ -146,6 +146,28 @@ describe('transcripts doctor', () => {
     expect(lines.at(-1)).toBe(`${d.report.checks.length} ok: all well`);
   });
 
+  it('says which trees the server watches; a server here with --no-watch: watch warns, exit 0', async () => {
+    const d = await doctor();
+    expect(d.check('watch')).toMatchObject({
+      status: 'ok',
+      message: `watching ${path.join(home, '.claude', 'projects')} and ${path.join(home, '.codex', 'sessions')} once it exists`,
+    });
+    const off = await startTestServer({ args: ['--no-watch', '--no-import'] });
+    try {
+      const o = await doctor(['--webapi', off.url]);
+      expect(o.code).toBe(0);
+      expect(o.check('watch')).toMatchObject({ status: 'warn', title: 'watching' });
+      expect(o.check('watch').message).toMatch(
+        /^off \(serve --no-watch\): .*\.claude\/projects and .*\.codex\/sessions not watched/,
+      );
+      expect(o.check('watch').fix).toMatch(/^restart the server without --no-watch/);
+      const text = await runCli(['doctor', '--webapi', off.url], { env: userEnv({ COLUMNS: '200' }) });
+      expect(text.stdout).toMatch(/^ {2}warn {2}watching +off \(serve --no-watch\)/m);
+    } finally {
+      await off.stop();
+    }
+  });
+
   it('pending migrations after `migrate down`: schema fails with `transcripts migrate up`, exit 1', async () => {
     expect((await runCli(['migrate', 'down', '--webapi', s.url], { env: userEnv() })).code).toBe(0);
     try {
@@ -326,7 +348,7 @@ describe('transcripts doctor', () => {
     expect(text.code).toBe(1);
     expect(text.stdout).toMatch(/^ {2}fail {2}API {11}/m);
     expect(text.stdout).toMatch(
-      /^ {2}skip {2}the rest {6}version, store, schema, search index and first import not checked/m,
+      /^ {2}skip {2}the rest {6}version, store, schema, search index, first import and watching not checked/m,
     );
   });
 });

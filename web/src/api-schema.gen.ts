@@ -1488,7 +1488,7 @@ export interface paths {
     };
     /**
      * Is the service well, and what does it hold
-     * @description `status` is `degraded` while migrations are pending or the store cannot be read (then `store.error` says why, and `counts` and `schema` are null).
+     * @description `status` is `degraded` while migrations are pending or the store cannot be read (then `store.error` says why, and `counts` and `schema` are null). `watch` says which transcript trees the server watches (`enabled: false` with `serve --no-watch`).
      */
     get: {
       parameters: {
@@ -1930,6 +1930,7 @@ export interface components {
         stale: boolean;
       };
       import: components['schemas']['ImportStatus'];
+      watch: components['schemas']['WatchStatus'];
     };
     ImportStatus: {
       /** @enum {string} */
@@ -1945,6 +1946,19 @@ export interface components {
       currentFile?: string;
       sessions?: number;
       failedFiles?: number;
+    };
+    WatchStatus: {
+      /** @description false when the server runs with `serve --no-watch` (or is not run by `serve`) */
+      enabled: boolean;
+      trees: {
+        path: string;
+        /**
+         * @description `watching`: changes are recorded live; `starting`: waiting for the first-start import or its catch-up; `absent`: the directory does not exist (watched once it appears); `failed`: it cannot be watched (`error` says why); `off`: watching is turned off
+         * @enum {string}
+         */
+        state: 'watching' | 'starting' | 'absent' | 'failed' | 'off';
+        error?: string;
+      }[];
     };
   };
   responses: {

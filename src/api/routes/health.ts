@@ -1,4 +1,7 @@
-/** `GET /api/health`: store state, counts, schema version, pending migrations, import progress. */
+/**
+ * `GET /api/health`: store state, counts, schema version, pending migrations, import progress,
+ * which transcript trees are watched.
+ */
 import { createRoute } from '@hono/zod-openapi';
 import { createMigrator } from '../../migrations/runner.js';
 import { SEARCH_STALE } from '../../store/contract.js';
@@ -12,7 +15,8 @@ const healthRoute = createRoute({
   summary: 'Is the service well, and what does it hold',
   description:
     '`status` is `degraded` while migrations are pending or the store cannot be read (then `store.error` ' +
-    'says why, and `counts` and `schema` are null).',
+    'says why, and `counts` and `schema` are null). `watch` says which transcript trees the server watches ' +
+    '(`enabled: false` with `serve --no-watch`).',
   tags: ['health'],
   responses: { 200: { description: 'Health', content: { 'application/json': { schema: healthSchema } } } },
 });
@@ -61,6 +65,7 @@ export function healthRoutes(deps: ApiDeps) {
           stale: (await store.docs.getLocal(SEARCH_STALE).catch(() => null)) !== null,
         },
         import: deps.importStatus(),
+        watch: deps.watchStatus(),
       },
       200,
     );

@@ -20,6 +20,27 @@ export const importStatusSchema = z
   .openapi('ImportStatus');
 export type ImportStatus = z.infer<typeof importStatusSchema>;
 
+export const watchStatusSchema = z
+  .object({
+    enabled: z.boolean().openapi({
+      description: 'false when the server runs with `serve --no-watch` (or is not run by `serve`)',
+    }),
+    trees: z.array(
+      z.object({
+        path: z.string(),
+        state: z.enum(['watching', 'starting', 'absent', 'failed', 'off']).openapi({
+          description:
+            '`watching`: changes are recorded live; `starting`: waiting for the first-start import or its ' +
+            'catch-up; `absent`: the directory does not exist (watched once it appears); `failed`: it ' +
+            'cannot be watched (`error` says why); `off`: watching is turned off',
+        }),
+        error: z.string().optional(),
+      }),
+    ),
+  })
+  .openapi('WatchStatus');
+export type WatchStatus = z.infer<typeof watchStatusSchema>;
+
 export const healthSchema = z
   .object({
     status: z.enum(['ok', 'degraded']),
@@ -43,6 +64,8 @@ export const healthSchema = z
       stale: z.boolean(),
     }),
     import: importStatusSchema,
+    /** The transcript trees the server watches (Claude Code's projects, Codex's sessions). */
+    watch: watchStatusSchema,
   })
   .openapi('Health');
 export type Health = z.infer<typeof healthSchema>;

@@ -91,7 +91,8 @@ export const doctorCommand = defineCommand<DoctorOptions>({
   description:
     'Checks, without changing anything: Node.js and the SQLite driver; the config and data dirs; ' +
     '~/.claude/projects and ~/.codex/sessions; the API the CLI finds (how, whether it answers, its version, ' +
-    'store, schema, search index and first-start import); instance.env; the Claude Code hooks (registered, ' +
+    'store, schema, search index, first-start import and which transcript trees it watches); instance.env; ' +
+    'the Claude Code hooks (registered, ' +
     "running files that exist, with this CLI's CT_HOME), their recent calls and their spool; the user service " +
     '(systemd --user or launchd); and whether the newest transcript on this machine is stored. Each line ' +
     'reads ok, warn, fail or skip (not checked), with the command that fixes a warning or failure. --json ' +

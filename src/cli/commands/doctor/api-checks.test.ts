@@ -11,6 +11,7 @@ const health = (over: Partial<Health> = {}): Health => ({
   schema: { currentVersion: 10, latestVersion: 10, pending: [] },
   search: { enabled: true, stale: false },
   import: { state: 'done', filesTotal: 1, filesDone: 1, bytesTotal: 1, bytesDone: 1, sessions: 2 },
+  watch: { enabled: true, trees: [{ path: '/home/me/.claude/projects', state: 'watching' }] },
   ...over,
 });
 const up = (h: Health): Probe => ({ ok: true, url: 'http://127.0.0.1:7650', health: h });
@@ -40,7 +41,53 @@ describe('what the health answer says', () => {
   const byId = (h: Health) => new Map(assessHealth(up(h), '0.1.0', start).map((r) => [r.id, r]));
 
   it('all ok for a current, healthy instance', () => {
-    expect([...byId(health()).values()].map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect([...byId(health()).values()].map((r) => r.status)).toEqual(['ok', 'ok', 'ok', 'ok', 'ok', 'ok']);
+  });
+
+  it('watching: the trees named; off warns for a server on this machine, not for a shared one', () => {
+    const projects = '/home/me/.claude/projects';
+    const codex = '/home/me/.codex/sessions';
+    expect(
+      byId(
+        health({
+          watch: {
+            enabled: true,
+            trees: [
+              { path: projects, state: 'watching' },
+              { path: codex, state: 'absent' },
+            ],
+          },
+        }),
+      ).get('watch'),
+    ).toMatchObject({ status: 'ok', message: `watching ${projects} and ${codex} once it exists` });
+    const off = {
+      enabled: false,
+      trees: [
+        { path: projects, state: 'off' as const },
+        { path: codex, state: 'off' as const },
+      ],
+    };
+    expect(byId(health({ watch: off })).get('watch')).toMatchObject({
+      status: 'warn',
+      message: expect.stringMatching(/^off \(serve --no-watch\): \/home\/me\/\.claude\/projects and /),
+      fix: expect.stringContaining('restart the server without --no-watch (transcripts serve)'),
+    });
+    const shared = assessHealth(
+      { ok: true, url: 'https://transcripts.internal', health: health({ watch: off }) },
+      '0.1.0',
+      start,
+    ).find((r) => r.id === 'watch');
+    expect(shared).toMatchObject({
+      status: 'ok',
+      message: expect.stringMatching(/^off on the server at https:/),
+    });
+    const failed = byId(
+      health({ watch: { enabled: true, trees: [{ path: projects, state: 'failed', error: 'EACCES' }] } }),
+    ).get('watch');
+    expect(failed).toMatchObject({ status: 'warn', message: `cannot watch ${projects}: EACCES` });
+    // An older server does not say: not checked.
+    const { watch: _watch, ...older } = health();
+    expect(byId(older as Health).get('watch')?.status).toBe('skip');
   });
 
   it('version mismatch, pending migrations, search off or stale, a failed import', () => {

@@ -10,6 +10,7 @@ import { ApiConnectionError, ApiError, NotAnApiError } from '../../../client/api
 import { type ApiUrlResolution, describeApiUrl } from '../../../config/api-url.js';
 import { formatBytes, plural } from '../shared/format.js';
 import { check, type CheckResult } from './check.js';
+import { isLocalUrl } from './machine-checks.js';
 
 export type Probe =
   | { ok: true; url: string; health: Health }
@@ -126,7 +127,7 @@ export function assessHealth(probe: Probe | null, cliVersion: string, restartFix
   if (!probe?.ok)
     return [
       check('health', 'api', 'the rest').skip(
-        'version, store, schema, search index and first import not checked: the API does not answer',
+        'version, store, schema, search index, first import and watching not checked: the API does not answer',
       ),
     ];
   const h = probe.health;
@@ -189,7 +190,43 @@ export function assessHealth(probe: Probe | null, cliVersion: string, restartFix
   else out.push(search.ok('enabled and up to date'));
 
   out.push(assessImport(h.import, imp));
+  out.push(assessWatch(h.watch as Health['watch'] | undefined, probe.url, restartFix));
   return out;
+}
+
+/**
+ * Which transcript trees the server watches. Off is a warning for a server on this machine (its
+ * sessions then come in only through the hooks and backfills); a shared instance elsewhere runs
+ * with --no-watch by design.
+ */
+export function assessWatch(w: Health['watch'] | undefined, url: string, restartFix: string): CheckResult {
+  const c = check('watch', 'api', 'watching');
+  if (!w)
+    return c.skip('the server does not say which transcript trees it watches (it is older than this CLI)');
+  const paths = w.trees.map((t) => t.path).join(' and ') || 'no transcript tree';
+  if (!w.enabled)
+    return isLocalUrl(url)
+      ? c.warn(
+          `off (serve --no-watch): ${paths} not watched; sessions are recorded as they run only by the hooks, the rest when a backfill runs`,
+          `restart the server without --no-watch (${restartFix}), or run \`transcripts backfill\` from time to time`,
+        )
+      : c.ok(
+          `off on the server at ${url} (serve --no-watch, as a shared instance runs): this machine's sessions come in through the hooks and backfills`,
+        );
+  const failed = w.trees.filter((t) => t.state === 'failed');
+  if (failed.length)
+    return c.warn(
+      failed.map((t) => `cannot watch ${t.path}: ${t.error ?? 'no reason given'}`).join('; '),
+      `fix what the message names (permissions, the inotify watch limit fs.inotify.max_user_watches), then restart the server (${restartFix})`,
+    );
+  const said = w.trees.map((t) =>
+    t.state === 'watching'
+      ? t.path
+      : t.state === 'absent'
+        ? `${t.path} once it exists`
+        : `${t.path} (starting, after the first import)`,
+  );
+  return c.ok(`watching ${said.join(' and ')}`);
 }
 
 function assessImport(i: Health['import'], c: ReturnType<typeof check>): CheckResult {
