@@ -9,7 +9,7 @@ import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-quer
 import { AnchorLink } from '../components/AnchorLink.js';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel.js';
 import { settleScroll, stickyBottom } from '../components/settle-scroll.js';
 import { formatCountOf } from '../lib/format.js';
@@ -72,6 +72,23 @@ function unknownFile(s: Session, asked: string | undefined): string | null {
 
 /** How often a running session is fetched again while its tab is visible. */
 const LIVE_POLL_MS = 5_000;
+
+/** A URL parameter that names nothing in this session: said, and closing it drops the parameter. */
+function ParamNotice({
+  testId,
+  onClose,
+  children,
+}: {
+  testId: string;
+  onClose: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Alert color="yellow" variant="light" withCloseButton onClose={onClose} data-testid={testId}>
+      {children}
+    </Alert>
+  );
+}
 
 function SessionPage() {
   const { id } = Route.useParams();
@@ -230,28 +247,16 @@ function SessionPage() {
         </Group>
       </Box>
       {badFile && (
-        <Alert
-          color="yellow"
-          variant="light"
-          withCloseButton
-          onClose={() => set({ file: undefined })}
-          data-testid="file-missing"
-        >
+        <ParamNotice testId="file-missing" onClose={() => set({ file: undefined })}>
           This session has no transcript file “{badFile}”; the main transcript is shown.
-        </Alert>
+        </ParamNotice>
       )}
       {view === 'both' && t.targetMissing && search.entry !== undefined && (
-        <Alert
-          color="yellow"
-          variant="light"
-          withCloseButton
-          onClose={() => set({ entry: undefined })}
-          data-testid="entry-missing"
-        >
+        <ParamNotice testId="entry-missing" onClose={() => set({ entry: undefined })}>
           {file === MAIN_FILE ? 'The transcript' : `“${file}”`} has no entry {search.entry}
           {t.total > 0 ? ` (it has ${formatCountOf(t.total, 'entry', 'entries')})` : ''}; it is shown from the
           start.
-        </Alert>
+        </ParamNotice>
       )}
       {view === 'both' ? (
         t.error ? (

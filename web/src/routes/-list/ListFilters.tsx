@@ -81,30 +81,25 @@ function DateRange({
     onChange({ [which]: value || undefined });
   };
   const inverted = Boolean(shownFrom && shownTo && shownFrom > shownTo);
+  const shown = { from: shownFrom, to: shownTo };
   return (
     <>
-      <TextInput
-        size="xs"
-        type="date"
-        aria-label="From date"
-        data-testid="filter-from"
-        value={shownFrom}
-        max={shownTo || undefined}
-        onChange={(e) => set('from', e.currentTarget.value)}
-        w={150}
-        error={inverted}
-      />
-      <TextInput
-        size="xs"
-        type="date"
-        aria-label="To date"
-        data-testid="filter-to"
-        value={shownTo}
-        min={shownFrom || undefined}
-        onChange={(e) => set('to', e.currentTarget.value)}
-        w={150}
-        error={inverted}
-      />
+      {(['from', 'to'] as const).map((which) => (
+        <TextInput
+          key={which}
+          size="xs"
+          type="date"
+          aria-label={which === 'from' ? 'From date' : 'To date'}
+          data-testid={`filter-${which}`}
+          value={shown[which]}
+          // Each bounds the other: From no later than To, To no earlier than From.
+          max={which === 'from' ? shownTo || undefined : undefined}
+          min={which === 'to' ? shownFrom || undefined : undefined}
+          onChange={(e) => set(which, e.currentTarget.value)}
+          w={150}
+          error={inverted}
+        />
+      ))}
       {inverted && (
         <Text size="xs" c="red.4" data-testid="date-range-problem" role="alert">
           “To” ({shownTo}) is before “From” ({shownFrom}): not applied.
