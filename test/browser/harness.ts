@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll } from 'vitest';
-import type { TestServer } from '../support/api-server.js';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
+import { backfillCorpus, runCli, startTestServer, type TestServer } from '../support/api-server.js';
 import { repoRoot } from '../support/paths.js';
 
 const run = promisify(execFile);
@@ -76,6 +76,28 @@ export function serverRoot(settings: Record<string, unknown>): string {
   mkdirSync(path.join(root, 'home'), { recursive: true });
   writeFileSync(path.join(root, 'ct', 'config', 'config.json'), JSON.stringify(settings));
   return root;
+}
+
+/**
+ * The server most suites test against: `transcripts serve` (no import of its own) over the UI
+ * build in `staticDir`, with `userSettings` in its config when given, the shared corpus
+ * backfilled, then each projects tree in `trees` (as host `test-host`).
+ */
+export async function corpusServer(
+  staticDir: string,
+  { userSettings, trees = [] }: { userSettings?: Record<string, number>; trees?: string[] } = {},
+): Promise<TestServer> {
+  const root = userSettings ? serverRoot({ userSettings }) : undefined;
+  const server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
+  const r = await backfillCorpus(server);
+  expect(r.stdout).toMatch(/backfill: \d+ files/);
+  for (const dir of trees) {
+    const b = await runCli(['backfill', '--dir', dir, '--webapi', server.url, '--host', 'test-host'], {
+      env: server.env,
+    });
+    expect(b.code, b.stderr).toBe(0);
+  }
+  return server;
 }
 
 export interface WatchedPage {

@@ -10,8 +10,8 @@
  */
 import type { Page, Route } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { backfillCorpus, startTestServer, type TestServer } from '../support/api-server.js';
-import { browserSuite, hasChromium, screenshot, serverRoot, skipReason, urlParams } from './harness.js';
+import type { TestServer } from '../support/api-server.js';
+import { browserSuite, corpusServer, hasChromium, screenshot, skipReason, urlParams } from './harness.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -29,12 +29,9 @@ if (!hasChromium) console.log(skipReason);
 describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
   let server: TestServer;
   const suite = browserSuite(async (staticDir) => {
-    const root = serverRoot({
+    server = await corpusServer(staticDir, {
       userSettings: { transcriptPageSize: 50, transcriptAutoLoadMax: 200, sessionListPageSize: 10 },
     });
-    server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
-    const r = await backfillCorpus(server);
-    expect(r.stdout).toMatch(/backfill: \d+ files/);
     return server;
   });
   const { open } = suite;

@@ -14,17 +14,10 @@ import { rmSync } from 'node:fs';
 import path from 'node:path';
 import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  backfillCorpus,
-  getJson,
-  runCli,
-  sendJson,
-  startTestServer,
-  type TestServer,
-} from '../support/api-server.js';
+import { getJson, runCli, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { claudeCorpusDir } from '../support/paths.js';
 import { writeLongTree, writeManySessionsTree, writeRepeatedTree } from './fixtures.js';
-import { browserSuite, hasChromium, screenshot, serverRoot, skipReason, urlParams } from './harness.js';
+import { browserSuite, corpusServer, hasChromium, screenshot, skipReason, urlParams } from './harness.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -54,20 +47,12 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
   const trees: string[] = [];
   const suite = browserSuite(
     async (staticDir) => {
-      const root = serverRoot({
-        userSettings: { transcriptPageSize: 100, transcriptAutoLoadMax: 300, sessionListPageSize: 50 },
-      });
-      server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
-      const r = await backfillCorpus(server);
-      expect(r.stdout).toMatch(/backfill: \d+ files/);
       const source = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${BIG}.jsonl`);
       trees.push(writeRepeatedTree(source, LONG, 8, LONG_CWD), writeManySessionsTree(300));
-      for (const dir of trees) {
-        const b = await runCli(['backfill', '--dir', dir, '--webapi', server.url, '--host', 'test-host'], {
-          env: server.env,
-        });
-        expect(b.code, b.stderr).toBe(0);
-      }
+      server = await corpusServer(staticDir, {
+        userSettings: { transcriptPageSize: 100, transcriptAutoLoadMax: 300, sessionListPageSize: 50 },
+        trees,
+      });
       expect((await getJson(server, `/api/sessions/${LONG}`)).body.counts.entries).toBe(6496);
       return server;
     },
@@ -103,6 +88,14 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
       },
       [inset, prefix] as [number, string],
     );
+  }
+
+  /** The ids of the session list's rows, sorted. */
+  async function listedIds(page: Page): Promise<string[]> {
+    const ids = await page
+      .getByTestId('session-row')
+      .evaluateAll((els) => els.map((e) => e.dataset.sessionId));
+    return (ids as string[]).sort();
   }
 
   async function stickyBottom(page: Page): Promise<number> {
@@ -251,13 +244,7 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     await page.getByTestId('chip-project').waitFor();
     expect(urlParams(page).get('project')).toBe('happy');
     expect(urlParams(page).has('cwd')).toBe(false);
-    await expect
-      .poll(async () =>
-        (
-          await page.getByTestId('session-row').evaluateAll((els) => els.map((e) => e.dataset.sessionId))
-        ).sort(),
-      )
-      .toEqual([...HAPPY].sort());
+    await expect.poll(() => listedIds(page)).toEqual([...HAPPY].sort());
     const dirs = (await page.getByTestId('project-dirs').textContent()) ?? '';
     for (const d of HAPPY_DIRS) expect(dirs).toContain(d);
     expect(await page.getByTestId('session-count').textContent()).toContain('2 sessions');
@@ -296,13 +283,7 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     const ids = [29, 129, 229].map(
       (i) => `0000${i.toString(16).padStart(4, '0')}-1111-4222-8333-444455556666`,
     );
-    await expect
-      .poll(async () =>
-        (
-          await page.getByTestId('session-row').evaluateAll((els) => els.map((e) => e.dataset.sessionId))
-        ).sort(),
-      )
-      .toEqual(ids.sort());
+    await expect.poll(() => listedIds(page)).toEqual(ids.sort());
     expect(await page.getByTestId('session-count').textContent()).toBe('3 sessions match “Prompt 29:”');
     await page.getByTestId('list-end').filter({ hasText: 'All 3 sessions loaded.' }).waitFor();
     const marks = await page.getByTestId('session-title').locator('mark.ct-mark').allTextContents();

@@ -8,8 +8,8 @@
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
-import { browserSuite, hasChromium, screenshot, skipReason } from './harness.js';
+import { getJson, type TestServer } from '../support/api-server.js';
+import { browserSuite, corpusServer, hasChromium, screenshot, skipReason } from './harness.js';
 import { HISTORY_EXPORT } from '../support/corpus-sessions.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
@@ -37,9 +37,7 @@ interface Row {
 describe.skipIf(!hasChromium)('who speaks in the conversation reader, in Chromium', () => {
   let server: TestServer;
   const suite = browserSuite(async (staticDir) => {
-    server = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
-    const r = await backfillCorpus(server);
-    expect(r.stdout).toMatch(/backfill: \d+ files/);
+    server = await corpusServer(staticDir);
     return server;
   });
   const { open } = suite;

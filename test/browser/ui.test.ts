@@ -7,21 +7,14 @@
 import { rmSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import {
-  backfillCorpus,
-  getJson,
-  runCli,
-  sendJson,
-  startTestServer,
-  type TestServer,
-} from '../support/api-server.js';
+import { getJson, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { XSS_SESSION, XSS_TOKEN, writeXssTree } from './fixtures.js';
 import {
   browserSuite,
+  corpusServer,
   hasChromium,
   hasHorizontalOverflow,
   screenshot,
-  serverRoot,
   skipReason,
   urlParams,
 } from './harness.js';
@@ -52,17 +45,11 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
   let totalSessions = 0;
   const suite = browserSuite(
     async (staticDir) => {
-      const root = serverRoot({
-        userSettings: { transcriptPageSize: 10, transcriptAutoLoadMax: 100, sessionListPageSize: 10 },
-      });
-      server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
-      const r = await backfillCorpus(server);
-      expect(r.stdout).toMatch(/backfill: \d+ files/);
       xssTree = writeXssTree();
-      const x = await runCli(['backfill', '--dir', xssTree, '--webapi', server.url, '--host', 'test-host'], {
-        env: server.env,
+      server = await corpusServer(staticDir, {
+        userSettings: { transcriptPageSize: 10, transcriptAutoLoadMax: 100, sessionListPageSize: 10 },
+        trees: [xssTree],
       });
-      expect(x.code, x.stderr).toBe(0);
       totalSessions = (await getJson(server, '/api/sessions?limit=1')).body.total;
       expect(totalSessions).toBeGreaterThan(20);
       return server;
