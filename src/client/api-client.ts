@@ -249,6 +249,8 @@ export interface RequestOptions {
 
 export interface SessionFilters {
   cwd?: string;
+  /** The working directory's last segment: every directory so named. */
+  project?: string;
   model?: string;
   hostname?: string;
   source?: string;

@@ -230,6 +230,11 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 
 export interface SessionFilter {
   cwd?: string;
+  /**
+   * The session's project, exact: the last segment of its working directory, so one name takes in
+   * every directory so named (`~/a/app` and `~/b/app`).
+   */
+  project?: string;
   model?: string;
   hostname?: string;
   source?: string;

@@ -57,6 +57,7 @@ const SAMPLE: Record<string, string> = {
   role: 'user',
   q: 'the',
   cwd: '/x',
+  project: 'x',
   model: 'x',
   hostname: 'x',
   source: 'x',

@@ -83,6 +83,39 @@ describeEngines('read routes', (engine) => {
       expect(prefix.body.sessions.map((s: S) => s.id)).not.toContain(BIG);
     });
 
+    it('filters by project: every directory so named, on the list, search and activity', async () => {
+      const all = (await getJson(server, '/api/sessions?limit=500')).body.sessions as S[];
+      const happy = all.filter((s) => s.project === 'happy');
+      // The corpus has two checkouts named happy, on two machines.
+      expect(new Set(happy.map((s) => s.cwd)).size).toBeGreaterThan(1);
+      const { body } = await getJson(server, '/api/sessions?project=happy&limit=500');
+      expect(body.total).toBe(happy.length);
+      expect(body.sessions.map((s: S) => s.id)).toEqual(happy.map((s) => s.id));
+      expect((await getJson(server, '/api/sessions?project=Happy')).body.total).toBe(0);
+      expect((await getJson(server, '/api/sessions?project=happ')).body.total).toBe(0);
+
+      const hits = (await getJson(server, '/api/search?q=the&project=happy&limit=100')).body;
+      expect(hits.total).toBeGreaterThan(0);
+      const ids = new Set(happy.map((s) => s.id));
+      for (const h of hits.hits as Array<{ sessionId: string }>) expect(ids.has(h.sessionId)).toBe(true);
+      const perDir = await Promise.all(
+        [...new Set(happy.map((s) => s.cwd!))].map(
+          async (cwd) =>
+            (await getJson(server, `/api/search?q=the&cwd=${encodeURIComponent(cwd)}`)).body.total,
+        ),
+      );
+      expect(hits.total).toBe(perDir.reduce((a: number, b: number) => a + b, 0));
+
+      const days = (await getJson(server, '/api/activity?project=happy&from=2020-01-01')).body;
+      const projects = new Set(
+        (days.days as Array<{ items: Array<{ project: string | null }> }>).flatMap((d) =>
+          d.items.map((i) => i.project),
+        ),
+      );
+      expect([...projects]).toEqual(['happy']);
+      expect((await getJson(server, '/api/sessions?project=')).status).toBe(400);
+    });
+
     it('filters by model (any model the session used)', async () => {
       const { body } = await getJson(server, `/api/sessions?model=${OPUS41}`);
       expect(body.total).toBeGreaterThan(0);

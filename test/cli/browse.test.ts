@@ -54,6 +54,17 @@ describe('transcripts sessions', () => {
     expect(many.stderr).toMatch(/--text/);
   });
 
+  it('takes --project: every directory so named', async () => {
+    const r = await cli(['sessions', '--project', 'happy', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const api = (await getJson(s, '/api/sessions?project=happy')).body;
+    expect(JSON.parse(r.stdout)).toEqual(api);
+    expect(new Set(api.sessions.map((x: { cwd: string }) => x.cwd)).size).toBeGreaterThan(1);
+    const found = await cli(['search', 'the', '--project', 'happy', '--json']);
+    expect(JSON.parse(found.stdout)).toEqual((await getJson(s, '/api/search?q=the&project=happy')).body);
+    expect((await cli(['sessions', '--project', ' '])).code).toBe(2);
+  });
+
   it('passes the UI filters (--host is hostname)', async () => {
     const r = await cli([
       'sessions',

@@ -20,6 +20,8 @@ export interface paths {
         query?: {
           /** @description exact working directory */
           cwd?: string;
+          /** @description exact project: the working directory's last segment, so every directory so named */
+          project?: string;
           /** @description exact model name (any model the session used) */
           model?: string;
           /** @description exact host name */
@@ -525,6 +527,8 @@ export interface paths {
           q: string;
           /** @description exact working directory */
           cwd?: string;
+          /** @description exact project: the working directory's last segment, so every directory so named */
+          project?: string;
           /** @description exact model name (any model the session used) */
           model?: string;
           /** @description exact host name */
@@ -591,6 +595,8 @@ export interface paths {
         query?: {
           /** @description exact working directory */
           cwd?: string;
+          /** @description exact project: the working directory's last segment, so every directory so named */
+          project?: string;
           /** @description exact model name (any model the session used) */
           model?: string;
           /** @description exact host name */

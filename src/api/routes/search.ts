@@ -107,6 +107,7 @@ export function searchRoutes(deps: ApiDeps) {
       result = await store.views.search({
         q: q.q,
         cwd: q.cwd,
+        project: q.project,
         model: q.model,
         hostname: q.hostname,
         source: q.source,
@@ -162,6 +163,7 @@ export function searchRoutes(deps: ApiDeps) {
     if (Date.parse(from) > Date.parse(to)) throw badRequest('query parameter from: must not be after to');
     const rows = await store.views.dailyActivity(from, to, {
       cwd: q.cwd,
+      project: q.project,
       model: q.model,
       hostname: q.hostname,
       source: q.source,

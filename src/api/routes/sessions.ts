@@ -230,6 +230,7 @@ export function sessionRoutes(deps: ApiDeps) {
     const { total, rows } = await store.views.listSessions(
       {
         cwd: q.cwd,
+        project: q.project,
         model: q.model,
         hostname: q.hostname,
         source: q.source,

@@ -77,6 +77,10 @@ const filterString = (name: string, description: string) =>
 /** The session filters shared by the list, search and activity routes (exact match on each). */
 export const filterQueryShape = {
   cwd: filterString('cwd', 'exact working directory'),
+  project: filterString(
+    'project',
+    "exact project: the working directory's last segment, so every directory so named",
+  ),
   model: filterString('model', 'exact model name (any model the session used)'),
   hostname: filterString('hostname', 'exact host name'),
   source: filterString('source', 'exact recorder (`live`, `backfill`, …)'),

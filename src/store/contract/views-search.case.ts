@@ -16,11 +16,13 @@ export async function seedSearch(store: Store): Promise<void> {
     summaryDoc('q1', {
       span: ['2025-03-01T10:00:00.000Z', '2025-03-01T11:00:00.000Z'],
       cwd: '/work/alpha',
+      project: 'alpha',
       models: ['claude-opus-4'],
     }),
     summaryDoc('q2', {
       span: ['2025-03-05T10:00:00.000Z', '2025-03-05T11:00:00.000Z'],
       cwd: '/work/beta',
+      project: 'beta',
       models: ['claude-sonnet-4'],
     }),
     chunkDoc('q1', [
@@ -244,6 +246,8 @@ export function describeSearchViews(options: ContractOptions): void {
       await materializeAll(store());
       await seedSearch(store());
       expect(await found('pool', { cwd: '/work/beta' })).toEqual(['q2#0']);
+      expect(await found('pool', { project: 'beta' })).toEqual(['q2#0']);
+      expect(await found('pool', { project: 'work' })).toEqual([]);
       expect(await found('pool', { model: 'claude-opus-4' })).toEqual(['q1#0', 'q1#1']);
       expect(await found('pool', { from: '2025-03-04T00:00:00Z' })).toEqual(['q2#0']);
       expect(
@@ -440,6 +444,9 @@ export function describeSearchViews(options: ContractOptions): void {
         all.slice(1),
       );
       expect(await store().views.dailyActivity('2025-03-01', '2025-03-31', { cwd: '/work/beta' })).toEqual([
+        all[2],
+      ]);
+      expect(await store().views.dailyActivity('2025-03-01', '2025-03-31', { project: 'beta' })).toEqual([
         all[2],
       ]);
       expect(await store().views.dailyActivity('2025-04-01', '2025-04-30', {})).toEqual([]);

@@ -118,6 +118,24 @@ export function describeSessionViews(options: ContractOptions): void {
       expect(await ids({ cwd: '/work/alpha' }, 1, 1)).toEqual({ total: 2, ids: ['sess-a'] });
     });
 
+    it('filters by project: every directory whose last segment is the name, exactly', async () => {
+      await materializeAll(store());
+      const span = (day: string): [string, string] => [`${day}T08:00:00.000Z`, `${day}T09:00:00.000Z`];
+      await putDocs(store(), [
+        summaryDoc('p-1', { span: span('2025-03-01'), cwd: '/home/a/app', project: 'app' }),
+        summaryDoc('p-2', { span: span('2025-03-02'), cwd: 'C:\\work\\app', project: 'app' }),
+        summaryDoc('p-3', { span: span('2025-03-03'), cwd: '/home/a/app-two', project: 'app-two' }),
+        summaryDoc('p-4', { span: span('2025-03-04'), cwd: '/home/a/App', project: 'App' }),
+        summaryDoc('p-5', { span: span('2025-03-05'), cwd: null, project: null }),
+      ]);
+      expect(await ids({ project: 'app' })).toEqual({ total: 2, ids: ['p-2', 'p-1'] });
+      expect((await ids({ project: 'App' })).ids).toEqual(['p-4']);
+      expect((await ids({ project: 'ap' })).ids).toEqual([]);
+      expect((await ids({ project: 'app', cwd: '/home/a/app' })).ids).toEqual(['p-1']);
+      expect(await ids({ project: 'app' }, 1, 1)).toEqual({ total: 2, ids: ['p-1'] });
+      expect((await ids({ project: '' })).total).toBe(5);
+    });
+
     it('finds every word of the text filter in the title, project, directory or id, case aside', async () => {
       await materializeAll(store());
       await seedSessions(store());

@@ -6,6 +6,7 @@ import { StoreInputError, type SessionFilter } from '../contract.js';
 
 export interface FilterValues {
   cwd?: string;
+  project?: string;
   hostname?: string;
   source?: string;
   /** Matches when any of a session's models equals it. */
@@ -45,6 +46,7 @@ export function filterValues(filter: SessionFilter): FilterValues {
   const out: FilterValues = {};
   const given = (v: string | undefined): v is string => typeof v === 'string' && v !== '';
   if (given(filter.cwd)) out.cwd = filter.cwd;
+  if (given(filter.project)) out.project = filter.project;
   if (given(filter.hostname)) out.hostname = filter.hostname;
   if (given(filter.source)) out.source = filter.source;
   if (given(filter.model)) out.model = filter.model;

@@ -62,6 +62,11 @@ export const filterOptions: OptionSpec[] = [
     apiParams: ['cwd'],
   },
   {
+    flags: '--project <name>',
+    description: 'only sessions of this project: every directory whose last segment is name (exact)',
+    apiParams: ['project'],
+  },
+  {
     flags: '--model <name>',
     description: 'only sessions that used this model (exact)',
     apiParams: ['model'],
@@ -98,6 +103,7 @@ export const pageOptions = (what: string, limitDefault: string): OptionSpec[] =>
 export function parseFilters(raw: Record<string, unknown>): SessionFilters {
   const f: SessionFilters = {
     cwd: parseText(raw.cwd, '--cwd'),
+    project: parseText(raw.project, '--project'),
     model: parseText(raw.model, '--model'),
     hostname: parseText(raw.host, '--host'),
     source: parseText(raw.source, '--source'),
