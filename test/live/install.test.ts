@@ -6,7 +6,7 @@
  * here, which exercises the same "not available" path).
  */
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -146,6 +146,27 @@ describe.runIf(process.platform === 'linux')('transcripts install on Linux', () 
     const purged = await runCli(['uninstall', '--purge', '--yes'], { env: h.env });
     expect(purged.code, purged.stderr).toBe(0);
     expect(existsSync(h.dataDir)).toBe(false);
+  });
+
+  it('with CT_API_TOKEN: service.env for the service, api-token for the hooks (both mode 600); uninstall removes both', async () => {
+    const h = home({ CT_API_TOKEN: 'install-token-123' });
+    const r = await runCli(['install', '--port', '17790', '--no-start'], { env: h.env });
+    expect(r.code, r.stderr).toBe(0);
+    const configDir = path.dirname(h.instanceEnv);
+    const tokenFile = path.join(configDir, 'api-token');
+    expect(r.stdout).toContain(`stored CT_API_TOKEN in ${tokenFile} (mode 600)`);
+    expect(readFileSync(tokenFile, 'utf8')).toBe('install-token-123\n');
+    expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(configDir, 'service.env')).mode & 0o777).toBe(0o600);
+    expect(readFileSync(h.settings, 'utf8')).not.toContain('install-token-123');
+
+    const kept = await runCli(['uninstall', '--keep-hooks', '--no-stop'], { env: h.env });
+    expect(kept.code, kept.stderr).toBe(0);
+    expect(existsSync(tokenFile)).toBe(true);
+    const r2 = await runCli(['uninstall', '--no-stop'], { env: h.env });
+    expect(r2.code, r2.stderr).toBe(0);
+    expect(r2.stdout).toContain(`removed the stored API token ${tokenFile}`);
+    expect(existsSync(tokenFile)).toBe(false);
   });
 
   it('refuses a non-loopback host without a token, and a port of 0', async () => {
