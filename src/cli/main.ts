@@ -108,7 +108,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
       const resolution = resolveApiUrl({ flag: webapi, env });
       const client = new ApiClient({
         baseUrl: resolution.url,
-        token: resolveApiToken(env).token,
+        token: resolveApiToken(env, resolution.url).token,
         origin: describeApiUrl(resolution),
         // Loaded only by the commands that wait on a reindex or migrations.
         patientDispatcher: () => import('../client/patient-dispatcher.js').then((m) => m.patientDispatcher),

@@ -127,7 +127,7 @@ export async function runHook(options: RunHookOptions): Promise<HookLogLine> {
       baseUrl: api.url,
       // The environment's CT_API_TOKEN, else the one `hooks install` stored: Claude Code's
       // environment need not hold it.
-      token: resolveApiToken(env).token,
+      token: resolveApiToken(env, api.url).token,
       origin: describeApiUrl(api),
       fetch: timeoutFetch(budget),
     });

@@ -13,6 +13,7 @@ import { existsSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { chmod, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { dialHost } from '../config/api-url.js';
 import { apiTokenFile, removeStoredApiToken, storeApiToken } from '../config/api-token.js';
 import { isLoopbackHost } from '../config/env.js';
 import { writeInstanceEnv } from '../config/instance-env.js';
@@ -119,16 +120,19 @@ export function hookCommandFor(command: string, carried: Record<string, string>)
 /**
  * Keeps the CT_API_TOKEN this shell has in `<config>/api-token` (mode 600) for the hook: Claude
  * Code runs it in the environment it was started with, which need not hold the token, and the
- * command in settings.json must not carry the secret. Nothing happens without CT_API_TOKEN.
+ * command in settings.json must not carry the secret. `url` is the API the hook dials: the token
+ * is sent to that host alone. Nothing happens without CT_API_TOKEN.
  */
-export function storeTokenForHook(env: Env, dryRun: boolean, say: (line: string) => void): void {
+export function storeTokenForHook(env: Env, url: string, dryRun: boolean, say: (line: string) => void): void {
   const token = envValue(env, 'CT_API_TOKEN');
   if (token === undefined) return;
   const file = apiTokenFile(env);
-  if (dryRun) say(`would store CT_API_TOKEN in ${file} (mode 600) for the hook`);
-  else if (storeApiToken(file, token))
-    say(`stored CT_API_TOKEN in ${file} (mode 600): the hook sends it when its environment has none`);
-  else say(`${file}: CT_API_TOKEN already stored`);
+  if (dryRun) say(`would store CT_API_TOKEN in ${file} (mode 600) for the hook, for ${url}`);
+  else if (storeApiToken(file, token, url))
+    say(
+      `stored CT_API_TOKEN in ${file} (mode 600) for ${url}: the hook sends it there when its environment has none`,
+    );
+  else say(`${file}: CT_API_TOKEN already stored for ${url}`);
 }
 
 /** Removes the token `storeTokenForHook` kept, saying so. */
@@ -298,7 +302,7 @@ export async function install(options: InstallOptions, ctx: InstallerContext): P
         `hooks: registered for ${plan.events.length} event(s) in ${options.settingsFile}${backup ? ` (backup: ${backup})` : ''}`,
       );
     }
-    storeTokenForHook(env, options.dryRun, ctx.say);
+    storeTokenForHook(env, `http://${dialHost(options.host)}:${options.port}`, options.dryRun, ctx.say);
   } else ctx.say('hooks: not registered (--no-hooks); `transcripts hooks install` does it later');
 
   if (options.dryRun) {

@@ -119,18 +119,20 @@ describe('the hook on a second machine, against an instance with CT_API_TOKEN', 
   it('`CT_API_TOKEN=… hooks install` stores the token (mode 600), not in settings.json', async () => {
     const dry = await runCli(['hooks', 'install', '--dry-run'], { env: claudeEnv({ CT_API_TOKEN: TOKEN }) });
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toContain(`dry run: would store CT_API_TOKEN in ${tokenFile()} (mode 600)`);
+    expect(dry.stdout).toContain(
+      `dry run: would store CT_API_TOKEN in ${tokenFile()} (mode 600) for the hook, for ${server.url}`,
+    );
     expect(existsSync(tokenFile())).toBe(false);
 
     const r = await runCli(['hooks', 'install'], { env: claudeEnv({ CT_API_TOKEN: TOKEN }) });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stdout).toContain(`stored CT_API_TOKEN in ${tokenFile()} (mode 600)`);
-    expect(readFileSync(tokenFile(), 'utf8')).toBe(`${TOKEN}\n`);
+    expect(r.stdout).toContain(`stored CT_API_TOKEN in ${tokenFile()} (mode 600) for ${server.url}`);
+    expect(readFileSync(tokenFile(), 'utf8')).toBe(`${TOKEN}\n${server.url}\n`);
     expect(statSync(tokenFile()).mode & 0o777).toBe(0o600);
     expect(readFileSync(machine.settings, 'utf8')).not.toContain(TOKEN);
 
     const again = await runCli(['hooks', 'install'], { env: claudeEnv({ CT_API_TOKEN: TOKEN }) });
-    expect(again.stdout).toContain(`${tokenFile()}: CT_API_TOKEN already stored`);
+    expect(again.stdout).toContain(`${tokenFile()}: CT_API_TOKEN already stored for ${server.url}`);
   });
 
   it('the registered hook, run without the token in its environment, replays the spool and sends', async () => {
@@ -154,9 +156,15 @@ describe('the hook on a second machine, against an instance with CT_API_TOKEN', 
     expect(await storedEvents()).toEqual(['Notification', 'SessionStart', 'Stop', 'UserPromptSubmit']);
   });
 
-  it('the CLI sends the stored token too; `hooks uninstall` removes it', async () => {
+  it('the CLI sends the stored token too, to that host alone; `hooks uninstall` removes it', async () => {
     const status = await runCli(['status'], { env: claudeEnv() });
     expect(status.code, status.stderr).toBe(0);
+    // localhost is the same machine as the 127.0.0.1 it was stored for.
+    const viaName = await runCli(['status', '--webapi', `http://localhost:${server.port}`], {
+      env: claudeEnv(),
+    });
+    expect(viaName.code, viaName.stderr).toBe(0);
+    // Another host gets no token: the unit test (src/config/api-token.test.ts) checks what is sent where.
 
     const r = await runCli(['hooks', 'uninstall'], { env: claudeEnv() });
     expect(r.code, r.stderr).toBe(0);

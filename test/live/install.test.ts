@@ -155,7 +155,7 @@ describe.runIf(process.platform === 'linux')('transcripts install on Linux', () 
     const configDir = path.dirname(h.instanceEnv);
     const tokenFile = path.join(configDir, 'api-token');
     expect(r.stdout).toContain(`stored CT_API_TOKEN in ${tokenFile} (mode 600)`);
-    expect(readFileSync(tokenFile, 'utf8')).toBe('install-token-123\n');
+    expect(readFileSync(tokenFile, 'utf8')).toBe('install-token-123\nhttp://127.0.0.1:17790\n');
     expect(statSync(tokenFile).mode & 0o777).toBe(0o600);
     expect(statSync(path.join(configDir, 'service.env')).mode & 0o777).toBe(0o600);
     expect(readFileSync(h.settings, 'utf8')).not.toContain('install-token-123');

@@ -107,10 +107,9 @@ export const doctorCommand = defineCommand<DoctorOptions>({
     const env = ctx.env;
     const paths = resolvePaths(env);
     const ctHome = envValue(env, 'CT_HOME') && resolve(envValue(env, 'CT_HOME')!);
-    const token = resolveApiToken(env).token;
     const probes = new Map<string, Promise<Probe>>();
     const probe = (url: string) => {
-      if (!probes.has(url)) probes.set(url, probeHealth(url, token, ASK_MS));
+      if (!probes.has(url)) probes.set(url, probeHealth(url, resolveApiToken(env, url).token, ASK_MS));
       return probes.get(url)!;
     };
 
@@ -144,7 +143,9 @@ export const doctorCommand = defineCommand<DoctorOptions>({
       findNewestTranscript(claudeProjectsDir(env)),
     ]);
     const stored: Session | null | undefined =
-      newest && apiProbe?.ok ? await storedSession(apiProbe.url, token, newest.sessionId) : undefined;
+      newest && apiProbe?.ok
+        ? await storedSession(apiProbe.url, resolveApiToken(env, apiProbe.url).token, newest.sessionId)
+        : undefined;
 
     const startFix = startCommand(service);
     const apiAnswers = apiProbe?.ok === true;

@@ -1,4 +1,5 @@
 /** `transcripts hooks install`: register `transcripts hook` for every event in ~/.claude/settings.json. */
+import { resolveApiUrl } from '../../../config/api-url.js';
 import { HOOK_EVENTS, withHooksInstalled } from '../../../live/claude-settings.js';
 import { storeTokenForHook } from '../../../live/installer.js';
 import { applySettingsPlan, claudeSettingsFile, planSettingsChange } from '../../../live/settings-file.js';
@@ -25,8 +26,8 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     'sessions already running keep their old hooks. The default command carries the CT_HOME and ' +
     'XDG_CONFIG_HOME/XDG_DATA_HOME set here (CT_HOME=… <node> <bin> hook), so the hook records into the ' +
     'same instance whatever environment Claude Code runs it in. With CT_API_TOKEN set, the token is stored ' +
-    'in api-token in the config dir (mode 600, not in settings.json): the hook, and the CLI, send it when ' +
-    'their environment has no CT_API_TOKEN.',
+    'in api-token in the config dir (mode 600, not in settings.json) with the API address the hook uses: ' +
+    'the hook, and the CLI, send it to that host when their environment has no CT_API_TOKEN.',
   examples: [
     'transcripts hooks install --dry-run',
     'transcripts hooks install',
@@ -51,7 +52,9 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     const command = options.command ?? defaultHookCommand(ctx.env);
     const plan = await planSettingsChange(file, (s) => withHooksInstalled(s, command));
     const storeToken = () =>
-      storeTokenForHook(ctx.env, options.dryRun, (l) => ctx.io.out(options.dryRun ? `dry run: ${l}` : l));
+      storeTokenForHook(ctx.env, resolveApiUrl({ env: ctx.env }).url, options.dryRun, (l) =>
+        ctx.io.out(options.dryRun ? `dry run: ${l}` : l),
+      );
     if (!plan.changed) {
       ctx.io.out(`already registered for all ${HOOK_EVENTS.length} events in ${file}: nothing to change`);
       storeToken();
