@@ -243,3 +243,46 @@ export function writeManySessionsTree(count: number): string {
   }
   return root;
 }
+
+/**
+ * A projects tree with one small session in `cwd` (a prompt and an answer), e.g. a third session
+ * in one of the corpus's two `happy` directories whose words search can find (the corpus's own
+ * session there holds none).
+ */
+export function writeOneSessionTree(
+  sessionId: string,
+  cwd: string,
+  { prompt, answer, timestamp }: { prompt: string; answer: string; timestamp: string },
+): string {
+  const root = mkdtempSync(path.join(tmpdir(), 'ct-one-'));
+  const dir = path.join(root, cwd.replace(/\//g, '-'));
+  mkdirSync(dir, { recursive: true });
+  const t = Date.parse(timestamp);
+  const base = { sessionId, cwd, version: '2.1.0', gitBranch: 'main' };
+  const lines = [
+    {
+      ...base,
+      type: 'user',
+      uuid: `${sessionId}-u`,
+      parentUuid: null,
+      timestamp: new Date(t).toISOString(),
+      message: { role: 'user', content: prompt },
+    },
+    {
+      ...base,
+      type: 'assistant',
+      uuid: `${sessionId}-a`,
+      parentUuid: `${sessionId}-u`,
+      timestamp: new Date(t + 30_000).toISOString(),
+      message: {
+        id: `msg_${sessionId}`,
+        role: 'assistant',
+        model: 'claude-test-1',
+        content: [{ type: 'text', text: answer }],
+        usage: { input_tokens: 10, output_tokens: 5 },
+      },
+    },
+  ];
+  writeFileSync(path.join(dir, `${sessionId}.jsonl`), `${lines.map((l) => line(l)).join('\n')}\n`);
+  return root;
+}

@@ -4,10 +4,10 @@
  * session (the corpus's 812-line 1b2c0332 repeated eight times: 6,496 entries) and 300 small
  * sessions for a long list: statuses as the seed displays them, four header menus with a
  * session's data links on its page (complete ones, and paged ones saying so), an inverted date
- * range falling back, `project:` selecting every matching directory, opening deep in a long
- * transcript with one request, Back to the same row of a long list, and the smaller points (calendar
- * colours, em dashes, 0s, a missing session, bad URL parameters, names and contrast, j/k, quoted
- * phrases, plurals, chip labels, layout). A server with CT_API_TOKEN checks the token form.
+ * range falling back, `project:` as one API filter over every directory so named (list and
+ * search), opening deep in a long transcript with one request, Back to the same row of a long
+ * list, and the smaller points (calendar colours, em dashes, 0s, a missing session, bad URL
+ * parameters, names and contrast, j/k, quoted phrases, plurals, chip labels, layout). A server with CT_API_TOKEN checks the token form.
  * Any console error fails a test; no test asserts on timing.
  */
 import { rmSync } from 'node:fs';
@@ -16,7 +16,7 @@ import type { Page, Request } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { getJson, runCli, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { claudeCorpusDir } from '../support/paths.js';
-import { writeLongTree, writeManySessionsTree, writeRepeatedTree } from './fixtures.js';
+import { writeLongTree, writeManySessionsTree, writeOneSessionTree, writeRepeatedTree } from './fixtures.js';
 import { browserSuite, corpusServer, hasChromium, screenshot, skipReason, urlParams } from './harness.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
@@ -31,8 +31,13 @@ const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18'; // 812 entries
 const BIG_CWD = '/home/ubuntu/Documents/livecd-gen';
 const LONG = 'b16e0000-0000-4000-8000-000000006496'; // BIG eight times: 6,496 entries
 const LONG_CWD = '/tmp/long-repeat';
-const HAPPY = ['204f1ce3-84e7-4985-849f-4489c1ab3894', 'a4e5b271-6948-4581-893b-4595c9ec41ea'];
 const HAPPY_DIRS = ['/Users/devdvlive/Projects/happy', '/Users/steve/Develop/hitosea/happy'];
+/** A session of this suite's own in the first happy directory (the corpus's one there has no words to find). */
+const HAPPY_MORE = 'babe0000-0000-4000-8000-00000000a991';
+/** The corpus's two happy sessions (one per directory), and this suite's. */
+const HAPPY = ['204f1ce3-84e7-4985-849f-4489c1ab3894', 'a4e5b271-6948-4581-893b-4595c9ec41ea', HAPPY_MORE];
+/** A word of a4e5b271 (in hitosea/happy), of HAPPY_MORE (in devdvlive/happy) and of other projects' sessions. */
+const HAPPY_WORD = 'demonstrate';
 const AGENTS = 'a7cf1760-ec41-4c5e-8546-866e1abd17df';
 const NO_TIMES = '0e298e67-9b2c-40bb-a410-2ca932ab278f';
 const EDITS = 'f0b4ca22-f8e4-4c07-a952-8302b638e125';
@@ -48,7 +53,15 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
   const suite = browserSuite(
     async (staticDir) => {
       const source = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${BIG}.jsonl`);
-      trees.push(writeRepeatedTree(source, LONG, 8, LONG_CWD), writeManySessionsTree(300));
+      trees.push(
+        writeRepeatedTree(source, LONG, 8, LONG_CWD),
+        writeManySessionsTree(300),
+        writeOneSessionTree(HAPPY_MORE, HAPPY_DIRS[0]!, {
+          prompt: `Please ${HAPPY_WORD} the sync of this checkout.`,
+          answer: 'Done.',
+          timestamp: '2025-08-10T09:00:00.000Z',
+        }),
+      );
       server = await corpusServer(staticDir, {
         userSettings: { transcriptPageSize: 100, transcriptAutoLoadMax: 300, sessionListPageSize: 50 },
         trees,
@@ -231,9 +244,14 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     suite.current.assertNoErrors();
   });
 
-  it('project:NAME selects every directory so named; a name that matches none is not applied', async () => {
+  it('project:NAME is one API filter: the list, search (and its preview) and the calendar take every directory so named', async () => {
     const page = await open('/app/');
     await page.getByTestId('session-row').first().waitFor();
+    const asked: URL[] = [];
+    page.on('request', (r: Request) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/api/sessions' || u.pathname === '/api/search') asked.push(u);
+    });
     await page.keyboard.press('Control+K');
     await page.getByTestId('omnibox').fill('project:happy');
     await page
@@ -247,8 +265,75 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     await expect.poll(() => listedIds(page)).toEqual([...HAPPY].sort());
     const dirs = (await page.getByTestId('project-dirs').textContent()) ?? '';
     for (const d of HAPPY_DIRS) expect(dirs).toContain(d);
-    expect(await page.getByTestId('session-count').textContent()).toContain('2 sessions');
+    expect(await page.getByTestId('session-count').textContent()).toContain('3 sessions');
     await screenshot(page, 'qa2-project');
+    // One request for the page, with project=happy and no directory.
+    const list = asked.filter((u) => u.pathname === '/api/sessions' && u.searchParams.has('project'));
+    expect(list.map((u) => [u.searchParams.get('project'), u.searchParams.get('offset')])).toEqual([
+      ['happy', '0'],
+    ]);
+    expect(asked.some((u) => u.searchParams.has('cwd'))).toBe(false);
+
+    // Search (the preview and Shift+Enter) takes the project too: hits from both directories.
+    asked.length = 0;
+    await page.keyboard.press('Control+K');
+    await page.getByTestId('omnibox').fill(`project:happy ${HAPPY_WORD}`);
+    await page
+      .getByTestId('omnibox-dropdown')
+      .getByText(/2 directories/)
+      .waitFor();
+    await expect.poll(() => asked.some((u) => u.pathname === '/api/search')).toBe(true);
+    await page.getByTestId('omnibox').press('Shift+Enter');
+    await page.waitForURL(/\/app\/search/);
+    expect(urlParams(page).get('project')).toBe('happy');
+    expect(urlParams(page).has('cwd')).toBe(false);
+    await page.getByTestId('search-hit').first().waitFor();
+    const hitIds = await page
+      .getByTestId('search-hit')
+      .evaluateAll((els) => els.map((e) => /\/sessions\/([^/?]+)/.exec(e.getAttribute('href') ?? '')?.[1]));
+    // A hit from each directory (a4e5b271 in hitosea/happy, HAPPY_MORE in devdvlive/happy), none from elsewhere.
+    expect(hitIds).toContain(HAPPY[1]);
+    expect(hitIds).toContain(HAPPY_MORE);
+    for (const id of hitIds) expect(HAPPY).toContain(id);
+    const searches = asked.filter((u) => u.pathname === '/api/search');
+    expect(searches.length).toBeGreaterThan(0);
+    for (const u of searches) {
+      expect(u.searchParams.get('project')).toBe('happy');
+      expect(u.searchParams.has('cwd')).toBe(false);
+    }
+    expect((await page.getByTestId('project-dirs').textContent()) ?? '').toContain(HAPPY_DIRS[1]);
+    // Without the project, the word is found in other projects too: the filter did the narrowing.
+    const all = await getJson(server, `/api/search?q=${HAPPY_WORD}&limit=100`);
+    expect(all.body.hits.some((h: { sessionId: string }) => !HAPPY.includes(h.sessionId))).toBe(true);
+
+    // A link saved with a partial name keeps working: it is resolved to the project name.
+    asked.length = 0;
+    await page.goto(`${server.url}/app/?project=hap`);
+    await expect.poll(() => listedIds(page)).toEqual([...HAPPY].sort());
+    expect(await page.getByTestId('project-dirs').textContent()).toContain('“hap” → “happy”');
+    expect(
+      asked
+        .filter((u) => u.pathname === '/api/sessions' && u.searchParams.has('project'))
+        .map((u) => u.searchParams.get('project')),
+    ).toEqual(['happy']);
+
+    // The calendar takes it as well: the activity of August 2025 is happy's alone.
+    const activity: URL[] = [];
+    page.on('request', (r: Request) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/api/activity') activity.push(u);
+    });
+    await page.goto(`${server.url}/app/calendar?month=2025-08&project=hap`);
+    await page.getByTestId('project-swatch').first().waitFor();
+    expect(
+      await page.getByTestId('project-swatch').evaluateAll((els) => els.map((e) => e.dataset.project)),
+    ).toEqual(['happy']);
+    expect(activity.map((u) => [u.searchParams.get('project'), u.searchParams.has('cwd')])).toEqual([
+      ['happy', false],
+    ]);
+    await page.goto(`${server.url}/app/`);
+    await page.getByTestId('session-row').first().waitFor();
+
     // A quoted name no directory has: explained, not applied.
     await page.keyboard.press('Control+K');
     await page.getByTestId('omnibox').fill('project:"my app"');

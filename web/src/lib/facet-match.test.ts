@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { projectOf, resolveFacet, resolveProject } from './facet-match.js';
+import {
+  projectDirs,
+  projectFacets,
+  projectName,
+  projectOf,
+  resolveFacet,
+  resolveOmniboxFilters,
+  resolveProject,
+} from './facet-match.js';
 
 const models = [
   { value: 'claude-sonnet-4-20250514', sessions: 12 },
@@ -33,44 +41,61 @@ describe('resolveFacet', () => {
 describe('resolveProject', () => {
   const cwds = [
     { value: '/Users/dev/Projects/happy', sessions: 2 },
-    { value: '/tmp/happy-hour', sessions: 5 },
+    { value: '/Users/steve/hitosea/happy', sessions: 2 },
+    { value: '/tmp/happy-hour', sessions: 3 },
+    { value: '/srv/Happy', sessions: 1 },
     { value: 'C:\\work\\demo', sessions: 1 },
   ];
-  it('matches the last path segment', () => {
+  it('takes the last path segment as the project name', () => {
     expect(projectOf('/a/b/c/')).toBe('c');
     expect(projectOf('C:\\work\\demo')).toBe('demo');
-    expect(resolveProject('happy', cwds)).toEqual({ value: '/Users/dev/Projects/happy', alternatives: [] });
-    expect(resolveProject('demo', cwds).value).toBe('C:\\work\\demo');
+  });
+  it('adds up the sessions of the directories that share a name', () => {
+    expect(projectFacets(cwds)).toEqual([
+      { value: 'happy', sessions: 4 },
+      { value: 'happy-hour', sessions: 3 },
+      { value: 'Happy', sessions: 1 },
+      { value: 'demo', sessions: 1 },
+    ]);
+  });
+  it('resolves to an exact project name: exact, else case aside, else contained', () => {
+    expect(resolveProject('happy', cwds)).toEqual({ value: 'happy', alternatives: [] });
+    expect(resolveProject('Happy', cwds)).toEqual({ value: 'Happy', alternatives: [] });
+    expect(resolveProject('HAPPY', cwds)).toMatchObject({ value: 'happy', alternatives: ['Happy'] });
+    expect(resolveProject('demo', cwds).value).toBe('demo');
+    // Contained: the name with most sessions (both happy directories together outweigh happy-hour).
     expect(resolveProject('hap', cwds)).toMatchObject({
-      value: '/tmp/happy-hour',
-      alternatives: ['/Users/dev/Projects/happy'],
+      value: 'happy',
+      alternatives: ['happy-hour', 'Happy'],
     });
+    expect(resolveProject('hour', cwds)).toEqual({
+      value: 'happy-hour',
+      alternatives: [],
+      note: '"hour" → happy-hour',
+    });
+    expect(resolveProject('my app', cwds)).toEqual({ alternatives: [], note: 'no value matches "my app"' });
+  });
+  it('asks the API for the resolved name, or the name as written when it cannot be resolved', () => {
+    expect(projectName('hour', cwds)).toBe('happy-hour');
+    expect(projectName('my app', cwds)).toBe('my app');
+    expect(projectName(' hap ', undefined)).toBe('hap');
   });
 });
-
-import { projectDirs, resolveOmniboxFilters } from './facet-match.js';
 
 describe('projectDirs', () => {
   const cwds = [
     { value: '/Users/devdvlive/Projects/happy', sessions: 1 },
     { value: '/Users/steve/Develop/hitosea/happy', sessions: 1 },
     { value: '/tmp/happy-hour', sessions: 5 },
-    { value: '/home/me/API', sessions: 2 },
+    { value: '/srv/Happy', sessions: 3 },
   ];
-  it('is every directory whose name is the project, else every one whose name contains it', () => {
+  it('is every directory the API matches for a project name: those whose last segment is it', () => {
     expect(projectDirs('happy', cwds)).toEqual([
       '/Users/devdvlive/Projects/happy',
       '/Users/steve/Develop/hitosea/happy',
     ]);
-    expect(projectDirs('HAPPY', cwds)).toHaveLength(2);
-    expect(projectDirs('hap', cwds)).toEqual([
-      '/tmp/happy-hour',
-      '/Users/devdvlive/Projects/happy',
-      '/Users/steve/Develop/hitosea/happy',
-    ]);
-    expect(projectDirs('api', cwds)).toEqual(['/home/me/API']);
-    expect(projectDirs('my app', cwds)).toEqual([]);
-    expect(projectDirs(' ', cwds)).toEqual([]);
+    expect(projectDirs('Happy', cwds)).toEqual(['/srv/Happy']);
+    expect(projectDirs('hap', cwds)).toEqual([]);
   });
 });
 
@@ -79,11 +104,12 @@ describe('resolveOmniboxFilters', () => {
     cwd: [
       { value: '/Users/dev/Projects/happy', sessions: 2 },
       { value: '/Users/steve/hitosea/happy', sessions: 1 },
+      { value: '/home/me/api', sessions: 1 },
     ],
     model: [{ value: 'claude-opus-4-5-20251101', sessions: 3 }],
     hostname: [{ value: 'vm', sessions: 9 }],
   };
-  it('keeps a project for the list (every directory it names) and resolves typed values', () => {
+  it('sends a project as its exact name, saying which directories it covers, and resolves typed values', () => {
     expect(
       resolveOmniboxFilters({ project: 'happy', model: 'opus', hostname: 'vm', from: '2026-03-01' }, facets),
     ).toEqual({
@@ -94,24 +120,29 @@ describe('resolveOmniboxFilters', () => {
       ],
       problems: [],
     });
+    expect(resolveOmniboxFilters({ project: 'api' }, facets).notes).toEqual(['project:api → /home/me/api']);
   });
-  it('gives search the most-used directory of a project, saying it takes one', () => {
-    expect(resolveOmniboxFilters({ project: 'happy' }, facets, 'search')).toEqual({
-      filters: { cwd: '/Users/dev/Projects/happy' },
-      notes: [
-        'project:happy → /Users/dev/Projects/happy (search takes one directory; also /Users/steve/hitosea/happy)',
-      ],
+  it('resolves a partial or differently cased name to the project name', () => {
+    expect(resolveOmniboxFilters({ project: 'hap' }, facets)).toEqual({
+      filters: { project: 'happy' },
+      notes: ['project:hap → happy; 2 directories: /Users/dev/Projects/happy, /Users/steve/hitosea/happy'],
       problems: [],
     });
+    expect(resolveOmniboxFilters({ project: 'API' }, facets)).toEqual({
+      filters: { project: 'api' },
+      notes: ['project:API → api; /home/me/api'],
+      problems: [],
+    });
+    expect(resolveOmniboxFilters({ project: 'p' }, facets).notes).toEqual([
+      'project:p → happy (also api); 2 directories: /Users/dev/Projects/happy, /Users/steve/hitosea/happy',
+    ]);
   });
-  it('does not apply a project no directory matches: it is a problem, for the list and for search', () => {
-    for (const target of ['list', 'search'] as const) {
-      const r = resolveOmniboxFilters({ project: 'my app', model: 'opus' }, facets, target);
-      expect(r.filters).toEqual({ model: 'claude-opus-4-5-20251101' });
-      expect(r.problems).toEqual([
-        'project:my app: no directory\'s name is or contains "my app"; not applied',
-      ]);
-    }
+  it('does not apply a project no directory matches: it is a problem', () => {
+    const r = resolveOmniboxFilters({ project: 'my app', model: 'opus' }, facets);
+    expect(r.filters).toEqual({ model: 'claude-opus-4-5-20251101' });
+    expect(r.problems).toEqual([
+      'project:my app: no value matches "my app" (no directory\'s name is or contains it); not applied',
+    ]);
   });
   it('keeps values literally without facets, and says when nothing matches', () => {
     expect(resolveOmniboxFilters({ source: 'live' }, facets)).toEqual({

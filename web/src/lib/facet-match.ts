@@ -4,11 +4,10 @@
  * value wins, then a case-insensitive exact one, then the unique value containing it; when several
  * contain it, the one with most sessions, with the others offered as alternatives.
  *
- * `project:NAME` is every working directory whose last segment is NAME (case-insensitively) — or,
- * when none is, every one whose last segment contains it (`projectDirs`). The session list takes
- * it as its own `project` parameter and shows the sessions of all those directories; search takes
- * one directory (`GET /api/search?cwd` is a single value), the one with most sessions, and says
- * so. A name no directory matches is not applied: it is reported as a problem.
+ * `project:NAME` resolves the same way against the project names (the last segments of the
+ * working directories the API lists, `projectFacets`) to the exact name the API's `project`
+ * filter matches — every directory so named — on the list, search and activity alike. A name no
+ * directory matches is not applied: it is reported as a problem.
  */
 
 export interface FacetValue {
@@ -58,28 +57,48 @@ export function resolveFacet(
   return { alternatives: [], note: `no value matches "${t}"` };
 }
 
-/** `project:x` → the working directory to filter on (the one with most sessions). */
-export function resolveProject(typed: string, cwds: readonly FacetValue[]): FacetResolution {
-  return resolveFacet(typed, cwds, projectOf);
+/**
+ * The project names the working directories stand for (each one's last segment), with the
+ * sessions of every directory so named added up: what `GET /api/sessions?project` matches.
+ */
+export function projectFacets(cwds: readonly FacetValue[]): FacetValue[] {
+  const byName = new Map<string, number>();
+  for (const c of cwds) {
+    const name = projectOf(c.value);
+    byName.set(name, (byName.get(name) ?? 0) + c.sessions);
+  }
+  return [...byName].map(([value, sessions]) => ({ value, sessions }));
 }
 
 /**
- * Every directory `project:NAME` means, most sessions first: those whose last segment is NAME
- * (ignoring case), else those whose last segment contains it; none for a name nothing matches.
+ * `project:x` → the exact project name to filter on: the name itself, else the one equal to it
+ * case aside, else the one containing it (most sessions first, the others as alternatives).
  */
+export function resolveProject(typed: string, cwds: readonly FacetValue[]): FacetResolution {
+  return resolveFacet(typed, projectFacets(cwds));
+}
+
+/**
+ * The name the API is asked for a `project` from the URL or the omnibox: the resolved project
+ * name; the value as written when the directories are not known or none matches (the API then
+ * matches it exactly, so a list says plainly that nothing matches).
+ */
+export function projectName(typed: string, cwds: readonly FacetValue[] | undefined): string {
+  return (cwds && resolveProject(typed, cwds).value) || typed.trim();
+}
+
+/** The directories a project name (exact, as the API matches it) covers, most sessions first. */
 export function projectDirs(name: string, cwds: readonly FacetValue[]): string[] {
-  const n = name.trim().toLowerCase();
-  if (!n) return [];
-  const byCount = [...cwds].sort((a, b) => b.sessions - a.sessions || a.value.localeCompare(b.value));
-  const exact = byCount.filter((v) => projectOf(v.value).toLowerCase() === n);
-  const list = exact.length > 0 ? exact : byCount.filter((v) => projectOf(v.value).toLowerCase().includes(n));
-  return list.map((v) => v.value);
+  return [...cwds]
+    .filter((v) => projectOf(v.value) === name)
+    .sort((a, b) => b.sessions - a.sessions || a.value.localeCompare(b.value))
+    .map((v) => v.value);
 }
 
 export type FacetLists = Partial<Record<'cwd' | 'model' | 'hostname' | 'source', readonly FacetValue[]>>;
 
 export interface ResolvedFilters {
-  /** The session list's project (every directory it matches); search gets a `cwd` instead. */
+  /** A project name as the API matches it (every directory whose last segment it is). */
   project?: string;
   cwd?: string;
   model?: string;
@@ -91,11 +110,10 @@ export interface ResolvedFilters {
 
 /**
  * The omnibox's filters as API filters: each typed value is resolved against its facet values
- * when they are known (typed as-is otherwise, so the list says plainly that nothing matches).
- * `project:` stays a project for the session list (`for: 'list'`, every matching directory) and
- * becomes the most-used matching `cwd` for search (`for: 'search'`). `notes` explain every value
- * that was not taken literally; `problems` name what is not applied (a project no directory
- * matches).
+ * when they are known (typed as-is otherwise, so the list says plainly that nothing matches);
+ * `project:` becomes the exact project name, for the list and for search alike. `notes` explain
+ * every value that was not taken literally and the directories a project covers; `problems` name
+ * what is not applied (a project no directory matches).
  */
 export function resolveOmniboxFilters(
   typed: {
@@ -108,11 +126,12 @@ export function resolveOmniboxFilters(
     to?: string;
   },
   facets: FacetLists,
-  target: 'list' | 'search' = 'list',
 ): { filters: ResolvedFilters; notes: string[]; problems: string[] } {
   const filters: ResolvedFilters = {};
   const notes: string[] = [];
   const problems: string[] = [];
+  const also = (alternatives: string[]) =>
+    alternatives.length ? ` (also ${alternatives.slice(0, 3).join(', ')})` : '';
   const one = (attr: 'cwd' | 'model' | 'hostname' | 'source', value: string, label: string) => {
     const values = facets[attr];
     if (!values) {
@@ -126,39 +145,30 @@ export function resolveOmniboxFilters(
       return;
     }
     filters[attr] = r.value;
-    if (r.value !== value)
-      notes.push(
-        `${label}:${value} → ${r.value}${r.alternatives.length ? ` (also ${r.alternatives.slice(0, 3).join(', ')})` : ''}`,
-      );
+    if (r.value !== value) notes.push(`${label}:${value} → ${r.value}${also(r.alternatives)}`);
   };
-  const project = (name: string) => {
+  const project = (typedName: string) => {
     const cwds = facets.cwd;
     if (!cwds) {
-      // Unknown directories: the list resolves the name itself; search can only take it literally.
-      if (target === 'list') filters.project = name;
-      else filters.cwd = name;
+      // Unknown directories: the API matches the name as typed.
+      filters.project = typedName;
       return;
     }
-    const dirs = projectDirs(name, cwds);
-    if (dirs.length === 0) {
-      problems.push(`project:${name}: no directory's name is or contains "${name}"; not applied`);
-      return;
-    }
-    const shown = (list: string[]) => list.slice(0, 3).join(', ') + (list.length > 3 ? ', …' : '');
-    if (target === 'list') {
-      filters.project = name;
-      notes.push(
-        dirs.length === 1
-          ? `project:${name} → ${dirs[0]}`
-          : `project:${name} → ${dirs.length} directories: ${shown(dirs)}`,
+    const r = resolveProject(typedName, cwds);
+    if (r.value === undefined) {
+      problems.push(
+        `project:${typedName}: ${r.note ?? `no value matches "${typedName}"`} (no directory's name is or contains it); not applied`,
       );
       return;
     }
-    filters.cwd = dirs[0];
+    filters.project = r.value;
+    const dirs = projectDirs(r.value, cwds);
+    const shown = dirs.slice(0, 3).join(', ') + (dirs.length > 3 ? ', …' : '');
+    const covers = dirs.length === 1 ? shown : `${dirs.length} directories: ${shown}`;
     notes.push(
-      dirs.length === 1
-        ? `project:${name} → ${dirs[0]}`
-        : `project:${name} → ${dirs[0]} (search takes one directory; also ${shown(dirs.slice(1))})`,
+      r.value === typedName
+        ? `project:${typedName} → ${covers}`
+        : `project:${typedName} → ${r.value}${also(r.alternatives)}; ${covers}`,
     );
   };
   if (typed.cwd) one('cwd', typed.cwd, 'cwd');

@@ -79,6 +79,16 @@ describe('filters and chips', () => {
       model: 'a',
     });
   });
+  it('holds a project (as typed) on the list, the search page and the calendar, an API filter on each', () => {
+    expect(pickFilters(sessionListSearchSchema.parse({ project: 'happy', text: 'x' }))).toEqual({
+      project: 'happy',
+    });
+    expect(searchPageSearchSchema.parse({ q: 'x', project: 'hap' })).toEqual({ q: 'x', project: 'hap' });
+    expect(calendarSearchSchema.parse({ project: 'happy', month: '2025-08' })).toEqual({
+      project: 'happy',
+      month: '2025-08',
+    });
+  });
   it('makes one chip per active filter in a fixed order', () => {
     expect(
       filterChips({ to: '2026-03-31', model: 'opus', text: 'fix' }).map((c) => `${c.label}:${c.value}`),

@@ -50,9 +50,14 @@ const day = () =>
 /** A non-negative integer; anything else → undefined. */
 const index = () => z.coerce.number().int().min(0).max(1e9).optional().catch(undefined);
 
-/** The session filters `GET /api/sessions` takes, plus the UI-only ones. */
+/**
+ * The session filters `GET /api/sessions`, `GET /api/search` and `GET /api/activity` take. A
+ * `project` is a name as typed (`project:hap`, a saved link): the pages resolve it to the exact
+ * project name the API matches (`projectName`), every directory so named.
+ */
 export const filterShape = {
   cwd: text(),
+  project: text(),
   model: text(),
   hostname: text(),
   source: text(),
@@ -75,11 +80,6 @@ export const sessionListSearchSchema = z
     ...filterShape,
     /** Session id prefix (`GET /api/sessions?idPrefix`). */
     idPrefix: text(),
-    /**
-     * A project name (UI-side): the sessions of every directory whose last segment is (or
-     * contains) it — fetched per directory, since `GET /api/sessions?cwd` takes one.
-     */
-    project: text(),
     /** Words each session's title, project, directory or id must contain (`GET /api/sessions?text`). */
     text: text(),
   })
@@ -125,8 +125,11 @@ export const sessionSearchSchema = z.object({
 });
 export type SessionSearch = z.infer<typeof sessionSearchSchema>;
 
-export type SessionFilters = Pick<SessionListSearch, 'cwd' | 'model' | 'hostname' | 'source' | 'from' | 'to'>;
-export const filterKeys = ['cwd', 'model', 'hostname', 'source', 'from', 'to'] as const;
+export type SessionFilters = Pick<
+  SessionListSearch,
+  'cwd' | 'project' | 'model' | 'hostname' | 'source' | 'from' | 'to'
+>;
+export const filterKeys = ['cwd', 'project', 'model', 'hostname', 'source', 'from', 'to'] as const;
 
 /** Only the API filters of a search object, without undefined values (stable query keys). */
 export function pickFilters(search: Partial<Record<string, unknown>>): SessionFilters {

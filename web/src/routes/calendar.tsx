@@ -31,8 +31,9 @@ import {
 } from '../lib/search-params.js';
 import { describeError, type ActivityDay } from '../queries/api.js';
 import { activityQueryOptions } from '../queries/activity.js';
-import { sessionQueryOptions } from '../queries/sessions.js';
+import { apiFilters, projectCwds, sessionQueryOptions, useProjectCwds } from '../queries/sessions.js';
 import { ListFilters } from './-list/ListFilters.js';
+import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 
@@ -53,7 +54,8 @@ export const Route = createFileRoute('/calendar')({
   }),
   loader: async ({ context: { queryClient }, deps }) => {
     const { from, to } = monthBounds(deps.month);
-    await queryClient.ensureQueryData(activityQueryOptions(deps.filters, from, to));
+    const cwds = await projectCwds(queryClient, deps.filters.project);
+    await queryClient.ensureQueryData(activityQueryOptions(apiFilters(deps.filters, cwds), from, to));
   },
   component: CalendarPage,
 });
@@ -176,7 +178,9 @@ function CalendarPage() {
   const month = search.month ?? monthOf(Date.now());
   const filters = calendarFilters(search);
   const { from, to } = monthBounds(month);
-  const activity = useQuery(activityQueryOptions(filters, from, to));
+  // A project is every directory so named: one filter the API takes (`project`), as the list's.
+  const cwds = useProjectCwds(search.project);
+  const activity = useQuery(activityQueryOptions(apiFilters(filters, cwds), from, to));
   const byDay = useMemo(() => new Map((activity.data?.days ?? []).map((d) => [d.day, d])), [activity.data]);
   const max = Math.max(0, ...(activity.data?.days ?? []).map((d) => d.activeMs));
   const projects = useMemo(() => {
@@ -236,6 +240,7 @@ function CalendarPage() {
         </Group>
       </Group>
       <FilterChips chips={filterChips(filters)} onRemove={(key) => set({ [key]: undefined })} />
+      <ProjectDirs project={search.project} cwds={cwds} />
       <ListFilters filters={filters} onChange={(patch) => set(patch)} withDates={false} />
       {activity.isError && (
         <Text c="red.4" size="sm" data-testid="calendar-error">

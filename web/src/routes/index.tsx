@@ -22,10 +22,11 @@ import {
 } from '../lib/search-params.js';
 import { blueprintQueryOptions, defaultBlueprint } from '../queries/blueprint.js';
 import {
-  facetsQueryOptions,
   listQueryParams,
+  projectCwds,
   sessionCountQueryOptions,
   sessionListInfiniteOptions,
+  useProjectCwds,
   type SessionListParams,
 } from '../queries/sessions.js';
 import type { FacetValue } from '../lib/facet-match.js';
@@ -37,12 +38,9 @@ import { SessionRow } from './-list/SessionRow.js';
 import { useListPosition } from './-list/use-list-position.js';
 import { useSavedFilters } from './-root/use-saved-items.js';
 
-/** The API parameters of the list's URL state (a project needs the directories the API knows). */
-function listParams(search: SessionListSearch, cwds?: FacetValue[]): SessionListParams {
-  return listQueryParams(
-    { ...pickFilters(search), idPrefix: search.idPrefix, project: search.project, text: search.text },
-    cwds,
-  );
+/** The API parameters of the list's URL state (a project resolves against the directories the API knows). */
+function listParams(search: SessionListSearch, cwds?: readonly FacetValue[]): SessionListParams {
+  return listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds);
 }
 
 /** The words of the free text, marked in each row's title and project. */
@@ -56,9 +54,7 @@ export const Route = createFileRoute('/')({
   loaderDeps: ({ search }) => ({ search }),
   loader: async ({ context: { queryClient }, deps }) => {
     const bp = await queryClient.ensureQueryData(blueprintQueryOptions()).catch(() => defaultBlueprint);
-    const cwds = deps.search.project
-      ? (await queryClient.ensureQueryData(facetsQueryOptions('cwd'))).values
-      : undefined;
+    const cwds = await projectCwds(queryClient, deps.search.project);
     await queryClient.ensureInfiniteQueryData(
       sessionListInfiniteOptions(listParams(deps.search, cwds), bp.userSettings.sessionListPageSize),
     );
@@ -72,8 +68,8 @@ function SessionListPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
-  const cwdFacets = useQuery({ ...facetsQueryOptions('cwd'), enabled: Boolean(search.project) }).data;
-  const params = listParams(search, cwdFacets?.values);
+  const cwds = useProjectCwds(search.project);
+  const params = listParams(search, cwds);
   const list = useSuspenseInfiniteQuery(
     sessionListInfiniteOptions(params, bp.userSettings.sessionListPageSize),
   );
@@ -109,7 +105,6 @@ function SessionListPage() {
   const clearAll = () => navigate({ search: {} });
   const filterText = formatFilters({
     ...pickFilters(search),
-    project: search.project,
     text: search.text,
     idPrefix: search.idPrefix,
   });
@@ -141,7 +136,7 @@ function SessionListPage() {
         )}
       </Group>
       <FilterChips chips={chips} onRemove={(key) => setFilters({ [key]: undefined })} />
-      <ProjectDirs project={search.project} dirs={params.cwds} />
+      <ProjectDirs project={search.project} cwds={cwds} />
       <ListFilters
         filters={pickFilters(search)}
         onChange={(patch: Partial<SessionFilters>) => setFilters(patch)}

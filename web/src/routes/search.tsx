@@ -21,7 +21,9 @@ import {
 import { TokenForm } from '../components/TokenForm.js';
 import { describeError, isUnauthorized, type SearchHit } from '../queries/api.js';
 import { searchQueryOptions } from '../queries/search.js';
+import { apiFilters, projectCwds, useProjectCwds } from '../queries/sessions.js';
 import { ListFilters } from './-list/ListFilters.js';
+import { ProjectDirs } from './-list/ProjectDirs.js';
 import { useRecentSearches } from './-root/use-saved-items.js';
 
 const PAGE = 20;
@@ -38,10 +40,11 @@ export const Route = createFileRoute('/search')({
   validateSearch: searchPageSearchSchema,
   loaderDeps: ({ search }) => ({ q: search.q, offset: search.offset ?? 0, filters: pickFilters(search) }),
   loader: async ({ context: { queryClient }, deps }) => {
-    if (deps.q)
-      await queryClient.ensureQueryData(
-        searchQueryOptions({ q: deps.q, ...deps.filters, limit: PAGE, offset: deps.offset }),
-      );
+    if (!deps.q) return;
+    const cwds = await projectCwds(queryClient, deps.filters.project);
+    await queryClient.ensureQueryData(
+      searchQueryOptions({ q: deps.q, ...apiFilters(deps.filters, cwds), limit: PAGE, offset: deps.offset }),
+    );
   },
   component: SearchPage,
 });
@@ -99,8 +102,10 @@ function SearchPage() {
   const [, addRecent] = useRecentSearches();
   const offset = search.offset ?? 0;
   const filters = pickFilters(search);
+  // A project is every directory so named: one filter the API takes (`project`), as the list's.
+  const cwds = useProjectCwds(search.project);
   const result = useQuery({
-    ...searchQueryOptions({ q: search.q ?? '', ...filters, limit: PAGE, offset }),
+    ...searchQueryOptions({ q: search.q ?? '', ...apiFilters(filters, cwds), limit: PAGE, offset }),
     enabled: Boolean(search.q),
   });
   const set = (patch: Partial<SearchPageSearch>) =>
@@ -132,6 +137,7 @@ function SearchPage() {
         chips={filterChips(filters)}
         onRemove={(key) => set({ [key]: undefined, offset: undefined })}
       />
+      <ProjectDirs project={search.project} cwds={cwds} />
       <ListFilters
         filters={filters}
         onChange={(patch: Partial<SessionFilters>) => set({ ...patch, offset: undefined })}

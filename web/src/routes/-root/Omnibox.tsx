@@ -66,10 +66,9 @@ export function Omnibox() {
     const data = facetResults[i]?.data;
     if (data) facets[a] = data.values;
   });
-  // Enter filters the list (a project is every directory it names); the preview is a search,
-  // which takes one directory.
-  const resolution = query ? resolveOmniboxFilters(query.filters, facets, 'list') : null;
-  const searchResolution = query ? resolveOmniboxFilters(query.filters, facets, 'search') : null;
+  // Enter filters the list and the preview is a search, with the same resolved operators (a
+  // project is its exact name: every directory so named, on both).
+  const resolution = query ? resolveOmniboxFilters(query.filters, facets) : null;
   const notes = resolution?.notes ?? [];
   const unresolved = resolution?.problems ?? [];
   // A project no directory matches is not applied: the Enter line leaves it out.
@@ -87,7 +86,7 @@ export function Omnibox() {
   // operators (so `docker model:sonnet` counts the same hits), once the facets have answered.
   const previewKey = JSON.stringify({
     q: query?.text ?? '',
-    ...pickFilters({ ...searchResolution?.filters }),
+    ...pickFilters({ ...resolution?.filters }),
   });
   const [debouncedKey] = useDebouncedValue(previewKey, 250);
   const previewParams = JSON.parse(debouncedKey) as { q: string } & SessionFilters;

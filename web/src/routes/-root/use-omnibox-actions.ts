@@ -33,10 +33,7 @@ export function useOmniboxActions() {
   const [, addRecent] = useRecentSearches();
 
   const resolve = useCallback(
-    async (
-      typed: OmniboxFilters,
-      target: 'list' | 'search',
-    ): Promise<{ filters: ResolvedFilters; problems: string[] }> => {
+    async (typed: OmniboxFilters): Promise<{ filters: ResolvedFilters; problems: string[] }> => {
       const facets: FacetLists = {};
       await Promise.all(
         facetsNeeded(typed).map(async (attr) => {
@@ -47,7 +44,7 @@ export function useOmniboxActions() {
           }
         }),
       );
-      const r = resolveOmniboxFilters(typed, facets, target);
+      const r = resolveOmniboxFilters(typed, facets);
       return { filters: r.filters, problems: r.problems };
     },
     [queryClient],
@@ -75,7 +72,7 @@ export function useOmniboxActions() {
   const filterList = useCallback(
     async (q: OmniboxQuery): Promise<string | null> => {
       if (q.idPrefix && q.text === '' && Object.keys(q.filters).length === 0) return openId(q.idPrefix);
-      const { filters: resolved, problems } = await resolve(q.filters, 'list');
+      const { filters: resolved, problems } = await resolve(q.filters);
       const onList = Boolean(matchRoute({ to: '/' }));
       const current = onList ? sessionListSearchSchema.parse(location.search) : {};
       const hasDates = q.filters.from !== undefined || q.filters.to !== undefined;
@@ -99,7 +96,7 @@ export function useOmniboxActions() {
   const search = useCallback(
     async (q: OmniboxQuery): Promise<string | null> => {
       if (q.text === '') return 'type words to search for (Shift+Enter searches transcripts)';
-      const { filters: resolved, problems } = await resolve(q.filters, 'search');
+      const { filters: resolved, problems } = await resolve(q.filters);
       addRecent(q.text);
       await navigate({ to: '/search', search: { ...resolved, q: q.text } });
       return problems.length ? problems.join('; ') : null;
