@@ -20,6 +20,22 @@ describe('resolveApiUrl', () => {
     expect(r).toEqual({ url: 'http://h:1', source: 'flag', detail: '--webapi http://h:1/' });
   });
 
+  it('then CT_API_URL, a whole URL (https, a path prefix), over WEBAPI_HOST / WEBAPI_PORT', () => {
+    const env = { CT_API_URL: 'https://transcripts.example.com/team/api/', WEBAPI_PORT: '7700' };
+    expect(resolveApiUrl({ env, instanceEnvFile: none })).toEqual({
+      url: 'https://transcripts.example.com/team',
+      source: 'env',
+      detail: 'CT_API_URL=https://transcripts.example.com/team/api/',
+    });
+    expect(resolveApiUrl({ flag: 'http://h:1', env, instanceEnvFile: none }).url).toBe('http://h:1');
+    expect(() => resolveApiUrl({ env: { CT_API_URL: 'ftp://x' }, instanceEnvFile: none })).toThrow(
+      /CT_API_URL: "ftp:\/\/x" must be an http:\/\/ or https:\/\/ URL/,
+    );
+    expect(resolveApiUrl({ env: { CT_API_URL: ' ', WEBAPI_PORT: '7700' }, instanceEnvFile: none }).url).toBe(
+      'http://127.0.0.1:7700',
+    );
+  });
+
   it('then WEBAPI_HOST / WEBAPI_PORT', () => {
     expect(resolveApiUrl({ env: { WEBAPI_PORT: '7700' }, instanceEnvFile: none })).toMatchObject({
       url: 'http://127.0.0.1:7700',

@@ -1,6 +1,7 @@
 /**
- * How CLI clients find the API (DESIGN §9), in order: `--webapi URL`; `WEBAPI_HOST`/`WEBAPI_PORT`
- * from the environment; the installed instance's `instance.env`; `http://127.0.0.1:7650`.
+ * How CLI clients find the API (DESIGN §9), in order: `--webapi URL`; `CT_API_URL` (a whole URL, so
+ * a shared instance behind TLS or a path prefix); `WEBAPI_HOST`/`WEBAPI_PORT` from the environment;
+ * the installed instance's `instance.env`; `http://127.0.0.1:7650`.
  * The answer says how it was chosen, so a connection error can tell the user what to change.
  * A wildcard bind address (`0.0.0.0`, `::`) is dialled as loopback.
  */
@@ -34,18 +35,21 @@ export function dialHost(host: string): string {
   return bare.includes(':') ? `[${bare}]` : bare;
 }
 
-/** Normalises a `--webapi` value: adds `http://` when missing, drops a trailing slash and `/api`. */
-export function normaliseApiUrl(value: string): string {
+/**
+ * Normalises a `--webapi` (or `CT_API_URL`, named by `what`) value: adds `http://` when missing,
+ * drops a trailing slash and `/api`.
+ */
+export function normaliseApiUrl(value: string, what = '--webapi'): string {
   let v = value.trim();
   if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(v)) v = `http://${v}`;
   let u: URL;
   try {
     u = new URL(v);
   } catch {
-    throw new ConfigError(`--webapi: "${value}" is not a URL (expected e.g. http://127.0.0.1:7650)`);
+    throw new ConfigError(`${what}: "${value}" is not a URL (expected e.g. http://127.0.0.1:7650)`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new ConfigError(`--webapi: "${value}" must be an http:// or https:// URL`);
+    throw new ConfigError(`${what}: "${value}" must be an http:// or https:// URL`);
   if (isWildcardHost(u.hostname)) u.hostname = dialHost(u.hostname);
   const path = u.pathname.replace(/\/+$/, '').replace(/\/api$/, '');
   return `${u.protocol}//${u.host}${path}`;
@@ -55,6 +59,10 @@ export function resolveApiUrl(options: ResolveApiUrlOptions = {}): ApiUrlResolut
   const env = options.env ?? process.env;
   if (options.flag !== undefined && options.flag.trim() !== '')
     return { url: normaliseApiUrl(options.flag), source: 'flag', detail: `--webapi ${options.flag}` };
+
+  const url = envValue(env, 'CT_API_URL');
+  if (url !== undefined && url.trim() !== '')
+    return { url: normaliseApiUrl(url, 'CT_API_URL'), source: 'env', detail: `CT_API_URL=${url.trim()}` };
 
   const host = envValue(env, 'WEBAPI_HOST');
   const port = envValue(env, 'WEBAPI_PORT');

@@ -95,6 +95,11 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; descriptio
   { name: 'CT_STATIC_DIR', default: '<package>/web/dist', description: 'built UI served at /app' },
   { name: 'CT_API_TOKEN', default: '(unset)', description: 'bearer token required on /api when set' },
   {
+    name: 'CT_API_URL',
+    default: '(unset)',
+    description: 'where the CLI and the hook find the API, as a whole URL (https, a path prefix)',
+  },
+  {
     name: 'CT_ALLOWED_HOSTS',
     default: '(unset)',
     description: 'extra Host header values to accept, comma separated',

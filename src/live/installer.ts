@@ -87,9 +87,10 @@ export class InstallError extends Error {
 const CARRIED_ENV = ['CT_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'CT_STATIC_DIR', 'CT_ALLOWED_HOSTS'];
 /**
  * Of that, what the hook needs: the config dir (instance.env, where the service listens) and the
- * data dir (the spool the service replays, the hook's log).
+ * data dir (the spool the service replays, the hook's log); and CT_API_URL, an instance elsewhere
+ * (`hooks install --webapi`).
  */
-const HOOK_ENV = ['CT_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME'];
+const HOOK_ENV = ['CT_HOME', 'XDG_CONFIG_HOME', 'XDG_DATA_HOME', 'CT_API_URL'];
 
 /**
  * The CARRIED_ENV variables set in `env`, as the service gets them. CT_HOME is made absolute: the

@@ -58,7 +58,12 @@ const claudeEnv = (extra: Record<string, string> = {}) => cleanEnv({ HOME: machi
 
 /** The command `hooks install` registered for an event, run the way Claude Code runs it. */
 function runRegistered(event: string, env: Record<string, string>) {
-  const settings = JSON.parse(readFileSync(machine.settings, 'utf8'));
+  return runRegisteredIn(machine.settings, event, env);
+}
+
+/** The same, for the hooks registered in `settingsFile`. */
+function runRegisteredIn(settingsFile: string, event: string, env: Record<string, string>) {
+  const settings = JSON.parse(readFileSync(settingsFile, 'utf8'));
   const command = settings.hooks[event][0].hooks[0].command as string;
   const payload = JSON.stringify({
     session_id: SID,
@@ -154,6 +159,30 @@ describe('the hook on a second machine, against an instance with CT_API_TOKEN', 
     expect(next.code).toBe(0);
     expect(lastLog()).toMatchObject({ outcome: 'replayed', replayed: 1 });
     expect(await storedEvents()).toEqual(['Notification', 'SessionStart', 'Stop', 'UserPromptSubmit']);
+  });
+
+  it('`hooks install --webapi URL` points the hook at an instance no instance.env names', async () => {
+    const elsewhere = mkdtempSync(path.join(tmpdir(), 'ct-machine-c-'));
+    try {
+      const env = (extra: Record<string, string> = {}) => cleanEnv({ HOME: elsewhere, ...extra });
+      const settings = path.join(elsewhere, '.claude', 'settings.json');
+      const r = await runCli(['hooks', 'install', '--webapi', `${server.url}/api/`], {
+        env: env({ CT_API_TOKEN: TOKEN }),
+      });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain(`for ${server.url}`);
+      const registered = readFileSync(settings, 'utf8');
+      expect(registered).toContain(`CT_API_URL=${server.url}`);
+      expect(registered).not.toContain(TOKEN);
+      expect(existsSync(path.join(elsewhere, '.config', 'transcripts', 'instance.env'))).toBe(false);
+
+      const before = (await storedEvents()).length;
+      const sent = await runRegisteredIn(settings, 'PreCompact', env());
+      expect(sent.code).toBe(0);
+      expect(await storedEvents()).toHaveLength(before + 1);
+    } finally {
+      rmSync(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('the CLI sends the stored token too, to that host alone; `hooks uninstall` removes it', async () => {

@@ -1,5 +1,6 @@
 /** `transcripts hooks install`: register `transcripts hook` for every event in ~/.claude/settings.json. */
-import { resolveApiUrl } from '../../../config/api-url.js';
+import { normaliseApiUrl, resolveApiUrl } from '../../../config/api-url.js';
+import { envValue } from '../../../config/paths.js';
 import { HOOK_EVENTS, withHooksInstalled } from '../../../live/claude-settings.js';
 import { storeTokenForHook } from '../../../live/installer.js';
 import { applySettingsPlan, claudeSettingsFile, planSettingsChange } from '../../../live/settings-file.js';
@@ -13,6 +14,8 @@ export interface HooksInstallOptions {
   settings?: string;
   /** Default: defaultHookCommand(ctx.env). */
   command?: string;
+  /** The API the hook sends to (normalised), carried in the command as CT_API_URL. */
+  webapi?: string;
   dryRun: boolean;
 }
 
@@ -25,13 +28,16 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
     'changing it; running it again changes nothing. Claude Code reads hooks when a session starts, so ' +
     'sessions already running keep their old hooks. The default command carries the CT_HOME and ' +
     'XDG_CONFIG_HOME/XDG_DATA_HOME set here (CT_HOME=… <node> <bin> hook), so the hook records into the ' +
-    'same instance whatever environment Claude Code runs it in. With CT_API_TOKEN set, the token is stored ' +
+    'same instance whatever environment Claude Code runs it in. --webapi URL (or CT_API_URL set here) points ' +
+    'the hook at an instance elsewhere, https included: the command carries it as CT_API_URL=URL. ' +
+    'With CT_API_TOKEN set, the token is stored ' +
     'in api-token in the config dir (mode 600, not in settings.json) with the API address the hook uses: ' +
     'the hook, and the CLI, send it to that host when their environment has no CT_API_TOKEN.',
   examples: [
     'transcripts hooks install --dry-run',
     'transcripts hooks install',
     'CT_API_TOKEN=… transcripts hooks install',
+    'CT_API_TOKEN=… transcripts hooks install --webapi https://transcripts.example.com',
     'transcripts hooks install --command "transcripts hook"',
   ],
   options: [
@@ -41,18 +47,33 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
       flags: '--command <cmd>',
       description: 'the command to register (default: this node and this package, by absolute path)',
     },
+    {
+      flags: '--webapi <url>',
+      description:
+        'the instance the hook sends to, kept in the command as CT_API_URL (default: CT_API_URL if set here, ' +
+        'else found when the hook runs: WEBAPI_HOST/WEBAPI_PORT, then the installed instance)',
+    },
   ],
   parse(raw) {
     const command = typeof raw.command === 'string' ? raw.command.trim() : undefined;
     if (command === '') throw new UsageError('--command must not be empty');
-    return { settings: settingsFileOf(raw), command, dryRun: raw.dryRun === true };
+    const webapi = typeof raw.webapi === 'string' ? raw.webapi.trim() : undefined;
+    if (webapi === '') throw new UsageError('--webapi must not be empty');
+    return {
+      settings: settingsFileOf(raw),
+      command,
+      webapi: webapi === undefined ? undefined : normaliseApiUrl(webapi),
+      dryRun: raw.dryRun === true,
+    };
   },
   async run(options, ctx) {
     const file = options.settings ?? claudeSettingsFile(ctx.env);
-    const command = options.command ?? defaultHookCommand(ctx.env);
+    const fromEnv = envValue(ctx.env, 'CT_API_URL')?.trim();
+    const apiUrl = options.webapi ?? (fromEnv ? normaliseApiUrl(fromEnv, 'CT_API_URL') : undefined);
+    const command = options.command ?? defaultHookCommand(ctx.env, apiUrl);
     const plan = await planSettingsChange(file, (s) => withHooksInstalled(s, command));
     const storeToken = () =>
-      storeTokenForHook(ctx.env, resolveApiUrl({ env: ctx.env }).url, options.dryRun, (l) =>
+      storeTokenForHook(ctx.env, apiUrl ?? resolveApiUrl({ env: ctx.env }).url, options.dryRun, (l) =>
         ctx.io.out(options.dryRun ? `dry run: ${l}` : l),
       );
     if (!plan.changed) {

@@ -28,6 +28,6 @@ export function bareHookCommand(): string {
  * this CLI uses, whatever environment Claude Code runs it in. (`install` does the same with
  * what it gives the service.)
  */
-export function defaultHookCommand(env: Env): string {
-  return hookCommandFor(bareHookCommand(), carriedEnv(env));
+export function defaultHookCommand(env: Env, apiUrl?: string): string {
+  return hookCommandFor(bareHookCommand(), { ...carriedEnv(env), ...(apiUrl ? { CT_API_URL: apiUrl } : {}) });
 }

@@ -7,7 +7,7 @@ import { UsageError } from '../../errors.js';
 export const webapiOption: OptionSpec = {
   flags: '--webapi <url>',
   description:
-    'the instance to use (default: WEBAPI_HOST/WEBAPI_PORT, then the installed instance, then http://127.0.0.1:7650)',
+    'the instance to use (default: CT_API_URL, then WEBAPI_HOST/WEBAPI_PORT, then the installed instance, then http://127.0.0.1:7650)',
 };
 
 export const jsonOption: OptionSpec = { flags: '--json', description: 'print JSON for scripts' };
