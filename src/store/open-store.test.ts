@@ -55,6 +55,10 @@ describe('openStore', () => {
     expect(order).toEqual(['first:start', 'first:end', 'second']);
   });
 
+  it('fails at once, naming it, on a data directory that cannot be made (under /proc)', async () => {
+    await expect(openStore({ dataDir: '/proc/ct-no/data', env: {} })).rejects.toThrow(/\/proc\/ct-no/);
+  });
+
   it('closes idempotently', async () => {
     await store.close();
     await store.close();

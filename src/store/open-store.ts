@@ -4,8 +4,8 @@
  * or in PostgreSQL (`CT_DATABASE_URL`); objects in `<dataDir>/objects/` or an S3 bucket
  * (`CT_S3_*`). The two choices are independent.
  */
-import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { makeDirs } from '../config/make-dirs.js';
 import type { DocStore, ObjectStore, Store, StoreCapabilities, Views } from './contract.js';
 import { DirObjectStore } from './dir-objects/dir-object-store.js';
 import { CachedObjectTotals, invalidatingWrites } from './object-totals.js';
@@ -53,7 +53,9 @@ interface ObjectEngine {
  */
 export async function openStore(options: OpenStoreOptions): Promise<Store> {
   const settings = options.settings ?? storeSettings(options.env ?? process.env);
-  if (!settings.database || !settings.s3) await mkdir(options.dataDir, { recursive: true });
+  // A data dir under /proc fails naming it rather than hanging (make-dirs.ts); the object and
+  // upload dirs inside it are then made by the engines.
+  if (!settings.database || !settings.s3) await makeDirs(options.dataDir);
   const engine = await openDocEngine(options.dataDir, settings);
   let objects: ObjectEngine;
   try {

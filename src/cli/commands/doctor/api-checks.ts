@@ -79,7 +79,7 @@ function probeFix(p: Extract<Probe, { ok: false }>, startFix: string): string {
     case 'not-api':
       return 'point --webapi (or WEBAPI_HOST/WEBAPI_PORT) at the address `transcripts serve` listens on';
     case 'refused':
-      return 'set CT_API_TOKEN to the token the server was started with';
+      return 'set CT_API_TOKEN to the token the server was started with (`CT_API_TOKEN=… transcripts hooks install` also keeps it for the hook and the CLI on this machine)';
     default:
       return `restart the API (${startFix}); its log says what went wrong`;
   }
