@@ -547,8 +547,13 @@ describeEngines('read routes', (engine) => {
       }
       const init = await (await fetch(`${server.url}/api/docs/init.js`)).text();
       expect(init).toContain("url: '/api/openapi.json'");
-      const bundle = await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`);
+      const bundle = await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`, {
+        headers: { 'accept-encoding': 'gzip' },
+      });
       expect(bundle.headers.get('content-type')).toMatch(/javascript/);
+      // Over 1 MB of script: compressed like /app's files.
+      expect(bundle.headers.get('content-encoding')).toBe('gzip');
+      expect(await bundle.text()).toContain('SwaggerUIBundle');
       expect((await fetch(`${server.url}/api/docs/package.json`)).status).toBe(404);
     });
 

@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { HttpError } from '../http-error.js';
-import { fileResponse, statFile } from './static-app.js';
+import { staticFileResponse, statOf } from './static-app.js';
 
 /** The viewer's files this page uses; nothing else of the package is reachable. */
 const VIEWER_FILES = ['swagger-ui.css', 'swagger-ui-bundle.js', 'favicon-32x32.png'];
@@ -41,14 +41,18 @@ export function apiReference(): Hono {
     c.body(INIT, 200, { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' }),
   );
   for (const name of VIEWER_FILES) {
-    app.get(`/${name}`, () => {
+    app.get(`/${name}`, (c) => {
       const path = join(viewerDir, name);
-      const size = statFile(path);
+      const st = statOf(path);
       // Only a broken install lacks one; said in the API's error form, naming the file.
-      if (size === null)
+      if (st === null)
         throw new HttpError(500, 'internal', `the API reference viewer is not installed: ${path} is missing`);
       // The package version changes with an upgrade, so a day's caching rather than immutable.
-      return fileResponse(path, size, 'day');
+      // Compressed like /app's files: the viewer's bundle is over 1 MB of script.
+      return staticFileResponse(path, st, 'day', {
+        acceptEncoding: c.req.header('accept-encoding'),
+        ifNoneMatch: c.req.header('if-none-match'),
+      });
     });
   }
   return app;

@@ -59,25 +59,8 @@ const CACHE_CONTROL = {
   revalidate: 'no-cache',
 };
 
-export function fileResponse(path: string, size: number, cache: keyof typeof CACHE_CONTROL): Response {
-  const headers: Record<string, string> = {
-    'content-type': TYPES[extname(path).toLowerCase()] ?? 'application/octet-stream',
-    'content-length': String(size),
-    'cache-control': CACHE_CONTROL[cache],
-  };
-  return new Response(Readable.toWeb(createReadStream(path)) as ReadableStream, { status: 200, headers });
-}
-
-export function statFile(path: string): number | null {
-  try {
-    const st = statSync(path);
-    return st.isFile() ? st.size : null;
-  } catch {
-    return null;
-  }
-}
-
-function statOf(path: string): Stats | null {
+/** The file at `path`; null when there is none (or something else stands there). */
+export function statOf(path: string): Stats | null {
   try {
     const st = statSync(path);
     return st.isFile() ? st : null;
