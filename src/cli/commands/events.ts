@@ -7,7 +7,7 @@ import type { SessionEvents } from '../../client/api-client.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { guardClosedPipe, outputWidth, plural } from './shared/format.js';
-import { jsonOption, pageOptions, parseCount, webapiOf, webapiOption } from './shared/options.js';
+import { jsonOption, pageOptions, parsePage, webapiOf, webapiOption } from './shared/options.js';
 import { resolveSessionId } from './shared/session-ref.js';
 import { formatTable } from './shared/table.js';
 
@@ -47,8 +47,7 @@ export const eventsCommand = defineCommand<EventsOptions>({
     if (!ref) throw new UsageError('events needs a session id');
     return {
       ref,
-      limit: parseCount(raw.limit, '--limit', 1),
-      offset: parseCount(raw.offset, '--offset'),
+      ...parsePage(raw),
       json: raw.json === true,
       webapi: webapiOf(raw),
     };

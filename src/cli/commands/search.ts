@@ -14,7 +14,7 @@ import {
   filterOptions,
   jsonOption,
   pageOptions,
-  parseCount,
+  parsePage,
   parseFilters,
   webapiOf,
   webapiOption,
@@ -74,8 +74,7 @@ export const searchCommand = defineCommand<SearchOptions>({
     return {
       q,
       filters: parseFilters(raw),
-      limit: parseCount(raw.limit, '--limit', 1),
-      offset: parseCount(raw.offset, '--offset'),
+      ...parsePage(raw),
       json: raw.json === true,
       webapi: webapiOf(raw),
     };

@@ -13,7 +13,7 @@ import {
   filterOptions,
   jsonOption,
   pageOptions,
-  parseCount,
+  parsePage,
   parseFilters,
   webapiOf,
   webapiOption,
@@ -64,8 +64,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
   parse: (raw) => ({
     filters: parseFilters(raw),
     text: typeof raw.text === 'string' ? raw.text : undefined,
-    limit: parseCount(raw.limit, '--limit', 1),
-    offset: parseCount(raw.offset, '--offset'),
+    ...parsePage(raw),
     json: raw.json === true,
     webapi: webapiOf(raw),
   }),

@@ -133,32 +133,26 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
     // An unknown or ambiguous id is a SessionRefError, reported by main as `error: …`, exit 1.
     const id = await resolveSessionId(client, options.ref);
     const out = (text: string) => writeOut(ctx.io, text);
+    /** An answer the API streams (Markdown, a stored object), handed to stdout as it comes. */
+    const passThrough = async (path: string, accept: string) => {
+      const res = await client.fetchRaw('GET', path, { headers: { accept }, signal: ctx.signal });
+      if (res.body)
+        for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
+          await writeBytes(ctx.io.stdout, chunk);
+    };
     const unguard = guardClosedPipe(ctx.io);
     try {
       if (options.markdown) {
         // Streamed by the API a page of the transcript at a time: handed straight on.
-        const res = await client.fetchRaw('GET', `/api/sessions/${encodeURIComponent(id)}/markdown`, {
-          headers: { accept: 'text/markdown, */*' },
-          signal: ctx.signal,
-        });
-        if (res.body)
-          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
-            await writeBytes(ctx.io.stdout, chunk);
+        await passThrough(`/api/sessions/${encodeURIComponent(id)}/markdown`, 'text/markdown, */*');
         return 0;
       }
       if (options.raw && !options.role) {
         // The stored object is the transcript byte for byte: stream it straight through.
-        const res = await client.fetchRaw(
-          'GET',
+        await passThrough(
           `/api/store/objects/${encodePathSegments(`${id}/${options.file ?? 'transcript.jsonl'}`)}`,
-          {
-            headers: { accept: '*/*' },
-            signal: ctx.signal,
-          },
+          '*/*',
         );
-        if (res.body)
-          for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>)
-            await writeBytes(ctx.io.stdout, chunk);
         return 0;
       }
       if (options.role) {

@@ -99,6 +99,11 @@ export const pageOptions = (what: string, limitDefault: string): OptionSpec[] =>
   { flags: '--offset <n>', description: `skip the first n ${what}`, apiParams: ['offset'] },
 ];
 
+/** The values of `pageOptions`: a `--limit` of at least 1, an `--offset` of at least 0. */
+export function parsePage(raw: Record<string, unknown>): { limit?: number; offset?: number } {
+  return { limit: parseCount(raw.limit, '--limit', 1), offset: parseCount(raw.offset, '--offset') };
+}
+
 /** The filter flags → the API's query names (`--host` is `hostname`, as in the UI). */
 export function parseFilters(raw: Record<string, unknown>): SessionFilters {
   const f: SessionFilters = {
