@@ -3,19 +3,10 @@
  * token counts, byte sizes, timestamps. Pure and locale-independent so tests pin the output.
  */
 
-// Durations and byte sizes read the same in the UI, the CLI and the Markdown export.
-export { EM_DASH, formatBytes } from '../../../src/core/display-format.js';
-import { EM_DASH, formatDuration as coreDuration } from '../../../src/core/display-format.js';
-
-/**
- * A duration as the shared formatter writes it (`45s`, `3m 12s`, `1h 05m`), with one rule on
- * every view of the UI (list, session, calendar and its tooltips): none at all reads `0s`, and an
- * unknown one (null: the API could not derive it) reads `—`.
- */
-export function formatDuration(ms: number | null | undefined): string {
-  if (ms === 0) return '0s';
-  return coreDuration(ms);
-}
+// Durations and byte sizes read the same in the UI, the CLI and the Markdown export: one rule on
+// every view (none at all reads `0s`; unknown, null from the API, reads `—`).
+export { EM_DASH, formatBytes, formatDuration } from '../../../src/core/display-format.js';
+import { EM_DASH } from '../../../src/core/display-format.js';
 
 function compact(n: number, unit: number, suffix: string): string {
   const v = n / unit;
