@@ -1,5 +1,5 @@
 /** `transcripts hooks install`: register `transcripts hook` for every event in ~/.claude/settings.json. */
-import { normaliseApiUrl, resolveApiUrl } from '../../../config/api-url.js';
+import { resolveApiUrl } from '../../../config/api-url.js';
 import { envValue } from '../../../config/paths.js';
 import { HOOK_EVENTS, withHooksInstalled } from '../../../live/claude-settings.js';
 import { storeTokenForHook } from '../../../live/installer.js';
@@ -7,6 +7,7 @@ import { applySettingsPlan, claudeSettingsFile, planSettingsChange } from '../..
 import { unifiedDiff } from '../../../live/text-diff.js';
 import { defineCommand } from '../../command.js';
 import { UsageError } from '../../errors.js';
+import { webapiOf } from '../shared/options.js';
 import { defaultHookCommand, dryRunOption, settingsFileOf, settingsOption } from './shared.js';
 
 export interface HooksInstallOptions {
@@ -14,7 +15,7 @@ export interface HooksInstallOptions {
   settings?: string;
   /** Default: defaultHookCommand(ctx.env). */
   command?: string;
-  /** The API the hook sends to (normalised), carried in the command as CT_API_URL. */
+  /** The API the hook sends to, as given; carried in the command as CT_API_URL. */
   webapi?: string;
   dryRun: boolean;
 }
@@ -57,23 +58,19 @@ export const hooksInstallCommand = defineCommand<HooksInstallOptions>({
   parse(raw) {
     const command = typeof raw.command === 'string' ? raw.command.trim() : undefined;
     if (command === '') throw new UsageError('--command must not be empty');
-    const webapi = typeof raw.webapi === 'string' ? raw.webapi.trim() : undefined;
-    if (webapi === '') throw new UsageError('--webapi must not be empty');
-    return {
-      settings: settingsFileOf(raw),
-      command,
-      webapi: webapi === undefined ? undefined : normaliseApiUrl(webapi),
-      dryRun: raw.dryRun === true,
-    };
+    return { settings: settingsFileOf(raw), command, webapi: webapiOf(raw), dryRun: raw.dryRun === true };
   },
   async run(options, ctx) {
     const file = options.settings ?? claudeSettingsFile(ctx.env);
-    const fromEnv = envValue(ctx.env, 'CT_API_URL')?.trim();
-    const apiUrl = options.webapi ?? (fromEnv ? normaliseApiUrl(fromEnv, 'CT_API_URL') : undefined);
-    const command = options.command ?? defaultHookCommand(ctx.env, apiUrl);
+    // Where the hook will send: the API the CLI finds here. A URL given here (--webapi, CT_API_URL)
+    // goes into the command, since Claude Code's environment need not hold it; host and port are
+    // found again when the hook runs (instance.env follows the service).
+    const api = resolveApiUrl({ flag: options.webapi, env: ctx.env });
+    const given = api.source === 'flag' || envValue(ctx.env, 'CT_API_URL')?.trim();
+    const command = options.command ?? defaultHookCommand(ctx.env, given ? api.url : undefined);
     const plan = await planSettingsChange(file, (s) => withHooksInstalled(s, command));
     const storeToken = () =>
-      storeTokenForHook(ctx.env, apiUrl ?? resolveApiUrl({ env: ctx.env }).url, options.dryRun, (l) =>
+      storeTokenForHook(ctx.env, api.url, options.dryRun, (l) =>
         ctx.io.out(options.dryRun ? `dry run: ${l}` : l),
       );
     if (!plan.changed) {
