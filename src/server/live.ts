@@ -38,12 +38,6 @@ export interface LiveOptions {
   now?: () => number;
 }
 
-export interface LiveStatus {
-  /** The trees being watched. */
-  watching: string[];
-  lastReplay: { at: string; records: number; failed: string | null } | null;
-}
-
 export type TreeState = 'watching' | 'starting' | 'absent' | 'failed' | 'off';
 
 /** Each transcript tree and where its watching stands (for /api/health). */
@@ -53,7 +47,6 @@ export interface WatchReport {
 }
 
 export interface Live {
-  status(): LiveStatus;
   watchReport(): WatchReport;
   /** Settles when the watcher has nothing pending (tests). */
   idle(): Promise<void>;
@@ -74,7 +67,6 @@ export function startLive(options: LiveOptions): Live {
   const runSession = sessionLockRunner(paths);
   const timers: NodeJS.Timeout[] = [];
   let closed = false;
-  const status: LiveStatus = { watching: [], lastReplay: null };
 
   // --- spool replay -----------------------------------------------------------------------
   const sender = createSender({
@@ -95,7 +87,6 @@ export function startLive(options: LiveOptions): Live {
       try {
         const r = await replaySpool(spool, sender, { lockWaitMs: 0, hostname: host });
         if (r.busy) return;
-        status.lastReplay = { at: new Date(now()).toISOString(), records: r.records, failed: r.failed };
         if (r.records || r.overflowSessions || r.failed)
           log(
             `spool: replayed ${r.records} record(s), ${r.events} event(s), ${r.sessions} transcript(s)` +
@@ -189,7 +180,6 @@ export function startLive(options: LiveOptions): Live {
         log,
         holdUntil,
       });
-      status.watching.push(root);
       report.state = 'watching';
       await watcher.ready;
       try {
@@ -257,7 +247,6 @@ export function startLive(options: LiveOptions): Live {
   }
 
   return {
-    status: () => ({ ...status, watching: [...status.watching] }),
     watchReport: () => ({
       enabled: options.watch,
       trees: options.watch
