@@ -167,6 +167,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The import starts once the port is bound, so a refused bind never leaves it running.
   const importer: { current?: FirstImport } = {};
   const liveHolder: { current?: Live } = {};
+  const roots = [claudeProjectsDir(env), codexSessionsDir(env)];
+  const watch = options.watch ?? true;
   const app = createApp({
     store,
     settings,
@@ -181,11 +183,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
       },
     watchStatus: () =>
       liveHolder.current?.watchReport() ?? {
-        enabled: options.watch ?? true,
-        trees: [claudeProjectsDir(env), codexSessionsDir(env)].map((path) => ({
-          path,
-          state: options.watch === false ? ('off' as const) : ('starting' as const),
-        })),
+        enabled: watch,
+        trees: roots.map((path) => ({ path, state: watch ? ('starting' as const) : ('off' as const) })),
       },
     staticDir: svc.staticDir ?? defaultStaticDir(),
     token: svc.apiToken,
@@ -263,8 +262,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const live = startLive({
     store,
     dataDir: paths.dataDir,
-    roots: [claudeProjectsDir(env), codexSessionsDir(env)],
-    watch: options.watch ?? true,
+    roots,
+    watch,
     replayEveryMs:
       options.replayEveryMs ??
       (env.CT_SPOOL_REPLAY_MS?.trim() && Number.isFinite(replayEnv) && replayEnv >= 0 ? replayEnv : 60_000),
