@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { eventDocSchema, summaryDocSchema, type EventDoc } from '../documents.js';
 import { accumulatorStateSchema } from './accumulator-state-schema.js';
 import { projectLine } from './project-entry.js';
-import { createAccumulator, projectName, type AccumulatorInit } from './session-accumulator.js';
+import { createAccumulator, type AccumulatorInit } from './session-accumulator.js';
 
 const init: AccumulatorInit = {
   sessionId: 's1',
@@ -335,14 +335,4 @@ describe('session accumulator', () => {
     const state = { ...createAccumulator(init).state(), v: 99 } as never;
     expect(() => createAccumulator(init, state)).toThrow(/version/);
   });
-});
-
-describe('projectName', () => {
-  it.each([
-    ['/home/me/app', 'app'],
-    ['/home/me/app/', 'app'],
-    ['C:\\Users\\me\\proj\\', 'proj'],
-    ['/', null],
-    [null, null],
-  ])('%s → %s', (cwd, name) => expect(projectName(cwd)).toBe(name));
 });

@@ -16,6 +16,7 @@
 import { addActivity, parseTimestamp } from '../active-time.js';
 import { MAIN_TRANSCRIPT, docIds } from '../doc-ids.js';
 import type { EventDoc, ProjectedEntry, SummaryDoc } from '../documents.js';
+import { projectName } from '../project-name.js';
 import { createUsageTally } from '../usage.js';
 import {
   ACCUMULATOR_STATE_VERSION,
@@ -57,13 +58,6 @@ const TITLE_CHARS = 200;
 /** cwd, branch and version come from the lines; a hostile one must not bloat the state. */
 const META_CHARS = 1024;
 const EPOCH = '1970-01-01T00:00:00.000Z';
-
-/** Last path segment of a cwd, POSIX or Windows (`C:\work\app\` → `app`). */
-export function projectName(cwd: string | null): string | null {
-  if (!cwd) return null;
-  const segments = cwd.split(/[\\/]+/).filter(Boolean);
-  return segments[segments.length - 1] ?? null;
-}
 
 /** First non-empty line of a text, trimmed and capped: the title form of a prompt or summary. */
 function titleOf(text: string | undefined): string | null {

@@ -9,6 +9,7 @@
  * filter matches — every directory so named — on the list, search and activity alike. A name no
  * directory matches is not applied: it is reported as a problem.
  */
+import { projectName as serverProjectName } from '../../../src/core/project-name.js';
 
 export interface FacetValue {
   value: string;
@@ -24,10 +25,9 @@ export interface FacetResolution {
   note?: string;
 }
 
-/** The project name of a working directory: its last path segment. */
+/** The project name of a working directory, as the server derives it (a root directory: itself). */
 export function projectOf(cwd: string): string {
-  const parts = cwd.split(/[\\/]+/).filter(Boolean);
-  return parts[parts.length - 1] ?? cwd;
+  return serverProjectName(cwd) ?? cwd;
 }
 
 /** Resolves a typed value against facet values; `key` maps a value to what is compared. */
