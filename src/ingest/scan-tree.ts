@@ -19,14 +19,15 @@ export interface ScannedFile extends TranscriptPath {
  * history); files keep the path they have under `root`, and a folder reached twice (a link back
  * up the tree) is walked once. Dangling links, FIFOs and the like are passed over.
  */
-export async function scanTree(root: string): Promise<ScannedFile[]> {
+export async function scanTree(root: string, folders?: string[]): Promise<ScannedFile[]> {
   const out: ScannedFile[] = [];
-  await walk(path.resolve(root), out, new Set());
+  await walk(path.resolve(root), out, new Set(), folders);
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
 }
 
-async function walk(dir: string, out: ScannedFile[], walked: Set<string>): Promise<void> {
+/** `folders`, when given, receives every folder walked (the root included). */
+async function walk(dir: string, out: ScannedFile[], walked: Set<string>, folders?: string[]): Promise<void> {
   let entries;
   try {
     const real = await realpath(dir);
@@ -36,6 +37,7 @@ async function walk(dir: string, out: ScannedFile[], walked: Set<string>): Promi
   } catch {
     return; // vanished or unreadable: the caller reports files, not folders
   }
+  folders?.push(dir);
   // In name order, so a folder reached twice is always walked by the same path.
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
@@ -43,7 +45,7 @@ async function walk(dir: string, out: ScannedFile[], walked: Set<string>): Promi
     // A link counts as what it points at; a dangling one as nothing.
     const kind = entry.isSymbolicLink() ? await stat(full).catch(() => null) : entry;
     if (kind?.isDirectory()) {
-      await walk(full, out, walked);
+      await walk(full, out, walked, folders);
     } else if (kind?.isFile() && entry.name.endsWith('.jsonl')) {
       const file = await classify(full);
       if (file) out.push(file);

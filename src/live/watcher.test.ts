@@ -1,6 +1,8 @@
+import { execFile } from 'node:child_process';
 import { appendFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import type { SessionFile } from '../ingest/ingest-session.js';
 import { watchTranscripts } from './watcher.js';
@@ -108,6 +110,55 @@ describe('watchTranscripts', () => {
     rmSync(known);
     await waitFor(() => removed.length > 0);
     expect(removed).toEqual([[known, 'session']]);
+    await w.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('reports every file of folders made in a burst by another process, and watches those folders', async () => {
+    // chokidar reads a new folder before it watches it; another process writing meanwhile (here
+    // with pauses of a few ms, as a copy or Claude Code does) used to lose a file now and then,
+    // or a whole folder whose later files then went unseen.
+    const root = mkdtempSync(path.join(tmpdir(), 'ct-watch-'));
+    const reported = new Set<string>();
+    const w = watchTranscripts({
+      root,
+      delayMs: 20,
+      rewalkDelayMs: 100,
+      ingest: async (_sessionId, files) => {
+        for (const f of files) reported.add(f.path);
+      },
+      removed: async () => undefined,
+      log: () => undefined,
+    });
+    await w.ready;
+    const folders = 60;
+    const write = (names: string[]) => `
+      const fs = require('node:fs'), path = require('node:path');
+      const pause = () => { const until = Date.now() + Math.random() * 8; while (Date.now() < until); };
+      for (let i = 0; i < ${folders}; i++) {
+        const dir = path.join(process.argv[1], 'proj-' + i);
+        fs.mkdirSync(dir, { recursive: true });
+        pause();
+        fs.mkdirSync(path.join(dir, 's' + i), { recursive: true });
+        pause();
+        fs.mkdirSync(path.join(dir, 's' + i, 'subagents'), { recursive: true });
+        for (const name of ${JSON.stringify(names)}) {
+          pause();
+          fs.writeFileSync(path.join(dir, name.replace(/S/g, 's' + i)), '{"sessionId":"s' + i + '"}\\n');
+        }
+      }`;
+    const expected = (names: string[]) =>
+      Array.from({ length: folders }, (_, i) =>
+        names.map((n) => path.join(root, `proj-${i}`, n.replace(/S/g, `s${i}`))),
+      ).flat();
+    const first = ['S.jsonl', 'S/subagents/agent-a.jsonl'];
+    await promisify(execFile)(process.execPath, ['-e', write(first), root]);
+    await waitFor(() => expected(first).every((f) => reported.has(f)));
+    await w.idle();
+    // Files written later into those folders are seen too: every folder is watched.
+    const later = ['S/subagents/agent-b.jsonl'];
+    await promisify(execFile)(process.execPath, ['-e', write(later), root]);
+    await waitFor(() => expected(later).every((f) => reported.has(f)));
     await w.close();
     rmSync(root, { recursive: true, force: true });
   });

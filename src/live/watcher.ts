@@ -7,8 +7,9 @@
  */
 import { watch, type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { SessionFile } from '../ingest/ingest-session.js';
-import { sessionIdOf } from '../ingest/scan-tree.js';
+import { scanTree, sessionIdOf } from '../ingest/scan-tree.js';
 import { classifyTranscriptPath } from '../ingest/transcript-path.js';
 
 export interface WatcherOptions {
@@ -27,6 +28,8 @@ export interface WatcherOptions {
   delayMs?: number;
   /** Changes are held (not ingested) until this settles, e.g. a catch-up import. */
   holdUntil?: Promise<unknown>;
+  /** From a folder appearing to walking it again for files the watch missed (default 1 s). */
+  rewalkDelayMs?: number;
 }
 
 export interface TranscriptWatcher {
@@ -47,12 +50,21 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
   let closed = false;
   let draining = false;
   let held = options.holdUntil !== undefined;
+  const appeared = new Set<string>();
+  let rewalkTimer: NodeJS.Timeout | undefined;
+  let rewalking = 0;
   void options.holdUntil?.finally(() => {
     held = false;
     void drain();
   });
 
-  const isIdle = () => pending.size === 0 && queue.length === 0 && running.size === 0 && timers.size === 0;
+  const isIdle = () =>
+    pending.size === 0 &&
+    queue.length === 0 &&
+    running.size === 0 &&
+    timers.size === 0 &&
+    rewalkTimer === undefined &&
+    rewalking === 0;
   const settle = () => {
     if (!isIdle()) return;
     const w = idleWaiters;
@@ -119,6 +131,49 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
     }
   }
 
+  // chokidar reads a new folder before it starts watching it, so what is made in between is
+  // never reported (chokidar#1422): a file — a moved or copied-in project folder, a new project's
+  // first transcript — or a folder, whose later files would all go unseen (a session's
+  // `subagents/`). A folder that appears is walked once more when the burst has settled: folders
+  // the watch lacks are added to it, and every transcript found is handed on (one the ingest
+  // has already read costs it a stat).
+  function folderAppeared(dir: string) {
+    if (closed) return;
+    appeared.add(dir);
+    rewalkTimer ??= setTimeout(() => void rewalk(), options.rewalkDelayMs ?? 1_000);
+  }
+
+  async function rewalk() {
+    const dirs = [...appeared];
+    appeared.clear();
+    rewalking++;
+    rewalkTimer = undefined;
+    try {
+      const folders: string[] = [];
+      const files: string[] = [];
+      for (const top of outermost(dirs)) for (const f of await scanTree(top, folders)) files.push(f.path);
+      if (closed) return;
+      const watched = new Set(Object.keys(watcher.getWatched()));
+      const unwatched = folders.filter((f) => !watched.has(f));
+      if (unwatched.length) watcher.add(unwatched);
+      for (const file of files) if (!seenElsewhere(dirname(file))) await changed(file);
+    } catch (err) {
+      options.log(`watch: reading new folders failed: ${(err as Error).message}`);
+    } finally {
+      rewalking--;
+      settle();
+    }
+  }
+
+  /** The folders not inside another of them (a folder inside one that appeared is walked with it). */
+  function outermost(dirs: string[]): string[] {
+    const all = new Set(dirs);
+    return dirs.filter((d) => {
+      for (let up = dirname(d); up !== dirname(up); up = dirname(up)) if (all.has(up)) return false;
+      return true;
+    });
+  }
+
   // Links are followed, as backfill's scan follows them (ingest/scan-tree.ts), and a folder
   // reached by a second path (a link back up the tree) is watched once, under its first path.
   const folders = new Map<string, string>();
@@ -146,6 +201,7 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
   watcher.on('add', (p) => void changed(p));
   watcher.on('change', (p) => void changed(p));
   watcher.on('unlink', (p) => void gone(p));
+  watcher.on('addDir', (p) => folderAppeared(p));
   watcher.on('error', (err) => options.log(`watch: ${(err as Error).message ?? String(err)}`));
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
 
@@ -160,6 +216,9 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
       closed = true;
       for (const t of timers.values()) clearTimeout(t);
       timers.clear();
+      clearTimeout(rewalkTimer);
+      rewalkTimer = undefined;
+      appeared.clear();
       pending.clear();
       queue.length = 0;
       await watcher.close();

@@ -125,7 +125,8 @@ describe('deletion detection of several files, and of a moved folder', () => {
         .then(check)
         .catch(() => false))
     ) {
-      if (Date.now() > deadline) throw new Error('timed out waiting');
+      if (Date.now() > deadline)
+        throw new Error(`timed out waiting; the server said:\n${s?.logs().slice(-4000) ?? '(no server)'}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   }
