@@ -181,7 +181,7 @@ describe('ApiClient and an address that answers, but not like the API', () => {
       `${baseUrl} (from --webapi ${baseUrl}) did not answer like a transcripts API: GET ${baseUrl}/api/health ` +
         "got HTTP 200 with content type text/html; charset=utf-8, not the API's JSON, starting " +
         '"<html> <body>Router login</body></html>". Is it the address of `transcripts serve` (not a proxy or ' +
-        'another web server)? Pass --webapi URL or set WEBAPI_PORT to use another instance.',
+        'another web server)? Pass --webapi URL or set CT_API_URL to use another instance.',
     );
     // The API was not reached: a hook spools its events until the address is fixed.
     expect(err).toBeInstanceOf(ApiConnectionError);

@@ -372,7 +372,7 @@ export class ApiClient {
       `${this.#origin ?? this.baseUrl} did not answer like a transcripts API: ${method} ${url} got HTTP ${status} ` +
         `with ${what}${start}. ` +
         'Is it the address of `transcripts serve` (not a proxy or another web server)? ' +
-        'Pass --webapi URL or set WEBAPI_PORT to use another instance.',
+        'Pass --webapi URL or set CT_API_URL to use another instance.',
       status,
       contentType,
       unlike,
@@ -396,7 +396,7 @@ export class ApiClient {
     return new ApiConnectionError(
       url,
       `cannot reach the transcripts API at ${this.#origin ?? this.baseUrl} (${why}). ` +
-        'Is `transcripts serve` running there? Pass --webapi URL or set WEBAPI_PORT to use another instance.',
+        'Is `transcripts serve` running there? Pass --webapi URL or set CT_API_URL to use another instance.',
       { cause: err },
     );
   }

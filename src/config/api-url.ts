@@ -100,6 +100,6 @@ export function describeApiUrl(r: ApiUrlResolution): string {
     case 'instance.env':
       return `${r.url} (from the installed instance's ${r.detail})`;
     default:
-      return `${r.url} (the default; pass --webapi URL or set WEBAPI_PORT to use another)`;
+      return `${r.url} (the default; pass --webapi URL or set CT_API_URL to use another)`;
   }
 }

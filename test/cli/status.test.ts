@@ -104,7 +104,7 @@ describe('transcripts status', () => {
     const r = await runCommand(['status'], { env: { HOME: emptyHome } });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
-      /http:\/\/127\.0\.0\.1:7650 \(the default; pass --webapi URL or set WEBAPI_PORT/,
+      /http:\/\/127\.0\.0\.1:7650 \(the default; pass --webapi URL or set CT_API_URL/,
     );
   });
 });
