@@ -68,27 +68,32 @@ export interface SubagentHead {
   file: string;
   agentId?: string;
   prompt?: string;
-  entries: number;
 }
 
-/** First entry of each subagent file: its prompt ties it to the Task call that started it. */
+const HEAD_ENTRIES = 3;
+
+/** First entries of each subagent file: the first user entry's prompt ties it to the Task call that started it. */
 export const subagentHeadsQueryOptions = (
   id: string,
   files: Array<{ name: string; entries: number; agentId?: string }>,
 ) =>
   queryOptions({
-    queryKey: ['subagentHeads', id, files.map((f) => f.name)],
+    // The answer depends on a file's first few entries only: a live subagent file that had fewer
+    // (its prompt not written yet) is asked again as it grows, and never again after.
+    queryKey: ['subagentHeads', id, files.map((f) => [f.name, Math.min(f.entries, HEAD_ENTRIES)])],
     queryFn: async ({ signal }): Promise<SubagentHead[]> =>
       Promise.all(
         files.map(async (f) => {
           const page = await unwrap<TranscriptPage>(
             api.GET('/api/sessions/{id}/transcript', {
-              params: { path: { id }, query: { file: f.name, limit: 3 } },
+              params: { path: { id }, query: { file: f.name, limit: HEAD_ENTRIES } },
               signal,
             }),
           );
           const first = page.entries.find((e) => e.role === 'user' && e.text);
-          return { file: f.name, agentId: f.agentId, prompt: first?.text, entries: f.entries };
+          return { file: f.name, agentId: f.agentId, prompt: first?.text };
         }),
       ),
+    // Entries are only ever appended, so the first few of a file, once there, never change.
+    staleTime: Infinity,
   });
