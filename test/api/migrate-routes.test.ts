@@ -69,10 +69,13 @@ describeEngines('migrate routes', (engine) => {
 
       const search = await getJson(server, '/api/search?q=pomodoro');
       expect(search.status).toBe(200);
-      expect(search.body).toMatchObject({ enabled: false, total: 0, hits: [] });
+      expect(search.body).toMatchObject({ enabled: false, total: 0, hits: [], ignored: [] });
       expect(search.body.reason).toBe(
         'search is off: the full-text index is not built (run `transcripts migrate up`)',
       );
+      // The terms it would leave out are named even while it is off.
+      const emoji = await getJson(server, `/api/search?q=${encodeURIComponent('pomodoro 🎉')}`);
+      expect(emoji.body).toMatchObject({ enabled: false, ignored: ['🎉'] });
       const health = await getJson(server, '/api/health');
       expect(health.body.status).toBe('degraded');
       expect(health.body.search.enabled).toBe(false);

@@ -399,6 +399,17 @@ describeEngines('read routes', (engine) => {
       expect(paged.body.hits).toHaveLength(3);
     });
 
+    it('names the terms it did not search: no letter or digit, as typed', async () => {
+      const plain = (await getJson(server, '/api/search?q=pomodoro')).body;
+      expect(plain.ignored).toEqual([]);
+      // The emoji and the arrow are left out, so the words alone decide the hits.
+      const mixed = (await getJson(server, `/api/search?q=${encodeURIComponent('pomodoro 🎉 "->"')}`)).body;
+      expect(mixed).toMatchObject({ enabled: true, ignored: ['🎉', '"->"'], total: plain.total });
+      const none = await getJson(server, `/api/search?q=${encodeURIComponent('✅ 🎉')}`);
+      expect(none.status).toBe(200);
+      expect(none.body).toMatchObject({ enabled: true, ignored: ['✅', '🎉'], total: 0, hits: [] });
+    });
+
     it('says whether the total counts every match', async () => {
       // The corpus holds fewer matches than an unfiltered search ranks (5,000), so both engines
       // count them all (the store contract tests a word past the window); a filter always does.

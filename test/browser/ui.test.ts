@@ -368,6 +368,30 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     suite.current.assertNoErrors();
   });
 
+  it('names the search terms it did not search (emoji, punctuation), and says when nothing was', async () => {
+    const page = await open('/app/search');
+    await page.getByTestId('search-input').fill('unified_build_system 🎉');
+    await page.getByTestId('search-input').press('Enter');
+    await page.getByTestId('search-hit').first().waitFor();
+    const notice = page.getByTestId('search-ignored');
+    await expect.poll(() => notice.textContent()).toMatch(/^Not searched: “🎉” — .*emoji/);
+    await page.getByTestId('search-input').fill('✅ 🎉');
+    await page.getByTestId('search-input').press('Enter');
+    await expect.poll(() => notice.textContent()).toMatch(/^Nothing to search: “✅”, “🎉”/);
+    expect(await page.getByTestId('search-empty').count()).toBe(0);
+    await screenshot(page, 'search-ignored');
+    // The omnibox's preview says it too, above the hits of the words it did search.
+    await page.keyboard.press('Control+K');
+    await page.getByTestId('omnibox').fill('unified_build_system ->');
+    const dropdown = page.getByTestId('omnibox-dropdown');
+    await dropdown.getByText(/Search hits/).waitFor();
+    await expect
+      .poll(() => dropdown.getByTestId('search-ignored').textContent())
+      .toMatch(/^Not searched: “->”/);
+    await page.keyboard.press('Escape');
+    suite.current.assertNoErrors();
+  });
+
   it('omnibox: operators, date phrases, id prefix, commands, shortcuts, recent searches and saved filters', async () => {
     const page = await open('/app/');
     await page.getByTestId('session-row').first().waitFor();

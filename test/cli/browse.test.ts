@@ -242,4 +242,25 @@ describe('transcripts search', () => {
     );
     expect((await cli(['search', 'zzqqxx'])).stdout).toBe('no hits for "zzqqxx"\n');
   });
+
+  it('names the terms it did not search on stderr; --json carries them as `ignored`', async () => {
+    const why = '(no letters or digits: emoji and punctuation are not indexed)';
+    // One argument: a lone `->` would be read as an option.
+    const mixed = await cli(['search', 'todo 🎉 ->', '--limit', '5']);
+    expect(mixed.code, mixed.stderr).toBe(0);
+    expect(mixed.stderr).toContain(`not searched: "🎉", "->" ${why}\n`);
+    expect(mixed.stdout).not.toContain('not searched');
+    const api = (await getJson(s, `/api/search?q=${encodeURIComponent('todo 🎉 ->')}&limit=5`)).body;
+    expect(api.total).toBeGreaterThan(0);
+    expect(mixed.stdout).toContain(`${api.hits[0].sessionId}  #${api.hits[0].index}`);
+    const json = await cli(['search', 'todo', '🎉', '--json']);
+    expect(json.stderr).toBe('');
+    expect(JSON.parse(json.stdout)).toMatchObject({ ignored: ['🎉'] });
+    // Nothing searchable: said instead of "no hits", which would suggest the history has none.
+    const none = await cli(['search', '✅', '🎉']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe(`nothing searched: "✅", "🎉" ${why}\n`);
+    expect(none.stderr).toBe('');
+    expect((await cli(['search', 'todo', '--json'])).stdout).toMatch(/"ignored": \[\]/);
+  });
 });

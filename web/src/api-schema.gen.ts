@@ -1734,6 +1734,13 @@ export interface components {
       enabled: boolean;
       reason?: string;
       q: string;
+      /**
+       * @description Terms of `q` that were not searched, as typed: they hold no letter or digit (emoji, punctuation such as `->`), and the index keeps only words. Empty when every term was searched
+       * @example [
+       *       "🎉"
+       *     ]
+       */
+      ignored: string[];
       total: number;
       /** @description false when there are more matches than `total` (shown as "5,000+"): an unfiltered search on the PostgreSQL engine stops counting past its ranking window */
       totalExact: boolean;

@@ -6,6 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { SEARCH_STALE, ViewMissingError } from '../../store/contract.js';
 import { bridgeGaps } from '../../core/active-time.js';
+import { ignoredTerms } from '../../store/views-common/search-terms.js';
 import { splitByDay } from '../../store/views-common/split-by-day.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
@@ -91,9 +92,22 @@ export function searchRoutes(deps: ApiDeps) {
     if (problem) throw badRequest(problem);
     const limit = clampLimit(q.limit, DEFAULT_LIMIT.search, MAX_LIMIT.search);
     const offset = q.offset ?? 0;
+    // Said on every answer, so a query of only 🎉 is not mistaken for a history without any.
+    const ignored = ignoredTerms(q.q);
     const off = (reason: string) =>
       c.json(
-        { enabled: false, reason, q: q.q, total: 0, totalExact: true, stale: false, offset, limit, hits: [] },
+        {
+          enabled: false,
+          reason,
+          q: q.q,
+          ignored,
+          total: 0,
+          totalExact: true,
+          stale: false,
+          offset,
+          limit,
+          hits: [],
+        },
         200,
       );
     const stale = store.docs.getLocal(SEARCH_STALE).then(
@@ -143,6 +157,7 @@ export function searchRoutes(deps: ApiDeps) {
       {
         enabled: true,
         q: q.q,
+        ignored,
         total: result.total,
         totalExact: result.totalExact,
         stale: await stale,

@@ -29,6 +29,12 @@ export const searchResultSchema = z
     /** Why search is off (when `enabled` is false). */
     reason: z.string().optional(),
     q: z.string(),
+    ignored: z.array(z.string()).openapi({
+      description:
+        'Terms of `q` that were not searched, as typed: they hold no letter or digit (emoji, ' +
+        'punctuation such as `->`), and the index keeps only words. Empty when every term was searched',
+      example: ['🎉'],
+    }),
     total: z.number(),
     totalExact: z.boolean().openapi({
       description:

@@ -1,5 +1,6 @@
 /** `transcripts search <query>`: full-text hits across sessions, with the matched words marked on a terminal. */
 import type { SearchResult, SessionFilters } from '../../client/api-client.js';
+import { isSearchable } from '../../core/searchable.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import {
@@ -60,7 +61,9 @@ export const searchCommand = defineCommand<SearchOptions>({
   description:
     'Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (deploy*). Each hit ' +
     'names the session (a unique id prefix), the entry index (`transcripts transcript <id>` shows it) and a ' +
-    'snippet with the matches highlighted on a terminal. Takes the session list filters. Exits 1 when search is off.',
+    'snippet with the matches highlighted on a terminal. Terms without a letter or digit (emoji, ->) are not ' +
+    'indexed, so they are left out of the search and named on stderr. Takes the session list filters. Exits 1 ' +
+    'when search is off.',
   examples: [
     'transcripts search "database migration"',
     'transcripts search deploy* --model claude-opus-4-1 --limit 50',
@@ -100,6 +103,16 @@ export const searchCommand = defineCommand<SearchOptions>({
       ctx.io.err(
         'note: an import has written entries search has not indexed yet; `transcripts reindex` catches up',
       );
+    // An older server does not say; nothing is known to be left out then.
+    const ignored = (r.ignored as string[] | undefined) ?? [];
+    const terms = ignored.map((t) => JSON.stringify(t)).join(', ');
+    const why = 'no letters or digits: emoji and punctuation are not indexed';
+    // The parser drops no letter or digit, so a query without one had every term ignored.
+    if (ignored.length > 0 && !isSearchable(r.q)) {
+      ctx.io.out(`nothing searched: ${terms} (${why})`);
+      return 0;
+    }
+    if (ignored.length > 0) ctx.io.err(`not searched: ${terms} (${why})`);
     if (r.hits.length === 0) {
       ctx.io.out(
         r.total === 0

@@ -10,6 +10,8 @@ import { useEffect, useState } from 'react';
 import { AnchorLink } from '../components/AnchorLink.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet } from '../components/HighlightedText.js';
+import { IgnoredTerms } from '../components/IgnoredTerms.js';
+import { isSearchable } from '../../../src/core/searchable.js';
 import { formatCount, formatTimestamp } from '../lib/format.js';
 import {
   filterChips,
@@ -114,6 +116,8 @@ function SearchPage() {
   // Past a lower-bound total ("5,000+") one more page is offered; reaching it widens the window.
   const pages = data ? Math.ceil(data.total / PAGE) + (data.totalExact ? 0 : 1) : 0;
   const lastPage = Math.max(1, data ? Math.ceil(data.total / PAGE) : 1);
+  // No letter or digit anywhere in the query: every term was left out, so there was no search.
+  const nothingSearched = Boolean(data && data.ignored.length > 0 && !isSearchable(data.q));
 
   return (
     <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="search-page">
@@ -158,12 +162,19 @@ function SearchPage() {
         <Alert color="yellow" title="Search is off" data-testid="search-off">
           {data.reason ?? 'The full-text index is not available on this instance.'}
         </Alert>
+      ) : nothingSearched ? (
+        <IgnoredTerms terms={data.ignored} all />
       ) : data.total === 0 ? (
-        <Alert color="gray" variant="light" title="No matches" data-testid="search-empty">
-          No transcript entry matches “{search.q}”{Object.keys(filters).length ? ' with these filters' : ''}.
-        </Alert>
+        <>
+          <IgnoredTerms terms={data.ignored} />
+          <Alert color="gray" variant="light" title="No matches" data-testid="search-empty">
+            No transcript entry matches “{search.q}”{Object.keys(filters).length ? ' with these filters' : ''}
+            .
+          </Alert>
+        </>
       ) : (
         <>
+          <IgnoredTerms terms={data.ignored} />
           {data.stale && (
             <Alert color="yellow" variant="light" data-testid="search-stale">
               An import has written entries that search has not indexed yet; they appear once it reindexes (or

@@ -1,15 +1,17 @@
 /**
  * The omnibox in the header: free text, `project:`/`host:`/`model:`/`source:` operators, date
  * phrases, an id prefix, `>` commands. Enter filters the list, Shift+Enter searches, Ctrl/⌘+K
- * focuses. The dropdown says what Enter will do, previews search hits, and offers recent
- * searches and saved filters (or a hint when search is off).
+ * focuses. The dropdown says what Enter will do, previews search hits (naming terms search leaves
+ * out), and offers recent searches and saved filters (or a hint when search is off).
  */
 import { Combobox, Group, Kbd, Loader, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useQueries, useQuery } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { isSearchable } from '../../../../src/core/searchable.js';
 import { HighlightedSnippet } from '../../components/HighlightedText.js';
+import { IgnoredTerms } from '../../components/IgnoredTerms.js';
 import { resolveOmniboxFilters, type FacetLists } from '../../lib/facet-match.js';
 import {
   commandHelp,
@@ -233,7 +235,9 @@ export function Omnibox() {
       );
   }
 
-  const hits = !searchReason && parse.kind === 'query' && !empty ? (preview.data?.hits ?? []) : [];
+  const previewShown = !searchReason && parse.kind === 'query' && !empty;
+  const hits = previewShown ? (preview.data?.hits ?? []) : [];
+  const ignored = previewShown ? (preview.data?.ignored ?? []) : [];
   const recentShown = recent
     .filter((r) => empty || r.toLowerCase().includes(value.trim().toLowerCase()))
     .slice(0, 5);
@@ -287,6 +291,7 @@ export function Omnibox() {
           {options.length > 0 && (
             <Combobox.Group label={parse.kind === 'command' ? 'Commands' : 'Enter'}>{options}</Combobox.Group>
           )}
+          <IgnoredTerms terms={ignored} all={!isSearchable(preview.data?.q ?? '')} compact />
           {hits.length > 0 && (
             <Combobox.Group
               label={`Search hits (${preview.data?.total ?? hits.length}${preview.data?.totalExact === false ? '+' : ''})`}
