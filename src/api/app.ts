@@ -54,7 +54,14 @@ export interface CreateAppOptions {
   logError?: (message: string) => void;
 }
 
-const IDLE_IMPORT: ImportStatus = { state: 'idle', filesTotal: 0, filesDone: 0, bytesTotal: 0, bytesDone: 0 };
+const IDLE_IMPORT: ImportStatus = {
+  state: 'idle',
+  roots: [],
+  filesTotal: 0,
+  filesDone: 0,
+  bytesTotal: 0,
+  bytesDone: 0,
+};
 
 function errorBody(
   c: Context,

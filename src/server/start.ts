@@ -176,6 +176,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     importStatus: () =>
       importer.current?.status() ?? {
         state: 'idle',
+        roots,
         filesTotal: 0,
         filesDone: 0,
         bytesTotal: 0,
@@ -252,7 +253,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const lockRunner = sessionLockRunner(livePaths(paths.dataDir));
   const started = startFirstImport({
     store,
-    root: claudeProjectsDir(env),
+    roots,
     enabled: !options.noImport,
     log,
     runSession: lockRunner,

@@ -3,12 +3,12 @@
  * import of ~/.claude/projects in the background with progress in /api/health, instance.env for
  * clients to find it, no second import on restart, --no-import, graceful shutdown on SIGTERM.
  */
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
-import { claudeCorpusDir } from '../support/paths.js';
+import { claudeCorpusDir, corpusDir } from '../support/paths.js';
 import { POMODORO } from '../support/corpus-sessions.js';
 
 let servers: TestServer[] = [];
@@ -85,6 +85,34 @@ describe('transcripts serve', () => {
     );
     expect(again.body.import.state).toBe('skipped');
     expect(again.body.import.reason).toMatch(/already imported/);
+  });
+
+  it("imports Codex's ~/.codex/sessions too, after ~/.claude/projects, with its progress in the same counts", async () => {
+    const root = rootWithProjects();
+    const home = path.join(root, 'home');
+    const rollout = 'rollout-2026-03-13T10-33-37-019ce50a-d285-7a52-b98a-6a3a66a48547.jsonl';
+    const day = path.join(home, '.codex', 'sessions', '2026', '03', '13');
+    mkdirSync(day, { recursive: true });
+    cpSync(path.join(corpusDir, 'codex', 'aaaAlexanderaaa__cchistory', rollout), path.join(day, rollout));
+    // No watcher: the import alone must bring Codex's history in (the watcher's catch-up would too).
+    const server = await startTestServer({ root, args: ['--no-watch'] });
+    servers.push(server);
+    const health = await waitFor(
+      () => getJson(server, '/api/health'),
+      (r) => r.body.import.state === 'done',
+    );
+    const claude = path.join(home, '.claude', 'projects');
+    const codex = path.join(home, '.codex', 'sessions');
+    expect(health.body.import).toMatchObject({ roots: [claude, codex], root: codex, failedFiles: 0 });
+    const files = (readdirSync(claude, { recursive: true }) as string[]).filter((f) =>
+      f.endsWith('.jsonl'),
+    ).length;
+    expect(health.body.import.filesTotal).toBe(files + 1);
+    expect(health.body.import.filesDone).toBe(files + 1);
+    expect(server.logs()).toContain(`importing ${claude} and ${codex} in the background`);
+    const codexSession = await getJson(server, '/api/sessions/019ce50a-d285-7a52-b98a-6a3a66a48547');
+    expect(codexSession.status).toBe(200);
+    expect(codexSession.body.provenance).toBe('backfilled');
   });
 
   it('--no-import leaves the history alone', async () => {

@@ -1949,6 +1949,9 @@ export interface components {
       /** @enum {string} */
       state: 'idle' | 'skipped' | 'running' | 'done' | 'failed';
       reason?: string;
+      /** @description the transcript trees this import reads, in order (`~/.claude/projects`, then `~/.codex/sessions`); once it runs, only those that exist */
+      roots: string[];
+      /** @description the tree being read now (the last one, once done) */
       root?: string;
       startedAt?: string;
       finishedAt?: string;

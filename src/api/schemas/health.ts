@@ -6,7 +6,11 @@ export const importStatusSchema = z
     state: z.enum(['idle', 'skipped', 'running', 'done', 'failed']),
     /** Why it was skipped or failed, in words. */
     reason: z.string().optional(),
-    root: z.string().optional(),
+    roots: z.array(z.string()).openapi({
+      description:
+        'the transcript trees this import reads, in order (`~/.claude/projects`, then `~/.codex/sessions`); once it runs, only those that exist',
+    }),
+    root: z.string().optional().openapi({ description: 'the tree being read now (the last one, once done)' }),
     startedAt: z.string().optional(),
     finishedAt: z.string().optional(),
     filesTotal: z.number(),

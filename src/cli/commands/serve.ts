@@ -16,11 +16,11 @@ export const serveCommand = defineCommand<ServeOptions>({
   summary: 'Run the HTTP API and web UI (applies pending migrations first)',
   description:
     'Listens on WEBAPI_HOST:WEBAPI_PORT (default 127.0.0.1:7650) over the store in the data dir ' +
-    '(CT_HOME overrides). Any non-loopback host requires CT_API_TOKEN. On first start, when ' +
-    '~/.claude/projects exists, it imports your sessions in the background (progress in the log ' +
-    "and at /api/health). While it runs it watches that directory, and Codex's ~/.codex/sessions, " +
-    'and records new and growing transcripts live, and replays what `transcripts hook` spooled ' +
-    'while it was down.',
+    '(CT_HOME overrides). Any non-loopback host requires CT_API_TOKEN. On first start it imports ' +
+    "your sessions from ~/.claude/projects and Codex's ~/.codex/sessions, those that exist, in the " +
+    'background (progress in the log and at /api/health). While it runs it watches those ' +
+    'directories and records new and growing transcripts live, and replays what `transcripts hook` ' +
+    'spooled while it was down.',
   examples: [
     'transcripts serve',
     'transcripts serve --port 7700 --no-import',
@@ -32,7 +32,10 @@ export const serveCommand = defineCommand<ServeOptions>({
       description: 'port to listen on (default WEBAPI_PORT or 7650; 0 = any free port)',
     },
     { flags: '--host <address>', description: 'address to listen on (default WEBAPI_HOST or 127.0.0.1)' },
-    { flags: '--no-import', description: 'do not import ~/.claude/projects on first start' },
+    {
+      flags: '--no-import',
+      description: 'do not import ~/.claude/projects and ~/.codex/sessions on first start',
+    },
     {
       flags: '--no-watch',
       description:

@@ -72,10 +72,11 @@ function importLine(i: {
   filesDone: number;
   filesTotal: number;
   sessions?: number;
+  root?: string;
 }): string {
   switch (i.state) {
     case 'running':
-      return `first-start import running: ${i.filesDone}/${i.filesTotal} files`;
+      return `first-start import running: ${i.filesDone}/${i.filesTotal} files${i.root ? ` (reading ${i.root})` : ''}`;
     case 'done':
       return `first-start import done${i.sessions !== undefined ? ` (${plural(i.sessions, 'session')})` : ''}`;
     case 'failed':

@@ -10,7 +10,15 @@ const health = (over: Partial<Health> = {}): Health => ({
   counts: { documents: 10, sessions: 2, objects: 2, objectBytes: 2048 },
   schema: { currentVersion: 10, latestVersion: 10, pending: [] },
   search: { enabled: true, stale: false },
-  import: { state: 'done', filesTotal: 1, filesDone: 1, bytesTotal: 1, bytesDone: 1, sessions: 2 },
+  import: {
+    state: 'done',
+    roots: ['/home/me/.claude/projects'],
+    filesTotal: 1,
+    filesDone: 1,
+    bytesTotal: 1,
+    bytesDone: 1,
+    sessions: 2,
+  },
   watch: { enabled: true, trees: [{ path: '/home/me/.claude/projects', state: 'watching' }] },
   ...over,
 });
