@@ -457,8 +457,11 @@ export class ApiClient {
   search = (q: SessionFilters & { q: string; limit?: number; offset?: number }) =>
     this.get<SearchResult>('/api/search', q as unknown as Query, SHAPES.search);
   activity = (q: SessionFilters = {}) => this.get<Activity>('/api/activity', q as Query, SHAPES.activity);
-  facets = (attribute: 'cwd' | 'model' | 'hostname' | 'source') =>
-    this.get<Facets>(`/api/facets/${attribute}`, undefined, SHAPES.facets);
+  /** Counts over the sessions `q` selects; the attribute's own filter is ignored by the API. */
+  facets = (
+    attribute: 'cwd' | 'model' | 'hostname' | 'source',
+    q: SessionFilters & { idPrefix?: string; text?: string } = {},
+  ) => this.get<Facets>(`/api/facets/${attribute}`, q as Query, SHAPES.facets);
 
   // --- migrations ---------------------------------------------------------------------------
   migrateStatus = () => this.get<MigrateStatusBody>('/api/migrate/status', undefined, SHAPES.migrateStatus);

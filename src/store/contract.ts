@@ -359,9 +359,15 @@ export interface Views {
   dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]>;
   /** Rebuilds the full-text index from the stored chunks; returns how many entries it indexed. */
   reindex(): Promise<{ entries: number; sessions: number }>;
-  /** Distinct values of a filter attribute with session counts (for the UI's pickers). */
+  /**
+   * Distinct values of a filter attribute with session counts (for the UI's pickers), counted over
+   * the sessions `filter` selects, the attribute's own filter aside: under `model=x` the model
+   * facet still lists every model of the sessions the other filters select. A session with two
+   * models counts once for each.
+   */
   facets(
     attribute: 'cwd' | 'model' | 'hostname' | 'source',
+    filter?: SessionFilter,
   ): Promise<Array<{ value: string; sessions: number }>>;
 }
 

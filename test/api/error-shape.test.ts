@@ -77,6 +77,8 @@ const CASES: Case[] = [
   { path: '/api/activity?from=2025-02-30x', status: 400, names: 'from' },
   { path: '/api/activity?to=soon', status: 400, names: 'to' },
   { path: '/api/facets/title', status: 400, names: 'attribute' },
+  { path: '/api/facets/model?colour=red', status: 400, names: 'colour' },
+  { path: '/api/facets/model?from=2025-09-01&to=2025-08-01', status: 400, names: 'from' },
   // store
   { path: '/api/store/docs?limit=-1', status: 400, names: 'limit' },
   { path: '/api/store/docs?include_docs=1', status: 400, names: 'include_docs' },

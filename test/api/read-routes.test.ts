@@ -472,6 +472,34 @@ describeEngines('read routes', (engine) => {
       const hosts = await getJson(server, '/api/facets/hostname');
       expect(hosts.body.values).toEqual([{ value: 'test-host', sessions: total }]);
     });
+
+    it('counts facet values over the sessions the other filters select, its own filter aside', async () => {
+      const models = async (query: string) =>
+        (await getJson(server, `/api/facets/model?${query}`)).body.values as Array<{
+          value: string;
+          sessions: number;
+        }>;
+      const all = await models('');
+      // Each value's count is the session list's total under that value and the same filters.
+      const q = new URLSearchParams({ cwd: BIG_CWD, from: '2025-08-01', to: '2025-08-31' });
+      const narrowed = await models(q.toString());
+      expect(narrowed.length).toBeGreaterThan(0);
+      expect(narrowed.length).toBeLessThan(all.length);
+      for (const { value, sessions } of narrowed)
+        expect((await getJson(server, `/api/sessions?${q}&model=${value}&limit=0`)).body.total, value).toBe(
+          sessions,
+        );
+      // The model facet ignores the model filter; the other facets follow it.
+      expect(await models(`${q}&model=${OPUS41}`)).toEqual(narrowed);
+      const cwds = (await getJson(server, `/api/facets/cwd?model=${SONNET4}`)).body.values;
+      expect(cwds.length).toBeGreaterThan(0);
+      for (const { value, sessions } of cwds.slice(0, 3)) {
+        const list = `/api/sessions?model=${SONNET4}&cwd=${encodeURIComponent(value)}&limit=0`;
+        expect((await getJson(server, list)).body.total, value).toBe(sessions);
+      }
+      expect(await models('hostname=no-such-host')).toEqual([]);
+      expect(await models(`text=${encodeURIComponent('no-such-word-anywhere')}`)).toEqual([]);
+    });
   });
 
   describe('blueprint, health, openapi, docs, /app', () => {

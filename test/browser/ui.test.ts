@@ -19,6 +19,7 @@ import {
   urlParams,
 } from './harness.js';
 import { GOAL_STATUS } from '../support/corpus-sessions.js';
+import { summaryDoc } from '../../src/store/contract/view-fixtures.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -159,6 +160,49 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.getByTestId('session-row').first().waitFor();
     expect(await page.getByTestId('filter-chips').count()).toBe(0);
     suite.current.assertNoErrors();
+  });
+
+  it("counts each filter picker's values over the sessions the other filters select", async () => {
+    // A small instance of its own with two hosts (the corpus was all recorded on one).
+    const hosts = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: suite.staticDir } });
+    try {
+      const span: [string, string] = ['2025-09-01T10:00:00.000Z', '2025-09-01T11:00:00.000Z'];
+      const r = await sendJson(hosts, 'POST', '/api/ingest/docs', {
+        docs: [
+          summaryDoc('facet-a', { span, hostname: 'laptop', models: ['model-laptop', 'model-shared'] }),
+          summaryDoc('facet-b', { span, hostname: 'desktop', models: ['model-desktop', 'model-shared'] }),
+          summaryDoc('facet-c', { span, hostname: 'desktop', models: ['model-shared'] }),
+        ],
+      });
+      expect(r.status).toBe(200);
+      const page = await suite.open();
+      const options = async (picker: string, first: string) => {
+        await page.getByTestId(picker).click();
+        await page.getByRole('option', { name: first }).waitFor();
+        const texts = await page.getByRole('option').allTextContents();
+        await page.keyboard.press('Escape');
+        return texts;
+      };
+      await page.goto(`${hosts.url}/app/`);
+      await page.getByTestId('session-row').first().waitFor();
+      expect(await options('filter-model', 'model-shared (3)')).toEqual([
+        'model-shared (3)',
+        'model-desktop (1)',
+        'model-laptop (1)',
+      ]);
+      // With a host, the Model picker offers only that host's models, counted there; the Host
+      // picker still offers every host.
+      await page.goto(`${hosts.url}/app/?hostname=laptop`);
+      await page.getByTestId('chip-hostname').waitFor();
+      expect(await options('filter-model', 'model-laptop (1)')).toEqual([
+        'model-laptop (1)',
+        'model-shared (1)',
+      ]);
+      expect(await options('filter-hostname', 'desktop (2)')).toEqual(['desktop (2)', 'laptop (1)']);
+      suite.current.assertNoErrors();
+    } finally {
+      await hosts.stop();
+    }
   });
 
   it('navigates the calendar and opens a day, placing a session on every day it ran', async () => {

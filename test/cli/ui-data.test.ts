@@ -165,6 +165,29 @@ describe('transcripts facets', () => {
     expect((await cli(['facets', 'host'])).stdout).toMatch(/^ +\d+ {2}test-host$/m);
   });
 
+  it("takes the session filters: counts over the sessions they select, the field's own aside", async () => {
+    const q = new URLSearchParams({ source: 'backfill', from: '2025-08-01', to: '2025-08-31' });
+    const api = (await getJson(s, `/api/facets/model?${q}`)).body;
+    expect(api.values.length).toBeGreaterThan(0);
+    const args = ['facets', 'model', '--source', 'backfill', '--from', '2025-08-01', '--to', '2025-08-31'];
+    const json = await cli([...args, '--json']);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(api);
+    // The own filter changes nothing; --host is sent as hostname; --text narrows.
+    expect(JSON.parse((await cli([...args, '--model', 'x', '--json'])).stdout)).toEqual(api);
+    const none = await cli(['facets', 'model', '--host', 'no-such-host']);
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('no model values: no sessions match the filters');
+    expect(
+      JSON.parse((await cli(['facets', 'cwd', '--text', 'no-such-word-anywhere', '--json'])).stdout),
+    ).toEqual({
+      attribute: 'cwd',
+      values: [],
+    });
+    const bad = await cli(['facets', 'model', '--from', '2025-09-01', '--to', '2025-08-01']);
+    expect(bad.code).toBe(2);
+  });
+
   it('an unknown field is a usage error listing the fields (exit 2); the built CLI answers the same', async () => {
     const bad = await cli(['facets', 'colour']);
     expect(bad.code).toBe(2);

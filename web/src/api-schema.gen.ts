@@ -659,10 +659,32 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Distinct values of a filter attribute with session counts */
+    /**
+     * Distinct values of a filter attribute with session counts
+     * @description Each value with how many sessions have it, most first. The filters of `GET /api/sessions` apply, except the attribute's own: under `hostname=laptop&model=x`, `/api/facets/model` counts every model of laptop's sessions, so a picker still offers the other values. A session with several models counts once for each.
+     */
     get: {
       parameters: {
-        query?: never;
+        query?: {
+          /** @description exact working directory */
+          cwd?: string;
+          /** @description exact project: the working directory's last segment, so every directory so named */
+          project?: string;
+          /** @description exact model name (any model the session used) */
+          model?: string;
+          /** @description exact host name */
+          hostname?: string;
+          /** @description exact recorder (`live`, `backfill`, …) */
+          source?: string;
+          /** @description sessions whose activity overlaps [from, to]; ISO date or time */
+          from?: string;
+          /** @description end of the range (a bare date means the end of that UTC day) */
+          to?: string;
+          /** @description session id prefix */
+          idPrefix?: string;
+          /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
+          text?: string;
+        };
         header?: never;
         path: {
           attribute: 'cwd' | 'model' | 'hostname' | 'source';

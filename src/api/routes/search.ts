@@ -16,6 +16,8 @@ import {
   errorResponses,
   filterQueryShape,
   isoBound,
+  listFilter,
+  listFilterQueryShape,
   pageQueryShape,
   rangeProblem,
 } from '../schemas/common.js';
@@ -68,11 +70,17 @@ const facetsRoute = createRoute({
   method: 'get',
   path: '/facets/{attribute}',
   summary: 'Distinct values of a filter attribute with session counts',
+  description:
+    'Each value with how many sessions have it, most first. The filters of `GET /api/sessions` apply, ' +
+    "except the attribute's own: under `hostname=laptop&model=x`, `/api/facets/model` counts every model " +
+    "of laptop's sessions, so a picker still offers the other values. A session with several models " +
+    'counts once for each.',
   tags: ['sessions'],
   request: {
     params: z.object({
       attribute: z.enum(facetAttributes).openapi({ param: { name: 'attribute', in: 'path' } }),
     }),
+    query: z.object(listFilterQueryShape).strict(),
   },
   responses: {
     200: { description: 'Values', content: { 'application/json': { schema: facetsSchema } } },
@@ -221,7 +229,10 @@ export function searchRoutes(deps: ApiDeps) {
 
   app.openapi(facetsRoute, async (c) => {
     const { attribute } = c.req.valid('param');
-    return c.json({ attribute, values: await store.views.facets(attribute) }, 200);
+    const q = c.req.valid('query');
+    const problem = rangeProblem(q.from, q.to);
+    if (problem) throw badRequest(problem);
+    return c.json({ attribute, values: await store.views.facets(attribute, listFilter(q)) }, 200);
   });
 
   return app;

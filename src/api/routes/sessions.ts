@@ -10,8 +10,8 @@ import { badRequest, notFound } from '../http-error.js';
 import { createRouter } from '../router.js';
 import {
   errorResponses,
-  filterQueryShape,
-  isoBound,
+  listFilter,
+  listFilterQueryShape,
   objectNameSchema,
   pageQueryShape,
   rangeProblem,
@@ -30,10 +30,6 @@ import { toSession } from '../session-view.js';
 import { markdownPieces } from '../markdown.js';
 import { streamedResponse } from '../streamed-response.js';
 import { readRawLine } from '../raw-line.js';
-import { MAX_TEXT_WORDS } from '../../store/views-common/session-filter.js';
-
-/** A bound on the list's free-text filter (words are bounded by MAX_TEXT_WORDS too). */
-const MAX_TEXT_CHARS = 1000;
 
 const listRoute = createRoute({
   method: 'get',
@@ -46,25 +42,7 @@ const listRoute = createRoute({
   request: {
     query: z
       .object({
-        ...filterQueryShape,
-        idPrefix: z
-          .string()
-          .min(1)
-          .optional()
-          .openapi({ param: { name: 'idPrefix', in: 'query' }, description: 'session id prefix' }),
-        text: z
-          .string()
-          .max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` })
-          .refine((v) => v.split(/\s+/).filter(Boolean).length <= MAX_TEXT_WORDS, {
-            error: `must have at most ${MAX_TEXT_WORDS} words`,
-          })
-          .optional()
-          .openapi({
-            param: { name: 'text', in: 'query' },
-            description:
-              `words separated by spaces (at most ${MAX_TEXT_WORDS}), each found, case aside, in the ` +
-              "session's title, project, working directory or id; every word must be found",
-          }),
+        ...listFilterQueryShape,
         ...pageQueryShape({ max: MAX_LIMIT.sessions, default: 'userSettings.sessionListPageSize' }),
       })
       .strict(),
@@ -227,20 +205,7 @@ export function sessionRoutes(deps: ApiDeps) {
     if (problem) throw badRequest(problem);
     const limit = clampLimit(q.limit, settings.userSettings.sessionListPageSize, MAX_LIMIT.sessions);
     const offset = q.offset ?? 0;
-    const { total, rows } = await store.views.listSessions(
-      {
-        cwd: q.cwd,
-        project: q.project,
-        model: q.model,
-        hostname: q.hostname,
-        source: q.source,
-        from: isoBound(q.from, false),
-        to: isoBound(q.to, true),
-        idPrefix: q.idPrefix,
-        text: q.text,
-      },
-      { limit, offset },
-    );
+    const { total, rows } = await store.views.listSessions(listFilter(q), { limit, offset });
     const now = deps.now();
     return c.json({ total, offset, limit, sessions: rows.map((r) => toSession(r, settings, now)) }, 200);
   });

@@ -5,6 +5,8 @@
 import { z } from '@hono/zod-openapi';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import { readIsoTime } from '../../core/iso-time.js';
+import type { SessionFilter } from '../../store/contract.js';
+import { MAX_TEXT_WORDS } from '../../store/views-common/session-filter.js';
 
 export const errorSchema = z
   .object({
@@ -87,6 +89,52 @@ export const filterQueryShape = {
   from: isoParam('from', 'sessions whose activity overlaps [from, to]; ISO date or time'),
   to: isoParam('to', 'end of the range (a bare date means the end of that UTC day)'),
 };
+
+/** A bound on the list's free-text filter (words are bounded by MAX_TEXT_WORDS too). */
+const MAX_TEXT_CHARS = 1000;
+
+/**
+ * The session list's filters: the shared ones plus the id prefix and free text, taken alike by
+ * the list and the facets (whose counts are over the sessions the list would show).
+ */
+export const listFilterQueryShape = {
+  ...filterQueryShape,
+  idPrefix: z
+    .string()
+    .min(1)
+    .optional()
+    .openapi({ param: { name: 'idPrefix', in: 'query' }, description: 'session id prefix' }),
+  text: z
+    .string()
+    .max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` })
+    .refine((v) => v.split(/\s+/).filter(Boolean).length <= MAX_TEXT_WORDS, {
+      error: `must have at most ${MAX_TEXT_WORDS} words`,
+    })
+    .optional()
+    .openapi({
+      param: { name: 'text', in: 'query' },
+      description:
+        `words separated by spaces (at most ${MAX_TEXT_WORDS}), each found, case aside, in the ` +
+        "session's title, project, working directory or id; every word must be found",
+    }),
+};
+
+/** The store's filter for validated `listFilterQueryShape` params (the range bounds normalised). */
+export function listFilter(q: {
+  [K in keyof typeof listFilterQueryShape]?: string;
+}): SessionFilter {
+  return {
+    cwd: q.cwd,
+    project: q.project,
+    model: q.model,
+    hostname: q.hostname,
+    source: q.source,
+    from: isoBound(q.from, false),
+    to: isoBound(q.to, true),
+    idPrefix: q.idPrefix,
+    text: q.text,
+  };
+}
 
 /**
  * How a paged route treats `limit`, given as the numbers its handler clamps with (`MAX_LIMIT`,

@@ -15,6 +15,8 @@ import {
   pageOptions,
   parsePage,
   parseFilters,
+  textOf,
+  textOption,
   webapiOf,
   webapiOption,
 } from './shared/options.js';
@@ -52,18 +54,14 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
   ],
   options: [
     ...filterOptions,
-    {
-      flags: '--text <words>',
-      description: 'only sessions with every word in the title, project, directory or id (case aside)',
-      apiParams: ['text'],
-    },
+    textOption,
     ...pageOptions('sessions', 'default: userSettings.sessionListPageSize, max 500'),
     jsonOption,
     webapiOption,
   ],
   parse: (raw) => ({
     filters: parseFilters(raw),
-    text: typeof raw.text === 'string' ? raw.text : undefined,
+    text: textOf(raw),
     ...parsePage(raw),
     json: raw.json === true,
     webapi: webapiOf(raw),

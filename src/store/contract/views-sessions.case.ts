@@ -211,6 +211,55 @@ export function describeSessionViews(options: ContractOptions): void {
       ]);
     });
 
+    it('counts facet values over the sessions the other filters select', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      const facets = store().views.facets.bind(store().views);
+      // Narrowed by another attribute: host h1 has sess-a, sess-c and sess-d.
+      expect(await facets('model', { hostname: 'h1' })).toEqual([
+        { value: 'claude-haiku-4', sessions: 1 },
+        { value: 'claude-opus-4', sessions: 1 },
+        { value: 'claude-sonnet-4', sessions: 1 },
+      ]);
+      // sess-b used two models and counts once for each.
+      expect(await facets('model', { hostname: 'h2' })).toEqual([
+        { value: 'claude-opus-4', sessions: 1 },
+        { value: 'claude-sonnet-4', sessions: 1 },
+      ]);
+      expect(await facets('model', { source: 'live' })).toEqual([
+        { value: 'claude-sonnet-4', sessions: 2 },
+        { value: 'claude-haiku-4', sessions: 1 },
+        { value: 'claude-opus-4', sessions: 1 },
+      ]);
+      // A model filter narrows the other facets through the sessions' models.
+      expect(await facets('cwd', { model: 'claude-sonnet-4' })).toEqual([
+        { value: '/work/alpha', sessions: 1 },
+        { value: '/work/beta', sessions: 1 },
+      ]);
+      expect(await facets('cwd', { project: 'project', text: 'sess-c' })).toEqual([
+        { value: '/work/alpha', sessions: 1 },
+      ]);
+      // The facet's own filter is ignored: the picker keeps offering the other values.
+      expect(await facets('model', { model: 'claude-opus-4' })).toEqual(await facets('model'));
+      expect(await facets('model', { model: 'claude-opus-4', hostname: 'h1' })).toEqual(
+        await facets('model', { hostname: 'h1' }),
+      );
+      expect(await facets('hostname', { hostname: 'h2', cwd: '/work/alpha' })).toEqual([
+        { value: 'h1', sessions: 2 },
+      ]);
+      // A date range (a bare-date upper bound takes in that whole day).
+      expect(await facets('model', { to: '2025-03-02' })).toEqual([
+        { value: 'claude-opus-4', sessions: 2 },
+        { value: 'claude-sonnet-4', sessions: 1 },
+      ]);
+      expect(await facets('source', { from: '2025-03-02T00:00:00Z', to: '2025-03-02' })).toEqual([
+        { value: 'live', sessions: 1 },
+      ]);
+      // Nothing selected: no values, not an error.
+      expect(await facets('model', { from: '2025-04-01T00:00:00Z' })).toEqual([]);
+      expect(await facets('cwd', { hostname: 'nowhere' })).toEqual([]);
+    });
+
     it('follows summary rewrites and deletions', async () => {
       await materializeAll(store());
       await seedSessions(store());

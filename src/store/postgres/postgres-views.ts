@@ -259,9 +259,12 @@ export class PostgresViews implements Views {
     });
   }
 
-  async facets(attribute: FacetAttribute): Promise<Array<{ value: string; sessions: number }>> {
+  async facets(
+    attribute: FacetAttribute,
+    filter: SessionFilter = {},
+  ): Promise<Array<{ value: string; sessions: number }>> {
     checkFacet(attribute);
-    return this.#over(['session_rollup'], () => facets(this.#db.pool, attribute));
+    return this.#over(['session_rollup'], () => facets(this.#db.pool, attribute, filter));
   }
 
   // ---------------------------------------------------------------------------------------------

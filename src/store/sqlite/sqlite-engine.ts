@@ -127,6 +127,6 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     events: (sessionId, page) => reads.events(sessionId, page),
     search: (query) => reads.search(query),
     dailyActivity: (from, to, filter) => reads.dailyActivity(from, to, filter),
-    facets: (attribute) => reads.facets(attribute),
+    facets: (attribute, filter) => reads.facets(attribute, filter),
   };
 }

@@ -250,10 +250,11 @@ export class SqliteViews implements Views, DocWriteObserver {
 
   async facets(
     attribute: 'cwd' | 'model' | 'hostname' | 'source',
+    filter: SessionFilter = {},
   ): Promise<Array<{ value: string; sessions: number }>> {
     this.#require('session_rollup');
     checkFacet(attribute);
-    return facets(this.#cache, attribute);
+    return facets(this.#cache, attribute, filter);
   }
 
   // ---------------------------------------------------------------------------------------------

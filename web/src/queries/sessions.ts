@@ -108,9 +108,14 @@ export const idPrefixQueryOptions = (prefix: string, limit = 10) =>
 
 export type FacetAttribute = 'cwd' | 'model' | 'hostname' | 'source';
 
-export const facetsQueryOptions = (attribute: FacetAttribute) =>
+/**
+ * One attribute's values with session counts, over the sessions `filters` select (the API ignores
+ * the attribute's own filter). Without filters: every value, as name lookups (the omnibox, a
+ * project's directories) need.
+ */
+export const facetsQueryOptions = (attribute: FacetAttribute, filters: SessionListParams = {}) =>
   queryOptions({
-    queryKey: ['facets', attribute],
+    queryKey: ['facets', attribute, filters],
     queryFn: ({ signal }) =>
-      unwrap(api.GET('/api/facets/{attribute}', { params: { path: { attribute } }, signal })),
+      unwrap(api.GET('/api/facets/{attribute}', { params: { path: { attribute }, query: filters }, signal })),
   });

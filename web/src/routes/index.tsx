@@ -139,6 +139,8 @@ function SessionListPage() {
       <ProjectDirs project={search.project} cwds={cwds} />
       <ListFilters
         filters={pickFilters(search)}
+        text={search.text}
+        idPrefix={search.idPrefix}
         onChange={(patch: Partial<SessionFilters>) => setFilters(patch)}
       />
       <SavedFiltersMenu />

@@ -93,6 +93,18 @@ export const filterOptions: OptionSpec[] = [
   },
 ];
 
+/** The session list's free-text filter (the API's `text`). */
+export const textOption: OptionSpec = {
+  flags: '--text <words>',
+  description: 'only sessions with every word in the title, project, directory or id (case aside)',
+  apiParams: ['text'],
+};
+
+/** The `--text` value, or undefined. */
+export function textOf(raw: Record<string, unknown>): string | undefined {
+  return typeof raw.text === 'string' ? raw.text : undefined;
+}
+
 /** `--limit` and `--offset` of a paged list (sent as the API's `limit` and `offset`). */
 export const pageOptions = (what: string, limitDefault: string): OptionSpec[] => [
   { flags: '--limit <n>', description: `at most n ${what} (${limitDefault})`, apiParams: ['limit'] },

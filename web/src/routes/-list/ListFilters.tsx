@@ -1,13 +1,20 @@
 /**
  * Filter pickers for the list (and the calendar): cwd, model, host and source from the API's
- * facets, and the from/to dates. Each change writes the URL; the chips above show what is active.
+ * facets, each counted over the sessions the other active filters select, and the from/to dates.
+ * Each change writes the URL; the chips above show what is active.
  */
 import { Button, Collapse, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import type { SessionFilters } from '../../lib/search-params.js';
-import { facetsQueryOptions, type FacetAttribute } from '../../queries/sessions.js';
+import {
+  facetsQueryOptions,
+  listQueryParams,
+  useProjectCwds,
+  type FacetAttribute,
+  type SessionListParams,
+} from '../../queries/sessions.js';
 
 const LABELS: Record<FacetAttribute, string> = {
   cwd: 'Directory',
@@ -19,19 +26,25 @@ const LABELS: Record<FacetAttribute, string> = {
 function FacetSelect({
   attribute,
   value,
+  counted,
   onChange,
 }: {
   attribute: FacetAttribute;
   value?: string;
+  /** The list's filters the counts are over, without this picker's own (Datasette's faceting). */
+  counted: SessionListParams;
   onChange: (v: string | undefined) => void;
 }) {
-  const facets = useQuery(facetsQueryOptions(attribute));
+  // The previous values stay while the next filters' counts load, so the picker does not blank.
+  const facets = useQuery({ ...facetsQueryOptions(attribute, counted), placeholderData: keepPreviousData });
   const data = (facets.data?.values ?? []).map((v) => ({
     value: v.value,
     label: `${v.value} (${v.sessions})`,
   }));
   // A value from the URL that no session has: kept (the chip shows it), and said so here.
-  const unknown = Boolean(value && facets.data && !data.some((d) => d.value === value));
+  const unknown = Boolean(
+    value && facets.data && !facets.isPlaceholderData && !data.some((d) => d.value === value),
+  );
   if (value && !data.some((d) => d.value === value)) data.unshift({ value, label: value });
   return (
     <Select
@@ -45,7 +58,11 @@ function FacetSelect({
       searchable
       clearable
       nothingFoundMessage={facets.isError ? 'cannot load values' : 'no values'}
-      error={unknown ? `no session has this ${LABELS[attribute].toLowerCase()}` : undefined}
+      error={
+        unknown
+          ? `no session${Object.keys(counted).length > 0 ? ' with the other filters' : ''} has this ${LABELS[attribute].toLowerCase()}`
+          : undefined
+      }
       w={attribute === 'cwd' ? 220 : 170}
       maw="100%"
       comboboxProps={{ withinPortal: true }}
@@ -111,20 +128,38 @@ function DateRange({
 
 export function ListFilters({
   filters,
+  text,
+  idPrefix,
   onChange,
   withDates = true,
 }: {
   filters: SessionFilters;
+  /** The list's free-text and id-prefix filters, which narrow the pickers' counts too. */
+  text?: string;
+  idPrefix?: string;
   onChange: (patch: Partial<SessionFilters>) => void;
   withDates?: boolean;
 }) {
+  // Each picker counts over what the list shows: its filters as the API is asked them (a project
+  // resolved as the page resolves it), each picker's own left out.
+  const asked = listQueryParams({ ...filters, text, idPrefix }, useProjectCwds(filters.project));
+  const countedFor = (a: FacetAttribute): SessionListParams => {
+    const { [a]: _own, ...others } = asked;
+    return others;
+  };
   // On a phone the pickers fold behind one button; the chips above still show what is active.
   const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false });
   const [opened, { toggle }] = useDisclosure(false);
   const pickers = (
     <Group gap="xs" data-testid="list-filters">
       {(['cwd', 'model', 'hostname', 'source'] as const).map((a) => (
-        <FacetSelect key={a} attribute={a} value={filters[a]} onChange={(v) => onChange({ [a]: v })} />
+        <FacetSelect
+          key={a}
+          attribute={a}
+          value={filters[a]}
+          counted={countedFor(a)}
+          onChange={(v) => onChange({ [a]: v })}
+        />
       ))}
       {withDates && <DateRange from={filters.from} to={filters.to} onChange={onChange} />}
     </Group>
