@@ -360,8 +360,8 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     expect([...limits]).toEqual(['10']);
     await screenshot(page, 'session-load-rest');
     await page.getByTestId('load-rest').click();
-    // 72 blocks of 10, one after another, each re-rendering the page: 17–23 s on a quiet 2-core
-    // machine, past 30 s while the rest of the suite runs beside it.
+    // 72 blocks of 10, one after another, each re-rendering the page: ~9 s alone on a 2-core
+    // machine, and several times that while the rest of the suite runs beside it.
     await page
       .getByTestId('loaded-count')
       .filter({ hasText: 'All 812 entries loaded' })
