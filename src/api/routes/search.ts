@@ -18,6 +18,7 @@ import {
   isoBound,
   listFilter,
   listFilterQueryShape,
+  sessionFilter,
   pageQueryShape,
   rangeProblem,
 } from '../schemas/common.js';
@@ -126,18 +127,7 @@ export function searchRoutes(deps: ApiDeps) {
     // when its view is missing.
     let result;
     try {
-      result = await store.views.search({
-        q: q.q,
-        cwd: q.cwd,
-        project: q.project,
-        model: q.model,
-        hostname: q.hostname,
-        source: q.source,
-        from: isoBound(q.from, false),
-        to: isoBound(q.to, true),
-        limit,
-        offset,
-      });
+      result = await store.views.search({ ...sessionFilter(q), q: q.q, limit, offset });
     } catch (err) {
       if (err instanceof ViewMissingError)
         return off(
@@ -184,13 +174,9 @@ export function searchRoutes(deps: ApiDeps) {
     const to = isoBound(q.to, true) ?? new Date(deps.now()).toISOString();
     const from = isoBound(q.from, false) ?? new Date(Date.parse(to) - 365 * DAY).toISOString();
     if (Date.parse(from) > Date.parse(to)) throw badRequest('query parameter from: must not be after to');
-    const rows = await store.views.dailyActivity(from, to, {
-      cwd: q.cwd,
-      project: q.project,
-      model: q.model,
-      hostname: q.hostname,
-      source: q.source,
-    });
+    // The range is the call's own; the filter's other conditions apply as to the list.
+    const { from: _from, to: _to, ...filter } = sessionFilter(q);
+    const rows = await store.views.dailyActivity(from, to, filter);
     // Each day's active time at the idle threshold, as a session's own is derived (session-view.ts):
     // the gaps it counts are filled in before the activity is split at midnight.
     const threshold = deps.settings.system.sessions.idleThresholdMs;

@@ -119,10 +119,8 @@ export const listFilterQueryShape = {
     }),
 };
 
-/** The store's filter for validated `listFilterQueryShape` params (the range bounds normalised). */
-export function listFilter(q: {
-  [K in keyof typeof listFilterQueryShape]?: string;
-}): SessionFilter {
+/** The store's filter for validated `filterQueryShape` params (the range bounds normalised). */
+export function sessionFilter(q: { [K in keyof typeof filterQueryShape]?: string }): SessionFilter {
   return {
     cwd: q.cwd,
     project: q.project,
@@ -131,9 +129,12 @@ export function listFilter(q: {
     source: q.source,
     from: isoBound(q.from, false),
     to: isoBound(q.to, true),
-    idPrefix: q.idPrefix,
-    text: q.text,
   };
+}
+
+/** The store's filter for validated `listFilterQueryShape` params. */
+export function listFilter(q: { [K in keyof typeof listFilterQueryShape]?: string }): SessionFilter {
+  return { ...sessionFilter(q), idPrefix: q.idPrefix, text: q.text };
 }
 
 /**
