@@ -103,9 +103,7 @@ describe('transcripts status', () => {
     if (answering) ctx.skip(); // something listens on the default port on this machine; the message cannot be provoked
     const r = await runCommand(['status'], { env: { HOME: emptyHome } });
     expect(r.code).toBe(1);
-    expect(r.stderr).toMatch(
-      /http:\/\/127\.0\.0\.1:7650 \(the default; pass --webapi URL or set CT_API_URL/,
-    );
+    expect(r.stderr).toMatch(/http:\/\/127\.0\.0\.1:7650 \(the default; pass --webapi URL or set CT_API_URL/);
   });
 });
 
