@@ -44,7 +44,13 @@ export async function launchBrowser(): Promise<Browser> {
 }
 
 /** Builds the UI into a fresh temp dir (so a stale web/dist never hides a change); returns it. */
-export async function buildUi(): Promise<string> {
+/**
+ * Which React a UI build holds: `production`, what users run (the default), or `development`,
+ * whose warnings (list keys, hook order, DOM nesting) are console errors a suite then fails on.
+ */
+export type ReactBuild = 'production' | 'development';
+
+export async function buildUi(react: ReactBuild = 'production'): Promise<string> {
   const out = mkdtempSync(path.join(tmpdir(), 'ct-ui-'));
   await run(
     process.execPath,
@@ -62,9 +68,9 @@ export async function buildUi(): Promise<string> {
     {
       cwd: repoRoot,
       maxBuffer: 16 << 20,
-      // Vitest sets NODE_ENV=test, and Vite builds for the NODE_ENV it finds: React's development
-      // build (strict-mode checks, 1.4× the code, several times slower) is not what users run.
-      env: { ...process.env, NODE_ENV: 'production' },
+      // Vite builds for the NODE_ENV it finds, and Vitest sets it to `test`: without this every
+      // suite ran React's development build (1.4× the code, several times slower).
+      env: { ...process.env, NODE_ENV: react },
     },
   );
   if (!existsSync(path.join(out, 'index.html')))
@@ -155,18 +161,20 @@ export interface BrowserSuite {
  * The lifecycle every UI suite shares, registered in the calling `describe`: before all, build
  * the UI and `start` a server serving it (given the build's directory) and a browser; after each
  * test, on failure print the server's last log lines and the page's address and console errors,
- * then close the page; after all, stop both, remove the build and run `cleanup`.
+ * then close the page; after all, stop both, remove the build and run `cleanup`. `react` picks
+ * the build (see ReactBuild).
  */
 export function browserSuite(
   start: (staticDir: string) => Promise<TestServer>,
   cleanup: () => void = () => undefined,
+  react: ReactBuild = 'production',
 ): BrowserSuite {
   let staticDir: string | undefined;
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   let opened: (WatchedPage & { context: BrowserContext }) | undefined;
   beforeAll(async () => {
-    staticDir = await buildUi();
+    staticDir = await buildUi(react);
     server = await start(staticDir);
     browser = await launchBrowser();
   }, 180_000);

@@ -28,12 +28,17 @@ if (!hasChromium) console.log(skipReason);
 
 describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
   let server: TestServer;
-  const suite = browserSuite(async (staticDir) => {
-    server = await corpusServer(staticDir, {
-      userSettings: { transcriptPageSize: 50, transcriptAutoLoadMax: 200, sessionListPageSize: 10 },
-    });
-    return server;
-  });
+  // React's development build: the QA suites also fail on its warnings.
+  const suite = browserSuite(
+    async (staticDir) => {
+      server = await corpusServer(staticDir, {
+        userSettings: { transcriptPageSize: 50, transcriptAutoLoadMax: 200, sessionListPageSize: 10 },
+      });
+      return server;
+    },
+    undefined,
+    'development',
+  );
   const { open } = suite;
 
   /** Where the outlined target entry sits: one element, its top and the viewport's height. */

@@ -72,6 +72,8 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     () => {
       for (const t of trees) rmSync(t, { recursive: true, force: true });
     },
+    // React's development build: the QA suites also fail on its warnings.
+    'development',
   );
   const { open } = suite;
 
