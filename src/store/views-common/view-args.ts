@@ -2,7 +2,7 @@
  * Argument checks every engine's `Views` applies the same way, so a bad page, view name, role or
  * facet is the same `StoreInputError` whichever engine answers.
  */
-import { StoreInputError, VIEW_NAMES, type Page, type SessionFilter, type ViewName } from '../contract.js';
+import { StoreInputError, VIEW_NAMES, type Page, type ViewName } from '../contract.js';
 
 export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
 export type FacetAttribute = (typeof FACET_ATTRIBUTES)[number];
@@ -36,13 +36,4 @@ export function checkFacet(attribute: FacetAttribute): void {
   if (!FACET_ATTRIBUTES.includes(attribute)) {
     throw new StoreInputError(`attribute must be one of ${FACET_ATTRIBUTES.join(', ')}`);
   }
-}
-
-/**
- * The filter a facet counts under: every filter but the facet's own attribute, so the model picker
- * under `model=x` still offers the other models (as Datasette's facets do).
- */
-export function facetFilter(attribute: FacetAttribute, filter: SessionFilter = {}): SessionFilter {
-  const { [attribute]: _own, ...others } = filter;
-  return others;
 }

@@ -5,7 +5,8 @@
 import type { Segment } from '../../../core/active-time.js';
 import type { SummaryDoc } from '../../../core/documents.js';
 import type { SessionFilter, SessionRow } from '../../contract.js';
-import { facetFilter, type FacetAttribute } from '../../views-common/view-args.js';
+import { facetFilter, facetSessionColumn, facetSql } from '../../views-common/facets.js';
+import type { FacetAttribute } from '../../views-common/view-args.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
 import { pgText } from './postgres-view.js';
 import { sessionFilterSql } from './session-filter-sql.js';
@@ -84,22 +85,8 @@ export async function facets(
   attribute: FacetAttribute,
   filter: SessionFilter,
 ): Promise<Array<{ value: string; sessions: number }>> {
-  const model = attribute === 'model';
-  // A session counts once per model it used: the models' rows are counted, each session's
-  // rollup row joined only when a condition reads it (so the unfiltered count reads one table).
-  const f = sessionFilterSql(facetFilter(attribute, filter), model ? 'm.session_id' : 'r.session_id');
-  const from = model
-    ? `session_models m${f.needsRollup ? ' JOIN session_rollup r ON r.session_id = m.session_id' : ''}`
-    : 'session_rollup r';
-  const column = model ? 'm.model' : `r.${attribute}`;
-  const where = [...(model ? [] : [`${column} IS NOT NULL`]), ...f.where];
-  const { rows } = await readQuery<{ value: string; sessions: string }>(
-    q,
-    `SELECT ${column} AS value, count(*) AS sessions FROM ${from}
-     ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-     GROUP BY ${column} ORDER BY sessions DESC, value`,
-    f.params,
-  );
+  const f = sessionFilterSql(facetFilter(attribute, filter), facetSessionColumn(attribute));
+  const { rows } = await readQuery<{ value: string; sessions: string }>(q, facetSql(attribute, f), f.params);
   return rows.map((r) => ({ value: r.value, sessions: Number(r.sessions) }));
 }
 

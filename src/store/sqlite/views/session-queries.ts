@@ -5,7 +5,8 @@
 import type { Segment } from '../../../core/active-time.js';
 import type { SummaryDoc } from '../../../core/documents.js';
 import type { SessionFilter, SessionRow } from '../../contract.js';
-import { facetFilter, type FacetAttribute } from '../../views-common/view-args.js';
+import { facetFilter, facetSessionColumn, facetSql } from '../../views-common/facets.js';
+import type { FacetAttribute } from '../../views-common/view-args.js';
 import { sessionFilterSql } from './session-filter-sql.js';
 import type { StatementCache } from './sqlite-view.js';
 
@@ -64,19 +65,8 @@ export function facets(
   attribute: FacetAttribute,
   filter: SessionFilter,
 ): Array<{ value: string; sessions: number }> {
-  const model = attribute === 'model';
-  // A session counts once per model it used: the models' rows are counted, each session's
-  // rollup row joined only when a condition reads it (so the unfiltered count reads one table).
-  const f = sessionFilterSql(facetFilter(attribute, filter), model ? 'm.session_id' : 'r.session_id');
-  const from = model
-    ? `session_models m${f.needsRollup ? ' JOIN session_rollup r ON r.session_id = m.session_id' : ''}`
-    : 'session_rollup r';
-  const column = model ? 'm.model' : `r.${attribute}`;
-  const where = [...(model ? [] : [`${column} IS NOT NULL`]), ...f.where];
-  const sql = `SELECT ${column} AS value, count(*) AS sessions FROM ${from}
-    ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}
-    GROUP BY ${column} ORDER BY sessions DESC, value`;
-  return cache.get(sql).all(f.params) as Array<{ value: string; sessions: number }>;
+  const f = sessionFilterSql(facetFilter(attribute, filter), facetSessionColumn(attribute));
+  return cache.get(facetSql(attribute, f)).all(f.params) as Array<{ value: string; sessions: number }>;
 }
 
 function toSessionRow(row: RollupRow): SessionRow {
