@@ -141,7 +141,8 @@ export function ListFilters({
   withDates?: boolean;
 }) {
   // Each picker counts over what the list shows: its filters as the API is asked them (a project
-  // resolved as the page resolves it), each picker's own left out.
+  // resolved as the page resolves it). The API ignores a picker's own filter anyway; leaving it out
+  // here too keeps the picker's query, and its cached counts, the same when its own value changes.
   const asked = listQueryParams({ ...filters, text, idPrefix }, useProjectCwds(filters.project));
   const countedFor = (a: FacetAttribute): SessionListParams => {
     const { [a]: _own, ...others } = asked;
