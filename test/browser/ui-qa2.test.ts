@@ -243,6 +243,19 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     await page.getByTestId('filter-to').fill('2025-09-30');
     await expect.poll(() => urlParams(page).get('to')).toBe('2025-09-30');
     await page.getByTestId('date-range-problem').waitFor({ state: 'detached' });
+    // Typed back to back, before the URL has come back with the first: the second is still held.
+    await page.getByTestId('filter-to').fill('');
+    await page.getByTestId('filter-from').fill('2025-09-20');
+    await page.getByTestId('filter-to').fill('2025-09-10');
+    await page.getByTestId('date-range-problem').waitFor();
+    await expect.poll(() => urlParams(page).get('from')).toBe('2025-09-20');
+    expect(urlParams(page).has('to')).toBe(false);
+    expect(await page.getByTestId('filter-to').inputValue()).toBe('2025-09-10');
+    // Moving From back makes the held To valid: both apply.
+    await page.getByTestId('filter-from').fill('2025-09-05');
+    await expect.poll(() => urlParams(page).get('to')).toBe('2025-09-10');
+    expect(urlParams(page).get('from')).toBe('2025-09-05');
+    await page.getByTestId('date-range-problem').waitFor({ state: 'detached' });
     suite.current.assertNoErrors();
   });
 

@@ -6,7 +6,7 @@
 import { Button, Collapse, Group, Select, Text, TextInput } from '@mantine/core';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import type { SessionFilters } from '../../lib/search-params.js';
 import {
   facetsQueryOptions,
@@ -84,18 +84,24 @@ function DateRange({
   onChange: (patch: Partial<SessionFilters>) => void;
 }) {
   const [typed, setTyped] = useState<{ from?: string; to?: string } | null>(null);
-  // What the URL says wins again once it changes (a chip removed, Back).
-  useEffect(() => setTyped(null), [from, to]);
+  // The pair last written to the URL. The router renders it a moment after the URL changes, so
+  // a second date can be typed before the first comes back: that echo must not wipe it.
+  const sent = useRef<{ from?: string; to?: string } | null>(null);
+  useEffect(() => {
+    const echo = sent.current !== null && sent.current.from === from && sent.current.to === to;
+    sent.current = null;
+    // What the URL says wins again once something else changes it (a chip removed, Back).
+    if (!echo) setTyped(null);
+  }, [from, to]);
   const shownFrom = typed?.from ?? from ?? '';
   const shownTo = typed?.to ?? to ?? '';
   const set = (which: 'from' | 'to', value: string) => {
     const next = { from: shownFrom || undefined, to: shownTo || undefined, [which]: value || undefined };
-    if (next.from && next.to && next.from > next.to) {
-      setTyped({ from: next.from ?? '', to: next.to ?? '' });
-      return;
-    }
-    setTyped(null);
-    onChange({ [which]: value || undefined });
+    setTyped({ from: next.from ?? '', to: next.to ?? '' });
+    if (next.from && next.to && next.from > next.to) return;
+    // A valid pair applies whole: a date held back as inverted goes in once the other makes it valid.
+    sent.current = next;
+    onChange(next);
   };
   const inverted = Boolean(shownFrom && shownTo && shownFrom > shownTo);
   const shown = { from: shownFrom, to: shownTo };
