@@ -12,6 +12,7 @@ import type { Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel.js';
 import { settleScroll, stickyBottom } from '../components/settle-scroll.js';
+import type { SubagentFileHead } from '../lib/entry-groups.js';
 import { formatCountOf } from '../lib/format.js';
 import { searchTerms, termsRegExp } from '../lib/highlight.js';
 import { sessionSearchSchema, type SessionSearch } from '../lib/search-params.js';
@@ -72,6 +73,8 @@ function unknownFile(s: Session, asked: string | undefined): string | null {
 
 /** How often a running session is fetched again while its tab is visible. */
 const LIVE_POLL_MS = 5_000;
+/** One empty list, so the reader's memoised rows see the same one on every render. */
+const NO_HEADS: SubagentFileHead[] = [];
 
 /** A URL parameter that names nothing in this session: said, and closing it drops the parameter. */
 function ParamNotice({
@@ -286,7 +289,7 @@ function SessionPage() {
                 t={t}
                 re={re}
                 target={search.entry}
-                subagentHeads={heads.data ?? []}
+                subagentHeads={heads.data ?? NO_HEADS}
                 virtualizerRef={virtualizerRef}
                 activeIndex={activeIndex}
               />

@@ -4,7 +4,7 @@
  * bounded however long the transcript is. Opens at a target entry (search, permalink).
  */
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { WindowList } from '../../components/WindowList.js';
 import { EntryGrouper, type ReaderItem, type SubagentFileHead } from '../../lib/entry-groups.js';
 import type { TranscriptEntry } from '../../queries/api.js';
@@ -35,6 +35,45 @@ export interface ConversationReaderProps {
   /** The item marked current (j/k). */
   activeIndex?: number;
 }
+
+interface ReaderRowProps extends Omit<ItemContext, 'toggle'> {
+  item: ReaderItem;
+  isTarget: boolean;
+  onToggle: (key: string) => void;
+}
+
+/**
+ * One item of the reader. Memoised: a page of entries arriving regroups only the items at the end
+ * (the grouper keeps unchanged items' identity), so the rows on screen need not render again —
+ * rendering them all on every page was most of what loading a long transcript cost.
+ */
+const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, ...rest }: ReaderRowProps) {
+  const { sessionId, file, re, target, open, subagentHeads, earlierUnloaded } = rest;
+  const key = item.key;
+  const ctx = useMemo<ItemContext>(
+    () => ({
+      sessionId,
+      file,
+      re,
+      target,
+      open,
+      toggle: () => onToggle(key),
+      subagentHeads,
+      earlierUnloaded,
+    }),
+    [sessionId, file, re, target, open, onToggle, key, subagentHeads, earlierUnloaded],
+  );
+  const Render = itemRenderers[item.type];
+  return (
+    <div
+      data-testid={isTarget ? 'target-item' : undefined}
+      data-target-item={isTarget ? '' : undefined}
+      data-item={item.type}
+    >
+      <Render item={item} ctx={ctx} />
+    </div>
+  );
+});
 
 export function ConversationReader({
   sessionId,
@@ -129,28 +168,21 @@ export function ConversationReader({
   );
   const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
 
-  const renderItem = (item: ReaderItem, i: number) => {
-    const ctx: ItemContext = {
-      sessionId,
-      file,
-      re,
-      target: i === targetItem ? target : undefined,
-      open: open.has(item.key),
-      toggle: () => toggle(item.key),
-      subagentHeads,
-      earlierUnloaded: t.earlier > 0,
-    };
-    const Render = itemRenderers[item.type];
-    return (
-      <div
-        data-testid={i === targetItem ? 'target-item' : undefined}
-        data-target-item={i === targetItem ? '' : undefined}
-        data-item={item.type}
-      >
-        <Render item={item} ctx={ctx} />
-      </div>
-    );
-  };
+  const earlierUnloaded = t.earlier > 0;
+  const renderItem = (item: ReaderItem, i: number) => (
+    <ReaderRow
+      item={item}
+      isTarget={i === targetItem}
+      target={i === targetItem ? target : undefined}
+      open={open.has(item.key)}
+      onToggle={toggle}
+      sessionId={sessionId}
+      file={file}
+      re={re}
+      subagentHeads={subagentHeads}
+      earlierUnloaded={earlierUnloaded}
+    />
+  );
 
   return (
     <WindowList
