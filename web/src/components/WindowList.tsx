@@ -101,6 +101,15 @@ export function WindowList<T>({
     if (typeof virtualizerRef === 'function') virtualizerRef(virtualizer);
     else (virtualizerRef as { current: unknown }).current = virtualizer;
   });
+  // Unmounted, the list lets go of the ref: a virtualizer left in it would be stepped through
+  // (j/k) by whatever list replaced this one, scrolling by the old list's rows.
+  useEffect(() => {
+    if (!virtualizerRef) return;
+    return () => {
+      if (typeof virtualizerRef === 'function') virtualizerRef(null);
+      else (virtualizerRef as { current: unknown }).current = null;
+    };
+  }, [virtualizerRef]);
 
   const virtualItems = virtualizer.getVirtualItems();
   const firstIndex = virtualItems[0]?.index ?? -1;

@@ -126,9 +126,10 @@ function SessionPage() {
     void queryClient.invalidateQueries({ queryKey: ['turns', id] });
   }, [entryCount, id, queryClient]);
   const virtualizerRef = useRef<Virtualizer<Window, Element> | null>(null);
-  // j/k: the item marked current, in the reader shown (a new view starts without one).
+  // j/k: the item marked current, in the list shown (a new view, file or session starts without
+  // one: the page stays mounted from one session to the next).
   const [active, setActive] = useState<{ at: string; index: number } | null>(null);
-  const readerAt = `${view}:${reader}:${file}`;
+  const readerAt = view === 'both' ? `${id}:${view}:${reader}:${file}` : `${id}:${view}`;
   const activeIndex = active?.at === readerAt ? active.index : undefined;
 
   const subFiles = s.files.filter((f) => f.name.startsWith('subagents/'));
@@ -314,6 +315,8 @@ function SessionPage() {
           role={view === 'you' ? 'user' : 'assistant'}
           pageSize={settings.pageSize}
           re={re}
+          virtualizerRef={virtualizerRef}
+          activeIndex={activeIndex}
         />
       )}
     </Stack>

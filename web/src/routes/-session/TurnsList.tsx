@@ -5,14 +5,15 @@
  */
 import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useInfiniteQuery } from '@tanstack/react-query';
+import type { Virtualizer } from '@tanstack/react-virtual';
 import { AnchorLink } from '../../components/AnchorLink.js';
-import { useMemo } from 'react';
+import { useMemo, type RefObject } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { WindowList } from '../../components/WindowList.js';
 import { formatClock, formatCountOf, formatTimestamp, shortModel } from '../../lib/format.js';
 import { describeError, type Turn } from '../../queries/api.js';
 import { turnsInfiniteOptions, type TurnRole } from '../../queries/transcript.js';
-import { MAIN_FILE } from './ConversationReader.js';
+import { MAIN_FILE, STICKY_OFFSET } from './ConversationReader.js';
 
 function TurnRow({ turn, sessionId, re }: { turn: Turn; sessionId: string; re: RegExp | null }) {
   const you = turn.role === 'user';
@@ -62,11 +63,17 @@ export function TurnsList({
   role,
   pageSize,
   re,
+  virtualizerRef,
+  activeIndex,
 }: {
   sessionId: string;
   role: TurnRole;
   pageSize: number;
   re: RegExp | null;
+  /** Receives the list's virtualizer, which j/k step through as in the readers. */
+  virtualizerRef?: RefObject<Virtualizer<Window, Element> | null>;
+  /** The turn marked current (j/k). */
+  activeIndex?: number;
 }) {
   const q = useInfiniteQuery(turnsInfiniteOptions(sessionId, role, pageSize));
   const turns = useMemo(() => q.data?.pages.flatMap((p) => p.turns) ?? [], [q.data]);
@@ -107,6 +114,9 @@ export function TurnsList({
           if (q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
         }}
         gap={2}
+        scrollPaddingStart={STICKY_OFFSET}
+        virtualizerRef={virtualizerRef}
+        activeIndex={activeIndex}
       />
       {q.isFetchingNextPage && <Loader size="xs" m="sm" />}
     </Stack>

@@ -1,0 +1,97 @@
+/**
+ * The web UI's answers to the third QA sweep, in a real browser (Debian's Chromium through
+ * playwright-core) against a real `transcripts serve` loaded with the shared corpus: the j/k
+ * current item in every list of a session page and never carried to another session, and the
+ * smaller points found by reading the corpus's transcripts in the UI.
+ * Any console error fails a test (React's development build, so its warnings too); no test
+ * asserts on timing.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import type { TestServer } from '../support/api-server.js';
+import { browserSuite, corpusServer, hasChromium, screenshot, skipReason } from './harness.js';
+
+// page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18'; // 812 entries, 7 interruptions
+const LOG = '37f83ec9-f2ea-42a9-925e-0d5c105cb6e8'; // 346 entries
+
+if (!hasChromium) console.log(skipReason);
+
+describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', () => {
+  let server: TestServer;
+  const suite = browserSuite(
+    async (staticDir) => {
+      server = await corpusServer(staticDir, {
+        userSettings: { transcriptPageSize: 100, transcriptAutoLoadMax: 300 },
+      });
+      return server;
+    },
+    undefined,
+    // React's development build: the QA suites also fail on its warnings.
+    'development',
+  );
+  const { open } = suite;
+
+  async function stickyBottom(page: Page): Promise<number> {
+    return page.evaluate(() =>
+      Math.round(document.querySelector('[data-testid="transcript-toolbar"]').getBoundingClientRect().bottom),
+    );
+  }
+
+  /** Takes the focus off any field, so the page's keys reach it. */
+  async function blur(page: Page): Promise<void> {
+    await page.evaluate(() => document.activeElement?.blur());
+  }
+
+  it('j/k step through the You and Claude turns as through the readers', async () => {
+    const page = await open(`/app/sessions/${BIG}`);
+    await page.locator('[data-window-list] > [data-index="5"]').waitFor();
+    await blur(page);
+    await page.keyboard.press('2');
+    const list = page.getByTestId('turns-list');
+    await list.locator('[data-index="3"]').waitFor();
+    for (const key of ['j', 'j', 'j']) await page.keyboard.press(key);
+    const current = list.locator(':scope > [data-current]');
+    await expect.poll(() => current.getAttribute('data-index')).toBe('2');
+    expect(await page.locator('[aria-current="true"]').count()).toBe(1);
+    await expect.poll(async () => (await current.boundingBox())!.y >= (await stickyBottom(page))).toBe(true);
+    await page.keyboard.press('k');
+    await expect.poll(() => current.getAttribute('data-index')).toBe('1');
+    await screenshot(page, 'qa3-turns-jk');
+    // The Claude side starts without a current turn.
+    await page.keyboard.press('3');
+    await list.locator('[data-index="3"]').waitFor();
+    expect(await page.locator('[data-current]').count()).toBe(0);
+    suite.current.assertNoErrors();
+  });
+
+  it('does not carry the j/k current item to the next session opened', async () => {
+    const page = await open(`/app/sessions/${BIG}`);
+    await page.locator('[data-window-list] > [data-index="5"]').waitFor();
+    await blur(page);
+    for (const key of ['j', 'j', 'j']) await page.keyboard.press(key);
+    await page.locator('[data-window-list] > [data-current]').waitFor();
+    // Another session, without a reload (the omnibox jumps to an id prefix).
+    await page.keyboard.press('/');
+    await page.keyboard.type(LOG.slice(0, 8));
+    await page.keyboard.press('Enter');
+    await page.waitForURL(new RegExp(`/sessions/${LOG}`));
+    await page
+      .getByTestId('session-heading')
+      .filter({ hasText: /git diff/ })
+      .waitFor();
+    await page.locator('[data-window-list] > [data-index="5"]').waitFor();
+    expect(await page.locator('[data-current]').count()).toBe(0);
+    // j there starts from the first item in view.
+    await blur(page);
+    await page.keyboard.press('j');
+    await expect
+      .poll(() => page.locator('[data-window-list] > [data-current]').getAttribute('data-index'))
+      .toBe('0');
+    suite.current.assertNoErrors();
+  });
+});
