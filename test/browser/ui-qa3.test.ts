@@ -9,7 +9,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { TestServer } from '../support/api-server.js';
-import { browserSuite, corpusServer, hasChromium, screenshot, skipReason } from './harness.js';
+import { browserSuite, corpusServer, hasChromium, screenshot, skipReason, urlParams } from './harness.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -18,6 +18,8 @@ declare const document: any;
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18'; // 812 entries, 7 interruptions
 const LOG = '37f83ec9-f2ea-42a9-925e-0d5c105cb6e8'; // 346 entries
+/** claude-history's 2.1.29 session: its Task call (entry 221) ran subagents/agent-aae161c.jsonl. */
+const MODERN = '967e501d-aa48-4eab-a21f-b17058bd78f0';
 
 if (!hasChromium) console.log(skipReason);
 
@@ -92,6 +94,27 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     await expect
       .poll(() => page.locator('[data-window-list] > [data-current]').getAttribute('data-index'))
       .toBe('0');
+    suite.current.assertNoErrors();
+  });
+
+  it('keeps the terms highlighted when a turn or a Task call links into the transcript', async () => {
+    const page = await open(`/app/sessions/${BIG}?view=you&q=destroy`);
+    const turn = page.locator('[data-testid="turn"][data-entry="132"]');
+    await turn.locator('mark').filter({ hasText: 'destroy' }).waitFor();
+    await turn.getByRole('link', { name: '#132 in the transcript' }).click();
+    await expect.poll(() => urlParams(page).get('entry')).toBe('132');
+    expect(urlParams(page).get('q')).toBe('destroy');
+    expect(urlParams(page).get('view')).toBe('both');
+    await page.locator('[data-target-entry] mark').filter({ hasText: 'destroy' }).first().waitFor();
+    await page.getByTestId('highlight-chip').waitFor();
+    // A Task call's link to its subagent's file: the terms go along, the main file's entry does not.
+    await page.goto(`${server.url}/app/sessions/${MODERN}?entry=221&q=lint`);
+    await page.getByTestId('subagent-link').click();
+    await expect.poll(() => urlParams(page).get('file')).toBe('subagents/agent-aae161c.jsonl');
+    expect(urlParams(page).get('q')).toBe('lint');
+    expect(urlParams(page).has('entry')).toBe(false);
+    await page.getByTestId('highlight-chip').waitFor();
+    await page.getByTestId('conversation-reader').locator('mark').first().waitFor();
     suite.current.assertNoErrors();
   });
 });

@@ -200,7 +200,9 @@ export function ToolCallView({
             <AnchorLink
               to="/sessions/$id"
               params={{ id: sessionId }}
-              search={{ file: subagentFile.file, view: 'both' }}
+              from="/sessions/$id"
+              // The terms highlighted and the reader go along; an entry of the main file does not.
+              search={(old) => ({ ...old, file: subagentFile.file, view: 'both', entry: undefined })}
               size="sm"
               data-testid="subagent-link"
             >

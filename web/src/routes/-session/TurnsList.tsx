@@ -39,11 +39,14 @@ function TurnRow({ turn, sessionId, re }: { turn: Turn; sessionId: string; re: R
           <AnchorLink
             to="/sessions/$id"
             params={{ id: sessionId }}
-            search={{
+            from="/sessions/$id"
+            // The rest of the page's state (the terms highlighted, the reader) goes along.
+            search={(old) => ({
+              ...old,
               view: 'both',
               entry: turn.index,
               file: turn.file === MAIN_FILE ? undefined : turn.file,
-            }}
+            })}
             size="xs"
             c="dimmed"
           >
