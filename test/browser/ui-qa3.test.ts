@@ -117,4 +117,17 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     await page.getByTestId('conversation-reader').locator('mark').first().waitFor();
     suite.current.assertNoErrors();
   });
+
+  it('counts one entry as one entry: subagent work, its thread and what is loaded', async () => {
+    // small.jsonl (jazzyalex/agent-sessions) opens with a lone sidechain line no call started.
+    const page = await open('/app/sessions/small');
+    const loose = page.getByRole('button', { name: /^▸ subagent work not tied to a call/ }).first();
+    expect(await loose.textContent()).toBe('▸ subagent work not tied to a call (1 entry)');
+    await loose.click();
+    await page.getByTestId('subagent-thread').getByText('subagent work (1 entry)').waitFor();
+    // a76fc974: one prompt that never got an answer.
+    await page.goto(`${server.url}/app/sessions/a76fc974-3091-4485-9127-e667272dc322`);
+    expect(await page.getByTestId('loaded-count').textContent()).toBe('All 1 entry loaded');
+    suite.current.assertNoErrors();
+  });
 });

@@ -4,7 +4,7 @@
  * reader scrolls up (or at once with the button).
  */
 import { Button, Group, Loader, Text } from '@mantine/core';
-import { formatCount } from '../../lib/format.js';
+import { formatCount, formatCountOf } from '../../lib/format.js';
 import type { TranscriptState } from './use-transcript.js';
 
 export function LoadStatus({ t, autoLoadMax }: { t: TranscriptState; autoLoadMax: number }) {
@@ -14,8 +14,8 @@ export function LoadStatus({ t, autoLoadMax }: { t: TranscriptState; autoLoadMax
       {t.hasMore && (t.isFetching || t.loadingRest) && <Loader size="xs" />}
       <Text size="xs" c="dimmed" data-testid="loaded-count">
         {t.hasMore
-          ? `${formatCount(t.loaded)} of ${formatCount(t.total)} entries loaded`
-          : `All ${formatCount(t.total)} entries loaded`}
+          ? `${formatCount(t.loaded)} of ${formatCountOf(t.total, 'entry', 'entries')} loaded`
+          : `All ${formatCountOf(t.total, 'entry', 'entries')} loaded`}
       </Text>
       {t.showLoadRest && (
         <Button size="xs" variant="light" onClick={t.loadRest} data-testid="load-rest">

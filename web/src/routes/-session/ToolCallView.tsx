@@ -8,6 +8,7 @@ import { AnchorLink } from '../../components/AnchorLink.js';
 import { useEffect, useState } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import type { SubagentFileHead, ToolCall } from '../../lib/entry-groups.js';
+import { formatCountOf } from '../../lib/format.js';
 import { diffStat, editDiff, type DiffLine } from '../../lib/line-diff.js';
 import { hasMatch } from '../../lib/highlight.js';
 import { targetProps } from './use-scroll-to-target.js';
@@ -268,7 +269,7 @@ export function SubagentThread({
       data-testid="subagent-thread"
     >
       <Text size="xs" c="grape.3">
-        subagent work ({entries.length} entries)
+        subagent work ({formatCountOf(entries.length, 'entry', 'entries')})
       </Text>
       {entries.map((e) => {
         const isTarget = e.index === target;

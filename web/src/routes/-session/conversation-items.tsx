@@ -307,7 +307,8 @@ function SubagentView({ item, ctx }: { item: Extract<ReaderItem, { type: 'subage
     <Box pl={22} py={4} data-entry={item.entries[0]?.index}>
       <UnstyledButton onClick={ctx.toggle} aria-expanded={ctx.open}>
         <Text size="sm" c="grape.3">
-          {ctx.open ? '▾' : '▸'} subagent work not tied to a call ({item.entries.length} entries)
+          {ctx.open ? '▾' : '▸'} subagent work not tied to a call (
+          {formatCountOf(item.entries.length, 'entry', 'entries')})
         </Text>
       </UnstyledButton>
       {ctx.open && <SubagentThread entries={item.entries} re={ctx.re} target={ctx.target} />}
