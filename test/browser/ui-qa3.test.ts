@@ -130,4 +130,21 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     expect(await page.getByTestId('loaded-count').textContent()).toBe('All 1 entry loaded');
     suite.current.assertNoErrors();
   });
+
+  it('opens a calendar day in its own month, whatever month the URL names or leaves out', async () => {
+    // 2025-07-14: claude-code-log's 37f83ec9 and nested-timers' f0b4ca22.
+    const page = await open();
+    for (const at of ['/app/calendar?day=2025-07-14', '/app/calendar?month=2025-09&day=2025-07-14']) {
+      await page.goto(`${server.url}${at}`);
+      await page.getByTestId('calendar-month').filter({ hasText: 'July 2025' }).waitFor();
+      const day = page.getByTestId('day-sessions');
+      await day.getByTestId('session-row').nth(1).waitFor();
+      const ids = await day
+        .getByTestId('session-row')
+        .evaluateAll((els) => els.map((e) => e.dataset.sessionId));
+      expect(ids.sort()).toEqual([LOG, 'f0b4ca22-f8e4-4c07-a952-8302b638e125']);
+      expect(await day.getByText('No session was active on this day.').count()).toBe(0);
+    }
+    suite.current.assertNoErrors();
+  });
 });

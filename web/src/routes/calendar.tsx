@@ -46,10 +46,19 @@ function calendarFilters(search: CalendarSearch): SessionFilters {
   return rest;
 }
 
+/**
+ * The month shown. A day opened shows its own month: the day's sessions come from the month's
+ * activity, so a day outside it (`?day=` alone, a month edited by hand) read as a day without any.
+ */
+function shownMonth(search: CalendarSearch): string {
+  if (search.day && !search.day.startsWith(`${search.month}-`)) return search.day.slice(0, 7);
+  return search.month ?? monthOf(Date.now());
+}
+
 export const Route = createFileRoute('/calendar')({
   validateSearch: calendarSearchSchema,
   loaderDeps: ({ search }) => ({
-    month: search.month ?? monthOf(Date.now()),
+    month: shownMonth(search),
     filters: calendarFilters(search),
   }),
   loader: async ({ context: { queryClient }, deps }) => {
@@ -175,7 +184,7 @@ function DayCell({
 function CalendarPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
-  const month = search.month ?? monthOf(Date.now());
+  const month = shownMonth(search);
   const filters = calendarFilters(search);
   const { from, to } = monthBounds(month);
   // A project is every directory so named: one filter the API takes (`project`), as the list's.
