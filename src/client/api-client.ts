@@ -16,6 +16,7 @@ import type { MigrateResultBody, MigrateStatusBody } from '../api/schemas/migrat
 import type { Activity, Facets, SearchResult } from '../api/schemas/search.js';
 import type { Session, SessionEvents, SessionList, TranscriptPage, Turns } from '../api/schemas/sessions.js';
 import type { AllDocs, LocalDoc, ObjectList, ObjectPage, RevsResult } from '../api/schemas/store.js';
+import type { SessionSortKey, SortDirection } from '../store/contract.js';
 import type { Dispatcher } from 'undici';
 import { ApiConnectionError, ApiError, NotAnApiError } from './api-error.js';
 
@@ -441,7 +442,14 @@ export class ApiClient {
     this.request<Health>('GET', '/api/health', { signal: options.signal, expect: SHAPES.health });
   blueprint = () => this.get<Blueprint>('/api/blueprint', undefined, SHAPES.blueprint);
   listSessions = (
-    q: SessionFilters & { idPrefix?: string; text?: string; limit?: number; offset?: number } = {},
+    q: SessionFilters & {
+      idPrefix?: string;
+      text?: string;
+      sort?: SessionSortKey;
+      dir?: SortDirection;
+      limit?: number;
+      offset?: number;
+    } = {},
   ) => this.get<SessionList>('/api/sessions', q as Query, SHAPES.sessionList);
   session = (id: string, options: { signal?: AbortSignal } = {}) =>
     this.request<Session>('GET', `/api/sessions/${encodeURIComponent(id)}`, {

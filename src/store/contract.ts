@@ -332,6 +332,20 @@ export interface EventRow {
   success?: boolean;
 }
 
+/** The orders the session list can be read in (see views-common/session-sort.ts). */
+export const SESSION_SORT_KEYS = ['lastActivity', 'startedAt', 'runtime', 'tokens', 'entries'] as const;
+export type SessionSortKey = (typeof SESSION_SORT_KEYS)[number];
+export const SORT_DIRECTIONS = ['desc', 'asc'] as const;
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
+export interface SessionSort {
+  by: SessionSortKey;
+  dir: SortDirection;
+}
+
+/** Newest activity first: the list's order when none is asked for. */
+export const DEFAULT_SESSION_SORT: SessionSort = { by: 'lastActivity', dir: 'desc' };
+
 export interface Views {
   /** Views currently materialised (by migrations). */
   materialized(): Promise<ViewName[]>;
@@ -340,7 +354,12 @@ export interface Views {
   /** Removes a view's tables/indexes. Idempotent. */
   drop(name: ViewName): Promise<void>;
 
-  listSessions(filter: SessionFilter, page: Page): Promise<{ total: number; rows: SessionRow[] }>;
+  /** The filtered sessions, a page of them in `sort`'s order (default: newest activity first). */
+  listSessions(
+    filter: SessionFilter,
+    page: Page,
+    sort?: SessionSort,
+  ): Promise<{ total: number; rows: SessionRow[] }>;
   getSession(id: string): Promise<SessionRow | null>;
   /** The sessions among `ids` that exist, in id order (one query, however many ids). */
   getSessions(ids: string[]): Promise<SessionRow[]>;

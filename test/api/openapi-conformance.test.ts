@@ -65,6 +65,8 @@ const SAMPLE: Record<string, string> = {
   to: '2025-12-31',
   idPrefix: '1b',
   text: 'parser fix',
+  sort: 'tokens',
+  dir: 'asc',
   startkey: '"a"',
   start_key: '"a"',
   endkey: '"z"',

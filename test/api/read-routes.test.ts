@@ -72,6 +72,69 @@ describeEngines('read routes', (engine) => {
       expect([...p1, ...p2]).toEqual(both);
     });
 
+    it("sorts by sort and dir, as the sessions' own fields order them, and pages a sorted list", async () => {
+      type Sortable = S & {
+        runtimeMs: number | null;
+        counts: { entries: number };
+        tokens: { input: number; output: number; cacheWrite: number; cacheRead: number };
+      };
+      const value: Record<string, (s: Sortable) => number | null> = {
+        lastActivity: (s) => (s.lastActivity ? Date.parse(s.lastActivity) : null),
+        startedAt: (s) => (s.startedAt ? Date.parse(s.startedAt) : null),
+        runtime: (s) => s.runtimeMs,
+        tokens: (s) => s.tokens.input + s.tokens.output + s.tokens.cacheWrite + s.tokens.cacheRead,
+        entries: (s) => s.counts.entries,
+      };
+      for (const [sort, of] of Object.entries(value)) {
+        for (const dir of ['asc', 'desc']) {
+          const { status, body } = await getJson(server, `/api/sessions?sort=${sort}&dir=${dir}&limit=500`);
+          expect(status, `${sort} ${dir}`).toBe(200);
+          expect(body.total).toBe(total);
+          const rows = body.sessions as Sortable[];
+          // Those without the value last; the rest in order, ties by id.
+          const known = rows.filter((s) => of(s) !== null);
+          expect(
+            rows.slice(known.length).every((s) => of(s) === null),
+            `${sort} ${dir}`,
+          ).toBe(true);
+          for (let i = 1; i < known.length; i++) {
+            const [a, b] = [of(known[i - 1]!)!, of(known[i]!)!];
+            const step = dir === 'asc' ? b - a : a - b;
+            expect(step >= 0 && (step > 0 || known[i - 1]!.id < known[i]!.id), `${sort} ${dir} at ${i}`).toBe(
+              true,
+            );
+          }
+        }
+      }
+      // The corpus has sessions of many sizes: the two orders differ.
+      const first = async (q: string) =>
+        (await getJson(server, `/api/sessions?${q}&limit=1`)).body.sessions[0].id;
+      expect(await first('sort=entries&dir=desc')).not.toBe(await first('sort=entries&dir=asc'));
+      expect(await first('sort=tokens')).toBe(await first('sort=tokens&dir=desc'));
+      const defaults = (await getJson(server, '/api/sessions?limit=500')).body.sessions.map((s: S) => s.id);
+      const explicit = (await getJson(server, '/api/sessions?sort=lastActivity&dir=desc&limit=500')).body;
+      expect(explicit.sessions.map((s: S) => s.id)).toEqual(defaults);
+      // Pages of a sorted, filtered list join up.
+      const q = `sort=tokens&dir=asc&cwd=${encodeURIComponent(BIG_CWD)}`;
+      const whole = (await getJson(server, `/api/sessions?${q}&limit=500`)).body.sessions.map((s: S) => s.id);
+      const pages: string[] = [];
+      for (let offset = 0; offset < whole.length; offset += 2)
+        pages.push(
+          ...(await getJson(server, `/api/sessions?${q}&limit=2&offset=${offset}`)).body.sessions.map(
+            (s: S) => s.id,
+          ),
+        );
+      expect(pages).toEqual(whole);
+      // Bad values are named.
+      const bad = await getJson(server, '/api/sessions?sort=cost');
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.message).toBe(
+        'query parameter sort: must be one of lastActivity, startedAt, runtime, tokens, entries',
+      );
+      const badDir = await getJson(server, '/api/sessions?sort=tokens&dir=up');
+      expect(badDir.body.error.message).toBe('query parameter dir: must be asc or desc');
+    });
+
     it('filters by cwd exactly', async () => {
       const { body } = await getJson(server, `/api/sessions?cwd=${encodeURIComponent(BIG_CWD)}`);
       expect(body.sessions.map((s: S) => s.id)).toContain(BIG);

@@ -95,6 +95,29 @@ describe('transcripts sessions', () => {
     expect(bad.stderr).toContain('--to must be a calendar date: 2025-06-31 does not exist');
   });
 
+  it('--sort and --order choose the order, and the table shows the sorted field', async () => {
+    const api = (await getJson(s, '/api/sessions?sort=tokens&dir=asc&limit=4')).body;
+    const json = await cli(['sessions', '--sort', 'tokens', '--order', 'asc', '--limit', '4', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual(api);
+    const r = await cli(['sessions', '--sort', 'entries', '--limit', '3']);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^ID\s+STATUS\s+PROVENANCE\s+LAST ACTIVITY\s+ENTRIES\s+ACTIVE\s/);
+    const top = (await getJson(s, '/api/sessions?sort=entries&limit=3')).body.sessions as Array<{
+      counts: { entries: number };
+    }>;
+    top.forEach((x, i) => expect(lines[i + 1]).toContain(` ${x.counts.entries.toLocaleString('en-US')} `));
+    expect(top[0]!.counts.entries).toBeGreaterThanOrEqual(top[2]!.counts.entries);
+    const bad = await cli(['sessions', '--sort', 'cost']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain(
+      '--sort must be one of lastActivity, startedAt, runtime, tokens, entries, got "cost"',
+    );
+    const badOrder = await cli(['sessions', '--order', 'up']);
+    expect(badOrder.code).toBe(2);
+    expect(badOrder.stderr).toContain('--order must be asc or desc, got "up"');
+  });
+
   it('fits a terminal width, cutting titles with …', async () => {
     const r = await cli(['sessions'], { tty: true, columns: 80 });
     for (const line of r.stdout.trimEnd().split('\n')) expect([...line].length).toBeLessThanOrEqual(80);

@@ -12,8 +12,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * List sessions, newest first
-     * @description Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range; `text` finds words in titles, projects, directories and ids.
+     * List sessions, newest first or as sorted
+     * @description Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range; `text` finds words in titles, projects, directories and ids; `sort` and `dir` choose the order.
      */
     get: {
       parameters: {
@@ -36,6 +36,10 @@ export interface paths {
           idPrefix?: string;
           /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
           text?: string;
+          /** @description order of the list: `lastActivity` (default), `startedAt`, `runtime`, `tokens` (all kinds summed) or `entries`; sessions without the value come last either way, ties by id */
+          sort?: 'lastActivity' | 'startedAt' | 'runtime' | 'tokens' | 'entries';
+          /** @description `desc` (default: largest, newest first) or `asc` */
+          dir?: 'desc' | 'asc';
           /** @description page size: default userSettings.sessionListPageSize; over 500 it is clamped to 500, not refused; 0 answers just the total */
           limit?: number;
           /** @description items to skip */

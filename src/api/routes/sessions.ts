@@ -1,5 +1,5 @@
 /**
- * Session routes: the list (filters, range overlap, paging, newest first), one session, its
+ * Session routes: the list (filters, range overlap, paging, newest first or sorted), one session, its
  * transcript entries, turns, one entry's raw JSON line, its events and a Markdown rendering.
  */
 import { createRoute, z } from '@hono/zod-openapi';
@@ -22,9 +22,11 @@ import {
   eventsSchema,
   sessionDetailSchema,
   sessionListSchema,
+  sessionSortQueryShape,
   transcriptPageSchema,
   turnsSchema,
 } from '../schemas/sessions.js';
+import { DEFAULT_SESSION_SORT } from '../../store/contract.js';
 import { sessionReconciliation, sourceDeletion } from '../session-live.js';
 import { toSession } from '../session-view.js';
 import { markdownPieces } from '../markdown.js';
@@ -34,15 +36,16 @@ import { readRawLine } from '../raw-line.js';
 const listRoute = createRoute({
   method: 'get',
   path: '/',
-  summary: 'List sessions, newest first',
+  summary: 'List sessions, newest first or as sorted',
   description:
     'Exact-match filters combine with AND; `from`/`to` select sessions whose activity overlaps the range; ' +
-    '`text` finds words in titles, projects, directories and ids.',
+    '`text` finds words in titles, projects, directories and ids; `sort` and `dir` choose the order.',
   tags: ['sessions'],
   request: {
     query: z
       .object({
         ...listFilterQueryShape,
+        ...sessionSortQueryShape,
         ...pageQueryShape({ max: MAX_LIMIT.sessions, default: 'userSettings.sessionListPageSize' }),
       })
       .strict(),
@@ -205,7 +208,8 @@ export function sessionRoutes(deps: ApiDeps) {
     if (problem) throw badRequest(problem);
     const limit = clampLimit(q.limit, settings.userSettings.sessionListPageSize, MAX_LIMIT.sessions);
     const offset = q.offset ?? 0;
-    const { total, rows } = await store.views.listSessions(listFilter(q), { limit, offset });
+    const sort = { by: q.sort ?? DEFAULT_SESSION_SORT.by, dir: q.dir ?? DEFAULT_SESSION_SORT.dir };
+    const { total, rows } = await store.views.listSessions(listFilter(q), { limit, offset }, sort);
     const now = deps.now();
     return c.json({ total, offset, limit, sessions: rows.map((r) => toSession(r, settings, now)) }, 200);
   });

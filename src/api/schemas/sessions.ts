@@ -1,6 +1,7 @@
 /** Wire schemas of the session routes: the session, its transcript, turns and events. */
 import { z } from '@hono/zod-openapi';
 import { projectedEntrySchema, summaryDocSchema, tokenUsageSchema } from '../../core/documents.js';
+import { SESSION_SORT_KEYS, SORT_DIRECTIONS } from '../../store/contract.js';
 
 export const sessionStatusSchema = z.enum(['running', 'abandoned', 'ended']);
 
@@ -96,6 +97,26 @@ export const sessionDetailSchema = sessionSchema
   })
   .openapi('SessionDetail');
 export type SessionDetail = z.infer<typeof sessionDetailSchema>;
+
+/** `sort` and `dir` of the session list: its order, over columns both engines index or keep. */
+export const sessionSortQueryShape = {
+  sort: z
+    .enum(SESSION_SORT_KEYS, { error: `must be one of ${SESSION_SORT_KEYS.join(', ')}` })
+    .optional()
+    .openapi({
+      param: { name: 'sort', in: 'query' },
+      description:
+        'order of the list: `lastActivity` (default), `startedAt`, `runtime`, `tokens` (all kinds summed) ' +
+        'or `entries`; sessions without the value come last either way, ties by id',
+    }),
+  dir: z
+    .enum(SORT_DIRECTIONS, { error: 'must be asc or desc' })
+    .optional()
+    .openapi({
+      param: { name: 'dir', in: 'query' },
+      description: '`desc` (default: largest, newest first) or `asc`',
+    }),
+};
 
 export const sessionListSchema = z
   .object({

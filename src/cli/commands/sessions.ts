@@ -1,5 +1,12 @@
-/** `transcripts sessions`: the session list with the UI's filters, newest first. */
+/** `transcripts sessions`: the session list with the UI's filters, newest first or as sorted. */
 import type { Session, SessionFilters } from '../../client/api-client.js';
+import {
+  SESSION_SORT_KEYS,
+  SORT_DIRECTIONS,
+  type SessionSortKey,
+  type SortDirection,
+} from '../../store/contract.js';
+import { UsageError } from '../errors.js';
 import { defineCommand } from '../command.js';
 import {
   formatDuration,
@@ -20,11 +27,13 @@ import {
   webapiOf,
   webapiOption,
 } from './shared/options.js';
-import { formatTable } from './shared/table.js';
+import { formatTable, type Column } from './shared/table.js';
 
 export interface SessionsOptions {
   filters: SessionFilters;
   text?: string;
+  sort?: SessionSortKey;
+  order?: SortDirection;
   limit?: number;
   offset?: number;
   json: boolean;
@@ -39,22 +48,68 @@ export function shortIdLength(ids: string[]): number {
   return n;
 }
 
+function parseSort(raw: Record<string, unknown>): { sort?: SessionSortKey; order?: SortDirection } {
+  const sort = raw.sort === undefined ? undefined : String(raw.sort);
+  if (sort !== undefined && !(SESSION_SORT_KEYS as readonly string[]).includes(sort))
+    throw new UsageError(`--sort must be one of ${SESSION_SORT_KEYS.join(', ')}, got "${sort}"`);
+  const order = raw.order === undefined ? undefined : String(raw.order);
+  if (order !== undefined && !(SORT_DIRECTIONS as readonly string[]).includes(order))
+    throw new UsageError(`--order must be asc or desc, got "${order}"`);
+  return { sort: sort as SessionSortKey | undefined, order: order as SortDirection | undefined };
+}
+
+const count = (n: number | null | undefined) => (typeof n === 'number' ? n.toLocaleString('en-US') : '—');
+
+/** The column showing what the list is sorted by, unless the table has it already. */
+function sortColumn(sort: SessionSortKey | undefined): Array<Column<Session>> {
+  switch (sort) {
+    case 'startedAt':
+      return [{ header: 'STARTED', value: (s) => formatTime(s.startedAt) }];
+    case 'runtime':
+      return [{ header: 'RUNTIME', value: (s) => formatDuration(s.runtimeMs), align: 'right' }];
+    case 'tokens':
+      return [
+        {
+          header: 'TOKENS',
+          value: (s) => count(s.tokens.input + s.tokens.output + s.tokens.cacheWrite + s.tokens.cacheRead),
+          align: 'right',
+        },
+      ];
+    case 'entries':
+      return [{ header: 'ENTRIES', value: (s) => count(s.counts.entries), align: 'right' }];
+    default:
+      return [];
+  }
+}
+
 export const sessionsCommand = defineCommand<SessionsOptions>({
   name: 'sessions',
-  summary: 'List sessions, newest first (the same filters as the web UI)',
+  summary: 'List sessions, newest first or as sorted (the same filters as the web UI)',
   description:
     'One line per session: id (a unique prefix; any command taking an id accepts it), status (● live, ○ ' +
     'incomplete, ■ ended), provenance, last activity (UTC), active time, model, project and title. Filters ' +
-    'combine with AND. --json prints the API answer ({total, offset, limit, sessions}).',
+    'combine with AND. --sort orders by another field (its column is added to the table); --order asc ' +
+    'reverses it. --json prints the API answer ({total, offset, limit, sessions}).',
   examples: [
     'transcripts sessions',
     'transcripts sessions --model claude-opus-4-1 --from 2025-07-01 --limit 20',
     'transcripts sessions --host laptop --json | jq ".sessions[].id"',
     'transcripts sessions --text "parser livecd"',
+    'transcripts sessions --sort tokens --limit 10',
   ],
   options: [
     ...filterOptions,
     textOption,
+    {
+      flags: '--sort <field>',
+      description: `order by ${SESSION_SORT_KEYS.join(', ')} (default lastActivity); no value last`,
+      apiParams: ['sort'],
+    },
+    {
+      flags: '--order <order>',
+      description: 'desc (default: largest, newest first) or asc',
+      apiParams: ['dir'],
+    },
     ...pageOptions('sessions', 'default: userSettings.sessionListPageSize, max 500'),
     jsonOption,
     webapiOption,
@@ -62,6 +117,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
   parse: (raw) => ({
     filters: parseFilters(raw),
     text: textOf(raw),
+    ...parseSort(raw),
     ...parsePage(raw),
     json: raw.json === true,
     webapi: webapiOf(raw),
@@ -72,6 +128,8 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
     const page = await client.listSessions({
       ...options.filters,
       text: options.text,
+      sort: options.sort,
+      dir: options.order,
       limit: options.limit,
       offset: options.offset,
     });
@@ -92,6 +150,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
         { header: 'STATUS', value: (s) => statusLabel(s.status) },
         { header: 'PROVENANCE', value: (s) => s.provenance, drop: 2 },
         { header: 'LAST ACTIVITY', value: (s) => formatTime(s.lastActivity) },
+        ...sortColumn(options.sort),
         { header: 'ACTIVE', value: (s) => formatDuration(s.activeTimeMs), align: 'right', drop: 3 },
         { header: 'MODEL', value: (s) => s.model ?? '—', flex: true, min: 10, drop: 1 },
         { header: 'PROJECT', value: (s) => s.project ?? '—', flex: true, min: 10, drop: 4 },

@@ -3,7 +3,7 @@
  * events into it, facets and the per-session event list.
  */
 import { expect, it } from 'vitest';
-import { VIEW_NAMES, type Store } from '../contract.js';
+import { VIEW_NAMES, type SessionSortKey, type Store } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { deleteDoc, eventDoc, putDocs, summaryDoc } from './view-fixtures.js';
 
@@ -99,6 +99,63 @@ export function describeSessionViews(options: ContractOptions): void {
       expect(await ids({}, 2, 4)).toEqual({ total: 5, ids: ['sess-e'] });
       expect(await ids({}, 2, 10)).toEqual({ total: 5, ids: [] });
       expect(await ids({}, 0, 0)).toEqual({ total: 5, ids: [] });
+    });
+
+    it('sorts by each key either way, sessions without the value last, ties by id, filters kept', async () => {
+      await materializeAll(store());
+      await seedSessions(store());
+      // Entries and tokens on three of them; sess-b and sess-e have none (null), sess-c and
+      // sess-d tie on entries.
+      const counts = (entries: number) => ({ ...summaryDoc('x').counts, entries });
+      const tokens = (input: number) => ({ input, output: 10, cacheWrite: 0, cacheRead: 5 });
+      const seeded = await store().views.listSessions({}, { limit: 10, offset: 0 });
+      const doc = (id: string) => seeded.rows.find((r) => r.summary.sessionId === id)!.summary;
+      const without = (id: string) => {
+        const { _rev: _r, counts: _c, tokens: _t, ...rest } = doc(id);
+        return rest;
+      };
+      await putDocs(store(), [
+        { ...doc('sess-a'), _rev: undefined, counts: counts(30), tokens: tokens(1000) },
+        { ...doc('sess-c'), _rev: undefined, counts: counts(7), tokens: tokens(10) },
+        { ...doc('sess-d'), _rev: undefined, counts: counts(7), tokens: tokens(500) },
+        without('sess-b'),
+        without('sess-e'),
+      ]);
+      const sorted = async (by: SessionSortKey, dir: 'asc' | 'desc', filter = {}, limit = 50, offset = 0) =>
+        (await store().views.listSessions(filter, { limit, offset }, { by, dir })).rows.map(
+          (r) => r.summary.sessionId,
+        );
+      expect(await sorted('lastActivity', 'desc')).toEqual([
+        'sess-c',
+        'sess-d',
+        'sess-b',
+        'sess-a',
+        'sess-e',
+      ]);
+      expect(await sorted('lastActivity', 'asc')).toEqual(['sess-a', 'sess-b', 'sess-c', 'sess-d', 'sess-e']);
+      expect(await sorted('startedAt', 'desc')).toEqual(['sess-c', 'sess-d', 'sess-b', 'sess-a', 'sess-e']);
+      expect(await sorted('startedAt', 'asc')).toEqual(['sess-a', 'sess-b', 'sess-d', 'sess-c', 'sess-e']);
+      // Runtime: a 2 h, b 30 min, c 10 min, d 70 min; e has none.
+      expect(await sorted('runtime', 'desc')).toEqual(['sess-a', 'sess-d', 'sess-b', 'sess-c', 'sess-e']);
+      expect(await sorted('runtime', 'asc')).toEqual(['sess-c', 'sess-b', 'sess-d', 'sess-a', 'sess-e']);
+      expect(await sorted('tokens', 'desc')).toEqual(['sess-a', 'sess-d', 'sess-c', 'sess-b', 'sess-e']);
+      expect(await sorted('tokens', 'asc')).toEqual(['sess-c', 'sess-d', 'sess-a', 'sess-b', 'sess-e']);
+      expect(await sorted('entries', 'desc')).toEqual(['sess-a', 'sess-c', 'sess-d', 'sess-b', 'sess-e']);
+      expect(await sorted('entries', 'asc')).toEqual(['sess-c', 'sess-d', 'sess-a', 'sess-b', 'sess-e']);
+      // Pages of a sorted list neither overlap nor skip; filters apply as ever.
+      const paged = [
+        ...(await sorted('entries', 'asc', {}, 2, 0)),
+        ...(await sorted('entries', 'asc', {}, 2, 2)),
+        ...(await sorted('entries', 'asc', {}, 2, 4)),
+      ];
+      expect(paged).toEqual(await sorted('entries', 'asc'));
+      expect(await sorted('tokens', 'asc', { cwd: '/work/alpha' })).toEqual(['sess-c', 'sess-a']);
+      // A hook event after its transcript's last entry lengthens a session's runtime.
+      await putDocs(store(), [eventDoc('sess-c', '2025-03-03T12:10:00.000Z', 'Stop')]);
+      expect(await sorted('runtime', 'desc')).toEqual(['sess-c', 'sess-a', 'sess-d', 'sess-b', 'sess-e']);
+      await expect(
+        store().views.listSessions({}, { limit: 5, offset: 0 }, { by: 'cost' as SessionSortKey, dir: 'asc' }),
+      ).rejects.toThrow(/sort must be one of lastActivity, startedAt, runtime, tokens, entries/);
     });
 
     it('filters by cwd, hostname, source, id prefix and any of the models', async () => {

@@ -360,8 +360,8 @@ describePg('postgres: a search table made before CJK characters were tokens of t
   });
 });
 
-describePg('postgres: a session rollup made before the text filter', () => {
-  it('gets each session its list text when a process opens the store, from the summaries', async () => {
+describePg('postgres: a session rollup made before the text filter and the sorts', () => {
+  it('gets each session its list text and sort values when a process opens the store, from the summaries', async () => {
     const env = await engine.serverEnv();
     databaseUrl = env.CT_DATABASE_URL!;
     const dataDir = path.join(tmpdir(), 'ct-unused');
@@ -370,26 +370,41 @@ describePg('postgres: a session rollup made before the text filter', () => {
     await materializeAll(a);
     await putDocs(a, [
       summaryDoc('t1', { title: 'Parser rewrite \u0000 nul', cwd: '/work/alpha', project: 'alpha' }),
-      summaryDoc('t2', { title: 'Docs', cwd: '/work/beta', project: 'beta' }),
+      summaryDoc('t2', {
+        title: 'Docs',
+        cwd: '/work/beta',
+        project: 'beta',
+        counts: { ...summaryDoc('x').counts, entries: 9 },
+      }),
     ]);
+    const byEntries = async (s: Store) =>
+      (await s.views.listSessions({}, { limit: 10, offset: 0 }, { by: 'entries', dir: 'desc' })).rows.map(
+        (r) => r.summary.sessionId,
+      );
     const ids = async (s: Store, text: string) =>
       (await s.views.listSessions({ text }, { limit: 10, offset: 0 })).rows.map((r) => r.summary.sessionId);
     const { client, schema } = await directClient(databaseUrl);
     try {
       const listTexts = async () =>
-        (await client.query(`SELECT session_id, list_text FROM ${schema}.session_rollup ORDER BY session_id`))
-          .rows;
+        (
+          await client.query(
+            `SELECT session_id, list_text, runtime_ms, tokens, entries FROM ${schema}.session_rollup ORDER BY session_id`,
+          )
+        ).rows;
       const current = await listTexts();
       expect(await ids(a, 'parser')).toEqual(['t1']);
+      expect(await byEntries(a)).toEqual(['t2', 't1']);
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      // As an older version made it: no list_text column.
-      await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN list_text`);
+      // As an older version made it: no list_text column, no sort columns.
+      for (const column of ['list_text', 'runtime_ms', 'tokens', 'entries'])
+        await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN ${column}`);
 
       const b = await openStore({ dataDir, env });
       stores.push(b);
       expect(await listTexts()).toEqual(current);
       expect(await ids(b, 'parser')).toEqual(['t1']);
       expect(await ids(b, 'beta docs')).toEqual(['t2']);
+      expect(await byEntries(b)).toEqual(['t2', 't1']);
     } finally {
       await client.end();
     }

@@ -6,6 +6,7 @@
  * A (re)build takes the views lock exclusively while writers hold it shared, so no write can
  * commit documents that a view being built has not seen, whichever process wrote them.
  */
+import { checkSessionSort } from '../views-common/session-sort.js';
 import type { ProjectedEntry } from '../../core/documents.js';
 import {
   SEARCH_STALE,
@@ -19,6 +20,7 @@ import {
   type SearchQuery,
   type SessionFilter,
   type SessionRow,
+  type SessionSort,
   type TurnRow,
   type ViewName,
   type Views,
@@ -188,9 +190,16 @@ export class PostgresViews implements Views {
   // A view's tables exist exactly when it is registered (both change in one transaction), so the
   // queries go straight to the tables and read the registry only to explain a missing one.
 
-  async listSessions(filter: SessionFilter, page: Page): Promise<{ total: number; rows: SessionRow[] }> {
+  async listSessions(
+    filter: SessionFilter,
+    page: Page,
+    sort?: SessionSort,
+  ): Promise<{ total: number; rows: SessionRow[] }> {
     const { limit, offset } = checkPage(page);
-    return this.#over(['session_rollup'], () => listSessions(this.#db.pool, filter ?? {}, limit, offset));
+    const order = checkSessionSort(sort);
+    return this.#over(['session_rollup'], () =>
+      listSessions(this.#db.pool, filter ?? {}, limit, offset, order),
+    );
   }
 
   async getSession(id: string): Promise<SessionRow | null> {

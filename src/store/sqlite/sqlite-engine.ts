@@ -119,7 +119,7 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     materialize: (name: ViewName) => writer.write<void>('materialize', name),
     drop: (name: ViewName) => writer.write<void>('drop', name),
     reindex: () => writer.write<{ entries: number; sessions: number }>('reindex'),
-    listSessions: (filter, page) => reads.listSessions(filter, page),
+    listSessions: (filter, page, sort) => reads.listSessions(filter, page, sort),
     getSession: (id) => reads.getSession(id),
     getSessions: (ids) => reads.getSessions(ids),
     transcriptPage: (sessionId, file, page) => reads.transcriptPage(sessionId, file, page),

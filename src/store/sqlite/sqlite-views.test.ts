@@ -246,24 +246,34 @@ describe('sqlite views: search snippets', () => {
   });
 });
 
-describe('sqlite views: a session rollup made before the text filter', () => {
-  it('gets each session its list text when the store opens, from the summaries', async () => {
+describe('sqlite views: a session rollup made before the text filter and the sorts', () => {
+  const entries = summaryDoc('x').counts;
+  it('gets each session its list text and sort values when the store opens, from the summaries', async () => {
     await materializeAll(store);
     await putDocs(store, [
       summaryDoc('t1', { title: 'Parser rewrite', cwd: '/work/alpha', project: 'alpha' }),
-      summaryDoc('t2', { title: 'Docs', cwd: '/work/beta', project: 'beta' }),
+      summaryDoc('t2', {
+        title: 'Docs',
+        cwd: '/work/beta',
+        project: 'beta',
+        counts: { ...entries, entries: 9 },
+      }),
     ]);
     const ids = async (text: string) =>
       (await store.views.listSessions({ text }, { limit: 10, offset: 0 })).rows.map(
         (r) => r.summary.sessionId,
       );
     expect(await ids('parser')).toEqual(['t1']);
+    const byEntries = async () =>
+      (await store.views.listSessions({}, { limit: 10, offset: 0 }, { by: 'entries', dir: 'desc' })).rows.map(
+        (r) => r.summary.sessionId,
+      );
     await store.close();
-
-    // As an older version made it: no list_text column.
+    // As an older version made it: no list_text column, no sort columns.
     const db = new Database(join(dir, 'transcripts.db'));
     try {
-      db.exec('ALTER TABLE session_rollup DROP COLUMN list_text');
+      for (const column of ['list_text', 'runtime_ms', 'tokens', 'entries'])
+        db.exec(`ALTER TABLE session_rollup DROP COLUMN ${column}`);
     } finally {
       db.close();
     }
@@ -271,8 +281,10 @@ describe('sqlite views: a session rollup made before the text filter', () => {
     expect(await ids('parser')).toEqual(['t1']);
     expect(await ids('beta docs')).toEqual(['t2']);
     expect(await ids('t')).toEqual(['t1', 't2']);
+    expect(await byEntries()).toEqual(['t2', 't1']);
     // Writes after the upgrade keep it.
     await putDocs(store, [summaryDoc('t2', { title: 'Parser docs', cwd: '/work/beta', project: 'beta' })]);
     expect(await ids('parser')).toEqual(['t1', 't2']);
+    expect(await byEntries()).toEqual(['t1', 't2']);
   });
 });

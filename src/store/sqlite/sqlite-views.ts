@@ -3,6 +3,7 @@
  * per-write maintenance of those views (as the doc store's observer, inside its transaction), and
  * the queries. Each view lives in its own file under `views/`.
  */
+import { checkSessionSort } from '../views-common/session-sort.js';
 import type { Statement } from 'better-sqlite3';
 import type { Segment } from '../../core/active-time.js';
 import type { ProjectedEntry } from '../../core/documents.js';
@@ -18,6 +19,7 @@ import {
   type SearchQuery,
   type SessionFilter,
   type SessionRow,
+  type SessionSort,
   type TurnRow,
   type ViewName,
   type Views,
@@ -177,10 +179,14 @@ export class SqliteViews implements Views, DocWriteObserver {
 
   // -- queries ----------------------------------------------------------------------------------
 
-  async listSessions(filter: SessionFilter, page: Page): Promise<{ total: number; rows: SessionRow[] }> {
+  async listSessions(
+    filter: SessionFilter,
+    page: Page,
+    sort?: SessionSort,
+  ): Promise<{ total: number; rows: SessionRow[] }> {
     this.#require('session_rollup');
     const { limit, offset } = checkPage(page);
-    return listSessions(this.#cache, filter ?? {}, limit, offset);
+    return listSessions(this.#cache, filter ?? {}, limit, offset, checkSessionSort(sort));
   }
 
   async getSession(id: string): Promise<SessionRow | null> {

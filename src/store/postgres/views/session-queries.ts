@@ -1,14 +1,15 @@
 /**
- * Reads over the session rollup: the filtered list (newest first), one session, and the facet
+ * Reads over the session rollup: the filtered list (newest first, or as sorted), one session, and the facet
  * pickers. The summary itself is read from its document (a key lookup), not copied into the rollup.
  */
 import type { Segment } from '../../../core/active-time.js';
 import type { SummaryDoc } from '../../../core/documents.js';
-import type { SessionFilter, SessionRow } from '../../contract.js';
+import type { SessionFilter, SessionRow, SessionSort } from '../../contract.js';
 import { facetFilter, facetSessionColumn, facetSql } from '../../views-common/facets.js';
 import type { FacetAttribute } from '../../views-common/view-args.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
 import { pgText } from './postgres-view.js';
+import { sessionOrderSql } from '../../views-common/session-sort.js';
 import { sessionFilterSql } from './session-filter-sql.js';
 
 interface RollupRow {
@@ -25,8 +26,9 @@ interface RollupRow {
   body: string;
 }
 
+// The sort columns ride along so the page can be ordered again after the join.
 const ROLLUP_COLUMNS = `r.session_id, r.summary_id, r.first_ms, r.last_ms, r.hook_recorded, r.ended_at,
-    r.end_reason, r.event_count, r.activity`;
+    r.end_reason, r.event_count, r.activity, r.runtime_ms, r.tokens, r.entries`;
 const COLUMNS = `${ROLLUP_COLUMNS}, d.rev, d.body`;
 /** Each rollup row `r` with its summary document `d`. */
 const WITH_SUMMARY = 'JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id';
@@ -37,11 +39,13 @@ export async function listSessions(
   filter: SessionFilter,
   limit: number,
   offset: number,
+  sort: SessionSort,
 ): Promise<{ total: number; rows: SessionRow[] }> {
   const f = sessionFilterSql(filter, 'r.session_id');
   const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
   const n = f.params.length;
   const counting = `SELECT count(*) AS n FROM session_rollup r ${where}`;
+  const order = sessionOrderSql(sort, 'r');
   // Sessions without activity last (as the embedded engine orders NULLs); ties by id keep pages
   // stable. The page is read in index order and stops at its last row; the total is a count of
   // its own, once per statement, riding along each row. Counting in a window over the ordered
@@ -50,11 +54,11 @@ export async function listSessions(
     q,
     `WITH page AS (
       SELECT ${ROLLUP_COLUMNS} FROM session_rollup r ${where}
-      ORDER BY r.last_ms DESC NULLS LAST, r.session_id LIMIT $${n + 1} OFFSET $${n + 2}
+      ORDER BY ${order} LIMIT $${n + 1} OFFSET $${n + 2}
     )
     SELECT ${COLUMNS}, (${counting}) AS total
     FROM page r ${WITH_SUMMARY}
-    ORDER BY r.last_ms DESC NULLS LAST, r.session_id`,
+    ORDER BY ${order}`,
     [...f.params, limit, offset],
   );
   if (rows.length > 0) return { total: Number(rows[0]!.total), rows: rows.map(toSessionRow) };

@@ -11,6 +11,7 @@ import { docIds } from '../../../core/doc-ids.js';
 import { applyEvent, emptyEventStats, type EventStats } from '../../views-common/event-stats.js';
 import { combinedActivity, summaryFields } from '../../views-common/summary-fields.js';
 import { listText } from '../../views-common/session-filter.js';
+import { sortValues } from '../../views-common/session-sort.js';
 import type { Queryable } from '../postgres-database.js';
 import {
   pgText,
@@ -35,7 +36,10 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   end_reason text,
   event_count int NOT NULL,
   activity text NOT NULL,
-  list_text text COLLATE "C" NOT NULL DEFAULT ''
+  list_text text COLLATE "C" NOT NULL DEFAULT '',
+  runtime_ms bigint,
+  tokens bigint,
+  entries bigint
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id text COLLATE "C" NOT NULL,
@@ -53,6 +57,14 @@ CREATE TABLE IF NOT EXISTS session_event_stats (
   activity text NOT NULL
 );
 `;
+
+/** Columns derived from the summary that rollups made by earlier versions lack (see upgrade). */
+const DERIVED_COLUMNS = {
+  list_text: `text COLLATE "C" NOT NULL DEFAULT ''`,
+  runtime_ms: 'bigint',
+  tokens: 'bigint',
+  entries: 'bigint',
+};
 
 const SQL = {
   events: `SELECT session_id, id, body FROM docs
@@ -74,15 +86,16 @@ const SQL = {
   deleteModels: 'DELETE FROM session_models WHERE session_id = ANY($1)',
   writeRollup: `INSERT INTO session_rollup
       (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
-       hook_recorded, ended_at, end_reason, event_count, activity, list_text)
+       hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
       $7::bigint[], $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::int[], $13::text[],
-      $14::text[])
+      $14::text[], $15::bigint[], $16::bigint[], $17::bigint[])
     ON CONFLICT (session_id) DO UPDATE SET summary_id = excluded.summary_id, cwd = excluded.cwd,
       project = excluded.project, hostname = excluded.hostname, source = excluded.source,
       first_ms = excluded.first_ms, last_ms = excluded.last_ms, hook_recorded = excluded.hook_recorded,
       ended_at = excluded.ended_at, end_reason = excluded.end_reason, event_count = excluded.event_count,
-      activity = excluded.activity, list_text = excluded.list_text`,
+      activity = excluded.activity, list_text = excluded.list_text, runtime_ms = excluded.runtime_ms,
+      tokens = excluded.tokens, entries = excluded.entries`,
   insertModels: `INSERT INTO session_models (session_id, model)
     SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
   sessions: `SELECT DISTINCT session_id FROM docs WHERE type IN ('summary', 'event') AND NOT deleted`,
@@ -125,33 +138,46 @@ export class SessionRollupView implements PostgresView {
   }
 
   /**
-   * A rollup made before the list's text filter lacks `list_text`: the column is added and filled
-   * from each session's summary (once; the column's presence is the mark).
+   * A rollup made before the list's text filter lacks `list_text`, and one made before the list's
+   * sorts lacks their columns: the missing ones are added and every derived column filled from each
+   * session's summary and activity (once; the columns' presence is the mark).
    */
   async upgrade(q: Queryable): Promise<void> {
-    const { rows: has } = await q.query(
-      `SELECT 1 FROM information_schema.columns
-      WHERE table_schema = current_schema() AND table_name = 'session_rollup' AND column_name = 'list_text'`,
+    const { rows: has } = await q.query<{ column_name: string }>(
+      `SELECT column_name FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'session_rollup'`,
     );
-    if (has.length > 0) return;
-    await q.query(`ALTER TABLE session_rollup ADD COLUMN list_text text COLLATE "C" NOT NULL DEFAULT ''`);
+    const missing = Object.entries(DERIVED_COLUMNS).filter(
+      ([name]) => !has.some((c) => c.column_name === name),
+    );
+    if (missing.length === 0) return;
+    for (const [name, type] of missing)
+      await q.query(`ALTER TABLE session_rollup ADD COLUMN ${name} ${type}`);
     // In pages by session id: summaries of a large history do not all fit in memory at once.
     let after = '';
     for (;;) {
-      const { rows } = await q.query<{ session_id: string; body: string }>(
-        `SELECT r.session_id, d.body FROM session_rollup r
+      const { rows } = await q.query<{ session_id: string; activity: string; body: string }>(
+        `SELECT r.session_id, r.activity, d.body FROM session_rollup r
         JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id
         WHERE r.session_id > $1 ORDER BY r.session_id LIMIT $2`,
         [after, BUILD_SESSIONS],
       );
       if (rows.length === 0) break;
-      const texts = rows.map((r) =>
-        pgText(listText(summaryFields(JSON.parse(r.body) as Record<string, unknown>), r.session_id)),
-      );
+      const docs = rows.map((r) => JSON.parse(r.body) as Record<string, unknown>);
+      const values = rows.map((r, i) => sortValues(docs[i]!, JSON.parse(r.activity) as Segment[]));
       await q.query(
-        `UPDATE session_rollup r SET list_text = u.text
-        FROM unnest($1::text[], $2::text[]) AS u(session_id, text) WHERE r.session_id = u.session_id`,
-        [rows.map((r) => r.session_id), texts],
+        `UPDATE session_rollup r SET list_text = u.text, runtime_ms = u.runtime_ms, tokens = u.tokens,
+          entries = u.entries
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])
+          AS u(session_id, text, runtime_ms, tokens, entries)
+        WHERE r.session_id = u.session_id`,
+        [
+          rows.map((r) => r.session_id),
+          rows.map((r, i) => pgText(listText(summaryFields(docs[i]!), r.session_id))),
+          values.map((v) => v.runtimeMs),
+          values.map((v) => v.tokens),
+          values.map((v) => v.entries),
+        ],
       );
       after = rows.at(-1)!.session_id;
     }
@@ -284,12 +310,14 @@ class Batch implements RollupBatch {
     if (gone.length > 0) await this.#q.query(SQL.deleteRollup, [gone]);
     for (const id of gone) this.refreshed.set(id, null);
 
-    const cols: unknown[][] = Array.from({ length: 14 }, () => []);
+    const cols: unknown[][] = Array.from({ length: 17 }, () => []);
     const models: [string[], string[]] = [[], []];
     for (const [sessionId, summary] of summaries) {
-      const fields = summaryFields(JSON.parse(summary.body) as Record<string, unknown>);
+      const doc = JSON.parse(summary.body) as Record<string, unknown>;
+      const fields = summaryFields(doc);
       const s = stats.get(sessionId) ?? emptyEventStats();
       const { activity, firstMs, lastMs } = combinedActivity(fields, s);
+      const sorted = sortValues(doc, activity);
       const row = [
         sessionId,
         summary.id,
@@ -305,6 +333,9 @@ class Batch implements RollupBatch {
         s.eventCount,
         JSON.stringify(activity),
         pgText(listText(fields, sessionId)),
+        sorted.runtimeMs,
+        sorted.tokens,
+        sorted.entries,
       ];
       row.forEach((v, i) => cols[i]!.push(v));
       for (const model of fields.models) {

@@ -1,12 +1,13 @@
 /**
- * Reads over the session rollup: the filtered list (newest first), one session, and the facet
+ * Reads over the session rollup: the filtered list (newest first, or as sorted), one session, and the facet
  * pickers. The summary itself is read from its document (a key lookup), not copied into the rollup.
  */
 import type { Segment } from '../../../core/active-time.js';
 import type { SummaryDoc } from '../../../core/documents.js';
-import type { SessionFilter, SessionRow } from '../../contract.js';
+import type { SessionFilter, SessionRow, SessionSort } from '../../contract.js';
 import { facetFilter, facetSessionColumn, facetSql } from '../../views-common/facets.js';
 import type { FacetAttribute } from '../../views-common/view-args.js';
+import { sessionOrderSql } from '../../views-common/session-sort.js';
 import { sessionFilterSql } from './session-filter-sql.js';
 import type { StatementCache } from './sqlite-view.js';
 
@@ -33,6 +34,7 @@ export function listSessions(
   filter: SessionFilter,
   limit: number,
   offset: number,
+  sort: SessionSort,
 ): { total: number; rows: SessionRow[] } {
   const f = sessionFilterSql(filter, 'r.session_id');
   const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
@@ -40,9 +42,8 @@ export function listSessions(
     n: number;
   };
   if (total === 0 || limit === 0) return { total, rows: [] };
-  // NULL last activity sorts last under DESC; ties by id keep pages stable.
   const rows = cache
-    .get(`${SELECT} ${where} ORDER BY r.last_ms DESC, r.session_id LIMIT @limit OFFSET @offset`)
+    .get(`${SELECT} ${where} ORDER BY ${sessionOrderSql(sort, 'r')} LIMIT @limit OFFSET @offset`)
     .all({ ...f.params, limit, offset }) as RollupRow[];
   return { total, rows: rows.map(toSessionRow) };
 }

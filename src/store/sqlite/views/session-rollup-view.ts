@@ -13,6 +13,7 @@ import { applyEvent, emptyEventStats, type EventStats } from '../../views-common
 import { LazyStatements, type SqliteView } from './sqlite-view.js';
 import { combinedActivity, summaryFields } from '../../views-common/summary-fields.js';
 import { listText } from '../../views-common/session-filter.js';
+import { sortValues } from '../../views-common/session-sort.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS session_rollup (
@@ -29,7 +30,10 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   end_reason TEXT,
   event_count INTEGER NOT NULL,
   activity TEXT NOT NULL,
-  list_text TEXT NOT NULL DEFAULT ''
+  list_text TEXT NOT NULL DEFAULT '',
+  runtime_ms INTEGER,
+  tokens INTEGER,
+  entries INTEGER
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id TEXT NOT NULL,
@@ -48,6 +52,14 @@ CREATE TABLE IF NOT EXISTS session_event_stats (
 );
 `;
 
+/** Columns derived from the summary that rollups made by earlier versions lack (see upgrade). */
+const DERIVED_COLUMNS = {
+  list_text: "TEXT NOT NULL DEFAULT ''",
+  runtime_ms: 'INTEGER',
+  tokens: 'INTEGER',
+  entries: 'INTEGER',
+};
+
 const SQL = {
   // By its conventional id first (a key lookup); a scan of the session's rows only when absent.
   summaryById: `SELECT id, body FROM docs WHERE session_id = ? AND id = ? AND type = 'summary' AND deleted = 0`,
@@ -64,9 +76,9 @@ const SQL = {
   deleteStats: 'DELETE FROM session_event_stats WHERE session_id = ?',
   writeRollup: `INSERT OR REPLACE INTO session_rollup
     (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
-     hook_recorded, ended_at, end_reason, event_count, activity, list_text)
+     hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries)
     VALUES (@sessionId, @summaryId, @cwd, @project, @hostname, @source, @firstMs, @lastMs,
-     @hookRecorded, @endedAt, @endReason, @eventCount, @activity, @listText)`,
+     @hookRecorded, @endedAt, @endReason, @eventCount, @activity, @listText, @runtimeMs, @tokens, @entries)`,
   deleteRollup: 'DELETE FROM session_rollup WHERE session_id = ?',
   deleteModels: 'DELETE FROM session_models WHERE session_id = ?',
   insertModel: 'INSERT OR IGNORE INTO session_models (session_id, model) VALUES (?, ?)',
@@ -114,28 +126,39 @@ export class SessionRollupView implements SqliteView {
   }
 
   /**
-   * A rollup made before the list's text filter lacks `list_text`: the column is added and filled
-   * from each session's summary (one pass over the summaries, once).
+   * A rollup made before the list's text filter lacks `list_text`, and one made before the list's
+   * sorts lacks their columns: the missing ones are added and every derived column filled from each
+   * session's summary and activity (one pass over the summaries, once).
    */
   upgrade(): void {
     const columns = this.#db.prepare('PRAGMA table_info(session_rollup)').all() as Array<{ name: string }>;
-    if (columns.some((c) => c.name === 'list_text')) return;
+    const missing = Object.entries(DERIVED_COLUMNS).filter(([name]) => !columns.some((c) => c.name === name));
+    if (missing.length === 0) return;
     this.#sql.forget();
-    this.#db.exec("ALTER TABLE session_rollup ADD COLUMN list_text TEXT NOT NULL DEFAULT ''");
+    for (const [name, type] of missing)
+      this.#db.exec(`ALTER TABLE session_rollup ADD COLUMN ${name} ${type}`);
     // In pages by session id: summaries of a large history do not all fit in memory at once.
     const page = this.#db.prepare(
-      `SELECT r.session_id, d.body FROM session_rollup r
+      `SELECT r.session_id, r.activity, d.body FROM session_rollup r
       JOIN docs d ON d.session_id = r.session_id AND d.id = r.summary_id
       WHERE r.session_id > ? ORDER BY r.session_id LIMIT 500`,
     );
-    const update = this.#db.prepare('UPDATE session_rollup SET list_text = ? WHERE session_id = ?');
+    const update = this.#db.prepare(
+      `UPDATE session_rollup SET list_text = @listText, runtime_ms = @runtimeMs, tokens = @tokens,
+      entries = @entries WHERE session_id = @sessionId`,
+    );
     let after = '';
     for (;;) {
-      const rows = page.all(after) as Array<{ session_id: string; body: string }>;
+      const rows = page.all(after) as Array<{ session_id: string; activity: string; body: string }>;
       if (rows.length === 0) break;
       for (const row of rows) {
-        const fields = summaryFields(JSON.parse(row.body) as Record<string, unknown>);
-        update.run(listText(fields, row.session_id), row.session_id);
+        const doc = JSON.parse(row.body) as Record<string, unknown>;
+        const fields = summaryFields(doc);
+        update.run({
+          sessionId: row.session_id,
+          listText: listText(fields, row.session_id),
+          ...sortValues(doc, JSON.parse(row.activity) as Segment[]),
+        });
       }
       after = rows.at(-1)!.session_id;
     }
@@ -240,7 +263,8 @@ export class SessionRollupView implements SqliteView {
       this.onSession?.(sessionId, null);
       return;
     }
-    const fields = summaryFields(JSON.parse(summary.body) as Record<string, unknown>);
+    const doc = JSON.parse(summary.body) as Record<string, unknown>;
+    const fields = summaryFields(doc);
     const stats = this.#stats.get(sessionId) ?? this.#readStats(sessionId);
     const { activity, firstMs, lastMs } = combinedActivity(fields, stats);
     s.writeRollup.run({
@@ -258,6 +282,7 @@ export class SessionRollupView implements SqliteView {
       eventCount: stats.eventCount,
       activity: JSON.stringify(activity),
       listText: listText(fields, sessionId),
+      ...sortValues(doc, activity),
     });
     for (const model of fields.models) s.insertModel.run(sessionId, model);
     this.onSession?.(sessionId, activity);
