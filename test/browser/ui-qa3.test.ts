@@ -147,4 +147,15 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     }
     suite.current.assertNoErrors();
   });
+
+  it('says a session id the API refuses names no session, without a Retry', async () => {
+    const page = await open(`/app/sessions/${encodeURIComponent('✓')}`);
+    const panel = page.getByTestId('session-not-found');
+    await panel.waitFor();
+    expect(await panel.textContent()).toContain('No session has the id ✓, which is not a valid session id.');
+    expect(await page.getByRole('button', { name: 'Retry' }).count()).toBe(0);
+    await panel.getByRole('link', { name: 'Back to all sessions' }).waitFor();
+    // The 400 itself is the browser's console line for the failed request.
+    suite.current.assertNoErrors([/Failed to load resource/, /not a valid session id/]);
+  });
 });

@@ -42,12 +42,16 @@ export const Route = createFileRoute('/sessions/$id')({
 
 function SessionError(props: ErrorComponentProps) {
   const { id } = Route.useParams();
-  if (props.error instanceof ApiError && props.error.status === 404)
+  // The id is all the page asks with: a 400 is the API refusing it as an id (`✓`), so no session
+  // has it either — said as such, not as a failure to retry.
+  const status = props.error instanceof ApiError ? props.error.status : undefined;
+  if (status === 404 || status === 400)
     return (
       <Stack p="md" maw={760} data-testid="session-not-found">
         <Alert color="yellow" title="Session not found" variant="light">
           <Text size="sm">
-            No session has the id <b>{id}</b>.
+            No session has the id <b>{id}</b>
+            {status === 400 ? ', which is not a valid session id' : ''}.
           </Text>
           <AnchorLink to="/" size="sm">
             Back to all sessions
