@@ -42,6 +42,17 @@ describe('search-param schemas fall back instead of failing', () => {
     });
     expect(s).toEqual({ source: 'ok' });
   });
+  it("keeps the list's order when it is one the API sorts by, and drops it otherwise", () => {
+    expect(sessionListSearchSchema.parse({ sort: 'tokens', dir: 'asc' })).toMatchObject({
+      sort: 'tokens',
+      dir: 'asc',
+    });
+    const bad = sessionListSearchSchema.parse({ sort: 'cost', dir: 'up', cwd: '/x' });
+    expect(bad).toMatchObject({ sort: undefined, dir: undefined, cwd: '/x' });
+    // An order is not a filter: no chip.
+    expect(filterChips({ sort: 'tokens', dir: 'asc' })).toEqual([]);
+  });
+
   it('turns numbers (the router parses ?q=42 as a number) back into text', () => {
     expect(searchPageSearchSchema.parse({ q: 42, offset: '20' })).toEqual({ q: '42', offset: 20 });
     expect(searchPageSearchSchema.parse({ q: null, offset: -3 })).toEqual({});

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { parseIsoDay } from './date-phrases.js';
+import { SESSION_SORTS } from './session-sort.js';
 
 /**
  * The query string as the router reads it: every value as the text it is. (The router's default
@@ -82,6 +83,9 @@ export const sessionListSearchSchema = z
     idPrefix: text(),
     /** Words each session's title, project, directory or id must contain (`GET /api/sessions?text`). */
     text: text(),
+    /** The list's order (`GET /api/sessions?sort&dir`); absent: newest activity first. */
+    sort: z.enum(SESSION_SORTS).optional().catch(undefined),
+    dir: z.enum(['asc', 'desc']).optional().catch(undefined),
   })
   .transform(validRange);
 export type SessionListSearch = z.infer<typeof sessionListSearchSchema>;
@@ -141,13 +145,16 @@ export function pickFilters(search: Partial<Record<string, unknown>>): SessionFi
   return out;
 }
 
+/** The list's filters (its order, `sort` and `dir`, is not one: it has no chip). */
+type FilterKey = Exclude<keyof SessionListSearch, 'sort' | 'dir'>;
+
 export interface FilterChip {
-  key: keyof SessionListSearch;
+  key: FilterKey;
   label: string;
   value: string;
 }
 
-const CHIP_LABELS: Record<keyof SessionListSearch, string> = {
+const CHIP_LABELS: Record<FilterKey, string> = {
   cwd: 'cwd',
   model: 'model',
   hostname: 'host',
@@ -161,7 +168,7 @@ const CHIP_LABELS: Record<keyof SessionListSearch, string> = {
 
 /** One removable chip per active filter, in a fixed order. */
 export function filterChips(search: Partial<SessionListSearch>): FilterChip[] {
-  const order: Array<keyof SessionListSearch> = [
+  const order: FilterKey[] = [
     'text',
     'idPrefix',
     'project',

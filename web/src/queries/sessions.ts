@@ -8,12 +8,16 @@ import {
 } from '@tanstack/react-query';
 import { projectName, type FacetValue } from '../lib/facet-match.js';
 import { pickFilters, type SessionFilters } from '../lib/search-params.js';
+import type { SessionSortKey, SortDirection } from '../lib/session-sort.js';
 import { api, unwrap, type SessionList } from './api.js';
 
 export interface SessionListParams extends SessionFilters {
   idPrefix?: string;
   /** Words each session must contain, case aside, in its title, project, directory or id (the API matches them). */
   text?: string;
+  /** The list's order (the list only: facets and counts do not take it). */
+  sort?: SessionSortKey;
+  dir?: SortDirection;
 }
 
 export const sessionListInfiniteOptions = (params: SessionListParams, pageSize: number) =>

@@ -13,6 +13,7 @@ import { WindowList } from '../components/WindowList.js';
 import { formatCountOf } from '../lib/format.js';
 import { termsRegExp } from '../lib/highlight.js';
 import { formatFilters, parseOmnibox } from '../lib/omnibox-grammar.js';
+import { DEFAULT_SORT } from '../lib/session-sort.js';
 import {
   filterChips,
   pickFilters,
@@ -35,12 +36,17 @@ import { ListError } from './-list/ListError.js';
 import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
+import { SortControl } from './-list/SortControl.js';
 import { useListPosition } from './-list/use-list-position.js';
 import { useSavedFilters } from './-root/use-saved-items.js';
 
 /** The API parameters of the list's URL state (a project resolves against the directories the API knows). */
 function listParams(search: SessionListSearch, cwds?: readonly FacetValue[]): SessionListParams {
-  return listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds);
+  return {
+    ...listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds),
+    ...(search.sort ? { sort: search.sort } : {}),
+    ...(search.dir ? { dir: search.dir } : {}),
+  };
 }
 
 /** The words of the free text, marked in each row's title and project. */
@@ -102,7 +108,8 @@ function SessionListPage() {
   // Each filter change is a history entry: Back undoes it.
   const setFilters = (patch: Partial<SessionListSearch>) =>
     navigate({ search: (old: SessionListSearch) => ({ ...old, ...patch }) });
-  const clearAll = () => navigate({ search: {} });
+  // Clearing the filters keeps the order.
+  const clearAll = () => navigate({ search: { sort: search.sort, dir: search.dir } });
   const filterText = formatFilters({
     ...pickFilters(search),
     text: search.text,
@@ -117,23 +124,26 @@ function SessionListPage() {
             ? `${formatCountOf(total, 'session')} ${total === 1 ? 'matches' : 'match'} “${search.text}”`
             : formatCountOf(total, 'session')}
         </Text>
-        {chips.length > 0 && (
-          <Group gap={4}>
-            <Tooltip label="Save these filters (they appear in the omnibox)" position="bottom">
-              <Button
-                size="compact-xs"
-                variant="subtle"
-                onClick={() => saveFilter({ name: filterText, query: filterText })}
-                data-testid="save-filters"
-              >
-                Save filters
+        <Group gap="xs">
+          <SortControl sort={search.sort} dir={search.dir} onChange={setFilters} />
+          {chips.length > 0 && (
+            <Group gap={4}>
+              <Tooltip label="Save these filters (they appear in the omnibox)" position="bottom">
+                <Button
+                  size="compact-xs"
+                  variant="subtle"
+                  onClick={() => saveFilter({ name: filterText, query: filterText })}
+                  data-testid="save-filters"
+                >
+                  Save filters
+                </Button>
+              </Tooltip>
+              <Button size="compact-xs" variant="subtle" color="gray" onClick={clearAll}>
+                Clear
               </Button>
-            </Tooltip>
-            <Button size="compact-xs" variant="subtle" color="gray" onClick={clearAll}>
-              Clear
-            </Button>
-          </Group>
-        )}
+            </Group>
+          )}
+        </Group>
       </Group>
       <FilterChips chips={chips} onRemove={(key) => setFilters({ [key]: undefined })} />
       <ProjectDirs project={search.project} cwds={cwds} />
@@ -154,7 +164,7 @@ function SessionListPage() {
           items={all}
           getKey={(s) => s.id}
           estimateSize={() => 72}
-          renderItem={(s) => <SessionRow s={s} re={re} />}
+          renderItem={(s) => <SessionRow s={s} re={re} sortedBy={search.sort ?? DEFAULT_SORT} />}
           onNearEnd={loadMore}
           scrollPaddingStart={56}
           restore={position.restore}

@@ -1,6 +1,7 @@
 /**
  * One row of the session list: status, title, project, model, host, times, tokens, provenance.
- * The list is ordered by last activity, so that is the first time shown; the start follows.
+ * The list is ordered by last activity unless sorted otherwise, so that is the first time shown; the
+ * start follows. The fact the list is sorted by stands out.
  * `re` marks the words of the list's free-text filter in the title and project.
  */
 import { Group, Paper, Text } from '@mantine/core';
@@ -18,20 +19,48 @@ import {
   shortModel,
   totalTokens,
 } from '../../lib/format.js';
+import { DEFAULT_SORT, type SessionSortKey } from '../../lib/session-sort.js';
 import type { Session } from '../../queries/api.js';
 
-function Fact({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
+function Fact({
+  label,
+  children,
+  testId,
+  sorted = false,
+}: {
+  label: string;
+  children: React.ReactNode;
+  testId?: string;
+  /** The list is ordered by this fact: it stands out. */
+  sorted?: boolean;
+}) {
   return (
-    <Text span size="xs" c="dimmed" data-testid={testId} style={{ whiteSpace: 'nowrap' }}>
+    <Text
+      span
+      size="xs"
+      c={sorted ? 'blue.3' : 'dimmed'}
+      data-testid={testId}
+      data-sorted={sorted ? '' : undefined}
+      style={{ whiteSpace: 'nowrap' }}
+    >
       {label}{' '}
-      <Text span size="xs" c="gray.4">
+      <Text span size="xs" c={sorted ? 'gray.1' : 'gray.4'} fw={sorted ? 600 : undefined}>
         {children}
       </Text>
     </Text>
   );
 }
 
-export const SessionRow = memo(function SessionRow({ s, re = null }: { s: Session; re?: RegExp | null }) {
+export const SessionRow = memo(function SessionRow({
+  s,
+  re = null,
+  sortedBy = DEFAULT_SORT,
+}: {
+  s: Session;
+  re?: RegExp | null;
+  /** The list's order: that fact stands out. */
+  sortedBy?: SessionSortKey;
+}) {
   return (
     <Link
       to="/sessions/$id"
@@ -62,22 +91,28 @@ export const SessionRow = memo(function SessionRow({ s, re = null }: { s: Sessio
           <Fact label="project">{s.project ? <HighlightedText text={s.project} re={re} /> : '—'}</Fact>
           <Fact label="model">{shortModel(s.model)}</Fact>
           <Fact label="host">{s.hostname ?? '—'}</Fact>
-          <Fact label="last active" testId="last-activity">
-            <span title={`last activity ${formatUtc(s.lastActivity)} (the list's order)`}>
+          <Fact label="last active" testId="last-activity" sorted={sortedBy === 'lastActivity'}>
+            <span
+              title={`last activity ${formatUtc(s.lastActivity)}${sortedBy === 'lastActivity' ? " (the list's order)" : ''}`}
+            >
               {formatTimestamp(s.lastActivity ?? s.startedAt)}
             </span>
           </Fact>
-          <Fact label="started" testId="started">
+          <Fact label="started" testId="started" sorted={sortedBy === 'startedAt'}>
             {formatTimestamp(s.startedAt)}
           </Fact>
-          <Fact label="runtime" testId="runtime">
+          <Fact label="runtime" testId="runtime" sorted={sortedBy === 'runtime'}>
             {formatDuration(s.runtimeMs)}
           </Fact>
           <Fact label="active" testId="active-time">
             {formatDuration(s.activeTimeMs)}
           </Fact>
-          <Fact label="tokens">{formatTokens(totalTokens(s.tokens))}</Fact>
-          <Fact label="entries">{formatCount(s.counts.entries)}</Fact>
+          <Fact label="tokens" testId="tokens" sorted={sortedBy === 'tokens'}>
+            {formatTokens(totalTokens(s.tokens))}
+          </Fact>
+          <Fact label="entries" testId="entries" sorted={sortedBy === 'entries'}>
+            {formatCount(s.counts.entries)}
+          </Fact>
         </Group>
       </Paper>
     </Link>
