@@ -57,6 +57,9 @@ export async function measureApi(base: string, requestsPerRoute = 200): Promise<
       `/api/sessions?from=${q(new Date(Date.parse(mid) - 7 * 86_400_000).toISOString())}&to=${q(mid)}`,
       10,
     ],
+    // No index orders these: every session (of the filter) is read and sorted.
+    ['sessions: by tokens', '/api/sessions?sort=tokens&limit=100', 10],
+    ['sessions: cwd, fewest entries', `/api/sessions?cwd=${q(some.cwd ?? '')}&sort=entries&dir=asc`, 10],
     ['one session', `/api/sessions/${big.id}`, 10],
     ['transcript: first page', `/api/sessions/${big.id}/transcript?offset=0&limit=${page}`, 10],
     [
