@@ -101,7 +101,7 @@ export const searchCommand = defineCommand<SearchOptions>({
     }
     if (r.stale)
       ctx.io.err(
-        'note: an import has written entries search has not indexed yet; `transcripts reindex` catches up',
+        'note: search is behind (an import wrote entries, or an earlier version indexed them); `transcripts reindex` catches up',
       );
     // An older server does not say; nothing is known to be left out then.
     const ignored = (r.ignored as string[] | undefined) ?? [];

@@ -56,7 +56,7 @@ export const statusCommand = defineCommand<StatusOptions>({
         !health.search.enabled
           ? 'off (the full-text migration is pending)'
           : health.search.stale
-            ? 'enabled, behind an import (`transcripts reindex` catches up)'
+            ? 'enabled, behind (`transcripts reindex` catches up)'
             : 'enabled',
       ],
       ['import', importLine(health.import)],

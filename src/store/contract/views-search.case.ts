@@ -104,6 +104,33 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(hit.timestamp).toBe('2025-03-01T10:02:00.000Z');
     });
 
+    it('finds each line of a tool input, its words apart from the line breaks and tabs around them', async () => {
+      await materializeAll(store());
+      await putDocs(store(), [
+        summaryDoc('ti', { span: ['2025-06-02T10:00:00.000Z', '2025-06-02T11:00:00.000Z'] }),
+        chunkDoc('ti', [
+          entry(0, 'assistant', undefined, {
+            toolUses: [
+              {
+                id: 't1',
+                name: 'Bash',
+                input: { command: 'cd /tmp\nzebraword --flag\ttabbedword "quoted"' },
+              },
+              { id: 't2', name: 'Edit', input: { file_path: '/a.ts', new_string: 'one\n\nsecondline();\n' } },
+            ],
+          }),
+        ]),
+      ]);
+      expect(await found('zebraword')).toEqual(['ti#0']);
+      expect(await found('tabbedword')).toEqual(['ti#0']);
+      expect(await found('secondline')).toEqual(['ti#0']);
+      expect(await found('"zebraword flag tabbedword"')).toEqual(['ti#0']);
+      // Nothing of the JSON escapes is left to find.
+      expect(await found('nzebraword')).toEqual([]);
+      const snippet = (await search('zebraword')).hits[0]!.snippet.map((s) => s.text).join('');
+      expect(snippet).toContain('command: cd /tmp\nzebraword --flag\ttabbedword "quoted"');
+    });
+
     it('finds a word anywhere in what the reader shows of an entry, however long', async () => {
       await materializeAll(store());
       const filler = 'context words repeated '.repeat(600); // 13,800 characters

@@ -12,7 +12,13 @@ import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { startSilentServer } from '../../../test/support/silent-server.js';
 import { createMigrator } from '../../migrations/runner.js';
-import { StoreInputError, ViewMissingError, type SearchResult, type Store } from '../contract.js';
+import {
+  SEARCH_STALE,
+  StoreInputError,
+  ViewMissingError,
+  type SearchResult,
+  type Store,
+} from '../contract.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { materializeAll } from '../contract/views-sessions.case.js';
 import { openStore } from '../open-store.js';
@@ -354,6 +360,54 @@ describePg('postgres: a search table made before CJK characters were tokens of t
       expect(await vectors()).toEqual(current);
       expect((await b.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
       expect((await b.views.search({ q: 'サーバー', limit: 5, offset: 0 })).total).toBe(1);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describePg('postgres: a search table made when tool inputs were indexed as JSON', () => {
+  it('says search is behind when a process opens the store, until a reindex rebuilds it', async () => {
+    const env = await engine.serverEnv();
+    databaseUrl = env.CT_DATABASE_URL!;
+    const dataDir = path.join(tmpdir(), 'ct-unused');
+    const a = await openStore({ dataDir, env });
+    stores.push(a);
+    await materializeAll(a);
+    await putDocs(a, [
+      summaryDoc('j'),
+      chunkDoc('j', [
+        entry(0, 'assistant', undefined, {
+          toolUses: [{ id: 't', name: 'Bash', input: { command: 'cd /tmp\nzebraword' } }],
+        }),
+      ]),
+    ]);
+    expect(await a.docs.getLocal(SEARCH_STALE)).toBeNull();
+    const { client, schema } = await directClient(databaseUrl);
+    try {
+      // As form 2 left it: the tool input indexed as JSON.
+      const json = 'Bash\n{"command":"cd /tmp\\nzebraword"}';
+      await client.query(
+        `UPDATE ${schema}.full_text_entries SET text = $1, tsv = to_tsvector('simple', $1), pairs = '${UNPAIRED}'`,
+        [json],
+      );
+      await client.query(
+        `COMMENT ON TABLE ${schema}.full_text_entries IS 'transcripts full-text form 2: CJK characters are tokens of their own'`,
+      );
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+
+      const b = await openStore({ dataDir, env });
+      stores.push(b);
+      const total = async (q: string) => (await b.views.search({ q, limit: 5, offset: 0 })).total;
+      expect(await total('zebraword')).toBe(0);
+      expect(await b.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: 'tool inputs indexed as JSON' });
+      await b.views.reindex();
+      expect(await b.docs.getLocal(SEARCH_STALE)).toBeNull();
+      expect(await total('zebraword')).toBe(1);
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      const c = await openStore({ dataDir, env });
+      stores.push(c);
+      expect(await c.docs.getLocal(SEARCH_STALE)).toBeNull();
     } finally {
       await client.end();
     }

@@ -9,7 +9,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { VIEW_NAMES, ViewMissingError, type Store } from '../contract.js';
+import { SEARCH_STALE, VIEW_NAMES, ViewMissingError, type Store } from '../contract.js';
 import { chunkDoc, deleteDoc, entry, eventDoc, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { openStore } from '../open-store.js';
 import { spaceCjk } from '../views-common/search-tokens.js';
@@ -197,6 +197,68 @@ describe('sqlite views: an index made before CJK characters were tokens of their
       db.close();
       store = await openStore({ dataDir: dir, settings: {} });
     }
+  });
+});
+
+describe('sqlite views: an index made when tool inputs were indexed as JSON', () => {
+  const bash = (command: string) =>
+    chunkDoc('j', [
+      entry(0, 'assistant', undefined, { toolUses: [{ id: 't', name: 'Bash', input: { command } }] }),
+    ]);
+
+  it('says search is behind when the store opens, until a reindex rebuilds it', async () => {
+    await materializeAll(store);
+    await putDocs(store, [summaryDoc('j'), bash('cd /tmp\nzebraword')]);
+    await store.close();
+    // As form 2 left it: the row indexed with its tool input as JSON.
+    const db = new Database(join(dir, 'transcripts.db'));
+    try {
+      const row = db.prepare('SELECT rowid, text FROM full_text_entries').get() as {
+        rowid: number;
+        text: string;
+      };
+      const json = 'Bash\n{"command":"cd /tmp\\nzebraword"}';
+      db.prepare("INSERT INTO full_text_index (full_text_index, rowid, text) VALUES ('delete', ?, ?)").run(
+        row.rowid,
+        row.text,
+      );
+      db.prepare('UPDATE full_text_entries SET text = ? WHERE rowid = ?').run(json, row.rowid);
+      db.prepare('INSERT INTO full_text_index (rowid, text) VALUES (?, ?)').run(row.rowid, json);
+      db.exec('UPDATE full_text_format SET version = 2');
+    } finally {
+      db.close();
+    }
+    store = await openStore({ dataDir: dir, settings: {} });
+    const total = async (q: string) => (await store.views.search({ q, limit: 5, offset: 0 })).total;
+    expect(await total('zebraword')).toBe(0);
+    expect(await store.docs.getLocal(SEARCH_STALE)).toMatchObject({
+      olderForm: 'tool inputs indexed as JSON',
+    });
+    // Opening again does not mark it again once the form is current; a reindex clears it.
+    await store.close();
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect(await store.docs.getLocal(SEARCH_STALE)).not.toBeNull();
+    await store.views.reindex();
+    expect(await store.docs.getLocal(SEARCH_STALE)).toBeNull();
+    expect(await total('zebraword')).toBe(1);
+    await store.close();
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect(await store.docs.getLocal(SEARCH_STALE)).toBeNull();
+  });
+
+  it('leaves an empty index of that form unmarked', async () => {
+    await materializeAll(store);
+    await store.close();
+    const db = new Database(join(dir, 'transcripts.db'));
+    try {
+      db.exec('UPDATE full_text_format SET version = 2');
+    } finally {
+      db.close();
+    }
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect(await store.docs.getLocal(SEARCH_STALE)).toBeNull();
+    await putDocs(store, [summaryDoc('j'), bash('cd /tmp\nzebraword')]);
+    expect((await store.views.search({ q: 'zebraword', limit: 5, offset: 0 })).total).toBe(1);
   });
 });
 

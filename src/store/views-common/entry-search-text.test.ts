@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entry } from '../contract/view-fixtures.js';
-import { entrySearchText, SEARCH_TEXT_CAP } from './entry-search-text.js';
+import { entrySearchText, SEARCH_TEXT_CAP, toolInputText } from './entry-search-text.js';
 
 describe('entrySearchText', () => {
   it('joins text, thinking, tool inputs and tool results', () => {
@@ -9,7 +9,22 @@ describe('entrySearchText', () => {
       toolUses: [{ id: 't', name: 'Read', input: { path: '/a.ts', limit: 5 } }],
       toolResults: [{ toolUseId: 't', content: 'file body', isError: false }],
     });
-    expect(entrySearchText(e)).toBe('Answer\nReasoning\nRead\n{"limit":5,"path":"/a.ts"}\nfile body');
+    expect(entrySearchText(e)).toBe('Answer\nReasoning\nRead\nlimit: 5\npath: /a.ts\nfile body');
+  });
+
+  it('gives tool inputs as their keys and values, strings as they are, in one order whatever the key order', () => {
+    const input = {
+      command: 'cd /tmp\nzebra --flag\ttabbed "quoted"',
+      opts: { b: [1, 'two'], a: true },
+      none: null,
+    };
+    const text = toolInputText(input);
+    expect(text).toBe('command: cd /tmp\nzebra --flag\ttabbed "quoted"\nopts:\na: true\nb: 1\nb: two');
+    // The words after a line break and a tab stand alone, as a tokenizer sees them.
+    expect(text.split(/[^A-Za-z0-9]+/)).toEqual(expect.arrayContaining(['zebra', 'tabbed', 'quoted']));
+    expect(toolInputText({ opts: { a: true, b: [1, 'two'] }, command: input.command })).toBe(text);
+    expect(toolInputText('plain')).toBe('plain');
+    expect(toolInputText([{ x: 1 }, 'y'])).toBe('x: 1\ny');
   });
 
   it('caps the indexed text and strips the snippet markers', () => {

@@ -1,19 +1,56 @@
 /**
  * What the full-text index holds for one projected entry: its text, thinking, tool inputs (as
- * compact canonical JSON) and tool-result content — all of what the reader shows of it, which the
+ * their keys and values, see `toolInputText`) and tool-result content — all of what the reader shows of it, which the
  * projection already caps per field (caps.ts, 16K characters), so a word the reader shows is found.
  * The cap here only bounds an entry with very many tool uses or results. (At 8K characters, a
  * word past the middle of a compaction summary or a long tool result was not found; indexing all
  * of the shared corpus's projected text costs 13% more indexed characters.)
  */
 import type { ProjectedEntry } from '../../core/documents.js';
-import { canonicalJson } from '../../core/revision.js';
 import { MARK_CLOSE, MARK_OPEN } from './search-terms.js';
+
+/**
+ * The search-stale marker's value (`SEARCH_STALE`) for an index that an earlier version wrote with
+ * tool inputs as JSON: its rows stay as they are (a row is replaced by its next write, or by
+ * `transcripts reindex`), and search says it is behind until then.
+ */
+export function olderFormStale(nowIso: string): { olderForm: string; since: string } {
+  return { olderForm: 'tool inputs indexed as JSON', since: nowIso };
+}
 
 /** Indexed characters per entry. */
 export const SEARCH_TEXT_CAP = 64 * 1024;
 
 const MARKERS = new RegExp(`[${MARK_OPEN}${MARK_CLOSE}]`, 'g');
+
+/**
+ * A tool input as text: one `key: value` line per field, nested fields under their key, strings
+ * as they are. As JSON, a line break or tab inside a string was the two characters `\n`, so the
+ * word after it was indexed glued to the `n` (`\nzebra` → `nzebra`): the second line of a command
+ * or an edit was not found. Keys go in sorted order: a live write (the caller's object) and a
+ * rebuild (the stored body, canonical) must index the very same text, or the two would rank
+ * differently.
+ */
+export function toolInputText(input: unknown): string {
+  const lines: string[] = [];
+  const walk = (value: unknown, label: string) => {
+    if (value === null || value === undefined) return;
+    if (typeof value === 'object') {
+      const entries = Array.isArray(value)
+        ? value.map((v, i) => [String(i), v] as const)
+        : Object.keys(value)
+            .sort()
+            .map((k) => [k, (value as Record<string, unknown>)[k]] as const);
+      if (label && !Array.isArray(value)) lines.push(`${label}:`);
+      for (const [k, v] of entries) walk(v, Array.isArray(value) ? label : k);
+      return;
+    }
+    const text = typeof value === 'string' ? value : String(value);
+    lines.push(label ? `${label}: ${text}` : text);
+  };
+  walk(input, '');
+  return lines.join('\n');
+}
 
 export function entrySearchText(entry: ProjectedEntry, cap = SEARCH_TEXT_CAP): string {
   const parts: string[] = [];
@@ -27,9 +64,7 @@ export function entrySearchText(entry: ProjectedEntry, cap = SEARCH_TEXT_CAP): s
   add(entry.thinking);
   for (const use of Array.isArray(entry.toolUses) ? entry.toolUses : []) {
     add(use?.name);
-    // Canonical key order: a live write (the caller's object) and a rebuild (the stored body,
-    // canonical) must index the very same text, or the two would rank differently.
-    if (length < cap && use?.input !== undefined) add(canonicalJson(use.input));
+    if (length < cap && use?.input !== undefined) add(toolInputText(use.input));
   }
   for (const result of Array.isArray(entry.toolResults) ? entry.toolResults : []) add(result?.content);
   // Snippet markers must only ever come from snippet(), never from the text itself.

@@ -177,8 +177,9 @@ function SearchPage() {
           <IgnoredTerms terms={data.ignored} />
           {data.stale && (
             <Alert color="yellow" variant="light" data-testid="search-stale">
-              An import has written entries that search has not indexed yet; they appear once it reindexes (or
-              after <code>transcripts reindex</code>).
+              Search is behind: some entries are not indexed as they are yet (an import wrote them, or an
+              earlier version indexed them). <code>transcripts reindex</code> brings it up to date; an import
+              does so when it finishes.
             </Alert>
           )}
           <Text size="sm" c="dimmed" data-testid="search-total">

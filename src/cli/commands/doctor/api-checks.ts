@@ -185,7 +185,10 @@ export function assessHealth(probe: Probe | null, cliVersion: string, restartFix
     );
   else if (h.search.stale)
     out.push(
-      search.warn('behind an import: entries written since are not searchable yet', 'transcripts reindex'),
+      search.warn(
+        'behind: some entries are not indexed as they are (an import wrote them, or an earlier version indexed them)',
+        'transcripts reindex',
+      ),
     );
   else out.push(search.ok('enabled and up to date'));
 

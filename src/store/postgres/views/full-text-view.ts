@@ -13,7 +13,8 @@
  */
 import type { Page, SearchHit, SearchQuery, SearchResult } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
-import { entrySearchText } from '../../views-common/entry-search-text.js';
+import { SEARCH_STALE } from '../../contract.js';
+import { entrySearchText, olderFormStale } from '../../views-common/entry-search-text.js';
 import { splitSnippet, type SearchTerm } from '../../views-common/search-terms.js';
 import { rankWindow } from '../../views-common/rank-window.js';
 import { hasCjk, tokenText } from '../../views-common/search-tokens.js';
@@ -70,11 +71,14 @@ CREATE TABLE IF NOT EXISTS full_text_entries (
 ${TSV_STORAGE_DDL};
 `;
 /**
- * What the tsvectors hold: since form 2 a CJK character is a token of its own (search-tokens.ts).
+ * What the tsvectors hold: since form 2 a CJK character is a token of its own (search-tokens.ts);
+ * since form 3 tool inputs are indexed as their keys and values (entry-search-text.ts).
  * The table's comment says which form it is in (a table made before has none): a marker that is
  * not a table, so every table stays keyed by session for Citus.
  */
-const FORMAT_COMMENT = 'transcripts full-text form 2: CJK characters are tokens of their own';
+const FORMAT_COMMENT = 'transcripts full-text form 3: tool inputs as keys and values';
+/** Form 2: CJK characters were tokens of their own already; tool inputs were JSON. */
+const FORM_2_COMMENT = 'transcripts full-text form 2: CJK characters are tokens of their own';
 const FORMAT_DDL = `COMMENT ON TABLE full_text_entries IS '${FORMAT_COMMENT}'`;
 /**
  * Text that may hold a CJK character, by code point ranges (a superset of search-tokens.ts's
@@ -209,7 +213,7 @@ export class FullTextView implements PostgresView {
       await q.query('DROP INDEX IF EXISTS full_text_entries_tsv');
       await q.query(TSV_INDEX_DDL);
     }
-    await this.#retokenizeCjk(q);
+    await this.#upgradeForm(q);
     const limit = `gin_pending_list_limit=${PENDING_LIST_KB}`;
     const index = await q.query<{ options: string[] | null }>(
       "SELECT reloptions AS options FROM pg_class WHERE oid = 'full_text_entries_tsv'::regclass",
@@ -221,13 +225,29 @@ export class FullTextView implements PostgresView {
 
   /**
    * Form 1 tokenized a CJK run as one word: those rows get their tsvector again, so CJK words
-   * inside a run are found in history written before too. Other rows are the same in both forms.
+   * inside a run are found in history written before too. Forms 1 and 2 indexed tool inputs as
+   * JSON: remaking those rows means reading every chunk, so search is marked stale instead, and
+   * `transcripts reindex` rebuilds it.
    */
-  async #retokenizeCjk(q: Queryable): Promise<void> {
+  async #upgradeForm(q: Queryable): Promise<void> {
     const { rows } = await q.query<{ comment: string | null }>(
       "SELECT obj_description('full_text_entries'::regclass, 'pg_class') AS comment",
     );
-    if (rows[0]?.comment === FORMAT_COMMENT) return;
+    const comment = rows[0]?.comment;
+    if (comment === FORMAT_COMMENT) return;
+    if (comment !== FORM_2_COMMENT) await this.#retokenizeCjk(q);
+    const any = await q.query('SELECT 1 FROM full_text_entries LIMIT 1');
+    if (any.rows.length > 0) {
+      await q.query(
+        `INSERT INTO local_docs (id, value) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET value = excluded.value`,
+        [SEARCH_STALE, JSON.stringify(olderFormStale(new Date().toISOString()))],
+      );
+    }
+    await q.query(FORMAT_DDL);
+  }
+
+  /** Form 1 → 2: the rows holding CJK text get their tsvector again. */
+  async #retokenizeCjk(q: Queryable): Promise<void> {
     let after: [string, string, number] = ['', '', -1];
     for (;;) {
       const page = await q.query<{ session_id: string; file: string; idx: number; text: string }>(
@@ -254,7 +274,6 @@ export class FullTextView implements PostgresView {
       const last = page.rows[page.rows.length - 1]!;
       after = [last.session_id, last.file, last.idx];
     }
-    await q.query(FORMAT_DDL);
   }
 
   /** Hits ranked best first; `filter` comes from `sessionFilterSql(…, 'e.session_id')`. */

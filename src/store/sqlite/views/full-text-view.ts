@@ -9,7 +9,8 @@ import type { SearchHit, SearchQuery, SearchResult } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
-import { entrySearchText } from '../../views-common/entry-search-text.js';
+import { SEARCH_STALE } from '../../contract.js';
+import { entrySearchText, olderFormStale } from '../../views-common/entry-search-text.js';
 import { searchTerms, splitSnippet } from '../../views-common/search-terms.js';
 import { hasCjk, spaceCjk } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
@@ -19,10 +20,11 @@ import type { FilterSql } from './session-filter-sql.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
 
 /**
- * What the index holds of a text: 2 since CJK characters are indexed one by one (`spaceCjk`); an
- * index without `full_text_format` is of form 1, where a CJK run was one token.
+ * What the index holds of a text: 2 since CJK characters are indexed one by one (`spaceCjk`), 3
+ * since tool inputs are indexed as their keys and values (`toolInputText`), not as JSON; an index
+ * without `full_text_format` is of form 1, where a CJK run was one token.
  */
-const FORMAT = 2;
+const FORMAT = 3;
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS full_text_entries (
@@ -186,13 +188,31 @@ export class FullTextView implements SqliteView {
    * Brings an index of an older form to this one, inside the caller's write transaction. Form 1
    * indexed a CJK run as one token: those rows are indexed again (FTS5 must be told the very text
    * a row was indexed with to remove it, so they cannot wait for their next write). Other rows
-   * are the same in both forms; a store without CJK text is only marked.
+   * are the same in both forms; a store without CJK text is only marked. Forms 1 and 2 indexed
+   * tool inputs as JSON: remaking those rows means reading every chunk, so search is marked stale
+   * instead, and `transcripts reindex` rebuilds it.
    */
   upgrade(): void {
     const marked = this.#db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'full_text_format'")
       .get();
-    if (marked) return;
+    const form = marked
+      ? ((this.#db.prepare('SELECT max(version) AS v FROM full_text_format').get() as { v: number | null })
+          .v ?? 1)
+      : 1;
+    if (form >= FORMAT) return;
+    if (form < 2) this.#spaceCjk();
+    if (this.#db.prepare('SELECT 1 FROM full_text_entries LIMIT 1').get()) {
+      this.#db
+        .prepare('INSERT OR REPLACE INTO local_docs (id, value) VALUES (?, ?)')
+        .run(SEARCH_STALE, JSON.stringify(olderFormStale(new Date().toISOString())));
+    }
+    this.#db.exec(DDL);
+    this.#db.prepare('UPDATE full_text_format SET version = ?').run(FORMAT);
+  }
+
+  /** Form 1 → 2: the rows holding CJK text are indexed again, a character a token. */
+  #spaceCjk(): void {
     this.#db.function('ct_has_cjk', { deterministic: true }, (text: unknown) =>
       typeof text === 'string' && hasCjk(text) ? 1 : 0,
     );
@@ -209,7 +229,6 @@ export class FullTextView implements SqliteView {
       if (rows.length < 500) break;
       after = rows[rows.length - 1]!.rowid;
     }
-    this.#db.exec(DDL);
   }
 
   /** Rebuilds the index from the chunk documents; the tables are recreated, not emptied row by row. */
