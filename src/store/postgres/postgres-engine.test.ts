@@ -45,6 +45,25 @@ async function twoProcesses(): Promise<[Store, Store]> {
   return [stores[0]!, stores[1]!];
 }
 
+/**
+ * One process's store on a fresh schema with every view built, and what opens the same instance
+ * again (as the next process to start would).
+ */
+async function firstProcess(): Promise<{ a: Store; reopen: () => Promise<Store> }> {
+  const env = await engine.serverEnv();
+  databaseUrl = env.CT_DATABASE_URL!;
+  const dataDir = path.join(tmpdir(), 'ct-unused');
+  const a = await openStore({ dataDir, env });
+  stores.push(a);
+  await materializeAll(a);
+  const reopen = async () => {
+    const next = await openStore({ dataDir, env });
+    stores.push(next);
+    return next;
+  };
+  return { a, reopen };
+}
+
 /** A connection of its own to the store's database, beside the store, and the store's schema. */
 async function directClient(url: string): Promise<{ client: pg.Client; schema: string }> {
   const u = new URL(url);
@@ -238,12 +257,7 @@ describePg(title, () => {
 
 describePg('postgres: views made by an older version', () => {
   it('gives an older search table its insertion order, in-row tsvectors, word pairs and pending-list limit when a process opens the store', async () => {
-    const env = await engine.serverEnv();
-    databaseUrl = env.CT_DATABASE_URL!;
-    const dataDir = path.join(tmpdir(), 'ct-unused');
-    const a = await openStore({ dataDir, env });
-    stores.push(a);
-    await materializeAll(a);
+    const { a, reopen } = await firstProcess();
     const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
     await putDocs(a, [
       chunkDoc('old', words(RANK_WINDOW + 1)),
@@ -295,8 +309,7 @@ describePg('postgres: views made by an older version', () => {
       await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET STORAGE EXTENDED`);
       await client.query(`ALTER INDEX ${schema}.full_text_entries_tsv SET (gin_pending_list_limit = 512)`);
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      const b = await openStore({ dataDir, env });
-      stores.push(b);
+      const b = await reopen();
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
       expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
@@ -322,12 +335,7 @@ describePg('postgres: views made by an older version', () => {
 
 describePg('postgres: a search table made before CJK characters were tokens of their own', () => {
   it('gets the tsvectors of its CJK rows made again when a process opens the store', async () => {
-    const env = await engine.serverEnv();
-    databaseUrl = env.CT_DATABASE_URL!;
-    const dataDir = path.join(tmpdir(), 'ct-unused');
-    const a = await openStore({ dataDir, env });
-    stores.push(a);
-    await materializeAll(a);
+    const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('cjk'),
       chunkDoc('cjk', [
@@ -355,8 +363,7 @@ describePg('postgres: a search table made before CJK characters were tokens of t
       expect((await a.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(0);
       await Promise.all(stores.splice(0).map((s) => s.close()));
 
-      const b = await openStore({ dataDir, env });
-      stores.push(b);
+      const b = await reopen();
       expect(await vectors()).toEqual(current);
       expect((await b.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
       expect((await b.views.search({ q: 'サーバー', limit: 5, offset: 0 })).total).toBe(1);
@@ -368,12 +375,7 @@ describePg('postgres: a search table made before CJK characters were tokens of t
 
 describePg('postgres: a search table made when tool inputs were indexed as JSON', () => {
   it('says search is behind when a process opens the store, until a reindex rebuilds it', async () => {
-    const env = await engine.serverEnv();
-    databaseUrl = env.CT_DATABASE_URL!;
-    const dataDir = path.join(tmpdir(), 'ct-unused');
-    const a = await openStore({ dataDir, env });
-    stores.push(a);
-    await materializeAll(a);
+    const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('j'),
       chunkDoc('j', [
@@ -396,8 +398,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
       );
       await Promise.all(stores.splice(0).map((s) => s.close()));
 
-      const b = await openStore({ dataDir, env });
-      stores.push(b);
+      const b = await reopen();
       const total = async (q: string) => (await b.views.search({ q, limit: 5, offset: 0 })).total;
       expect(await total('zebraword')).toBe(0);
       expect(await b.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: 'tool inputs indexed as JSON' });
@@ -405,8 +406,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
       expect(await b.docs.getLocal(SEARCH_STALE)).toBeNull();
       expect(await total('zebraword')).toBe(1);
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      const c = await openStore({ dataDir, env });
-      stores.push(c);
+      const c = await reopen();
       expect(await c.docs.getLocal(SEARCH_STALE)).toBeNull();
     } finally {
       await client.end();
@@ -416,12 +416,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
 
 describePg('postgres: a session rollup made before the text filter and the sorts', () => {
   it('gets each session its list text and sort values when a process opens the store, from the summaries', async () => {
-    const env = await engine.serverEnv();
-    databaseUrl = env.CT_DATABASE_URL!;
-    const dataDir = path.join(tmpdir(), 'ct-unused');
-    const a = await openStore({ dataDir, env });
-    stores.push(a);
-    await materializeAll(a);
+    const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('t1', { title: 'Parser rewrite \u0000 nul', cwd: '/work/alpha', project: 'alpha' }),
       summaryDoc('t2', {
@@ -453,8 +448,7 @@ describePg('postgres: a session rollup made before the text filter and the sorts
       for (const column of ['list_text', 'runtime_ms', 'tokens', 'entries'])
         await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN ${column}`);
 
-      const b = await openStore({ dataDir, env });
-      stores.push(b);
+      const b = await reopen();
       expect(await listTexts()).toEqual(current);
       expect(await ids(b, 'parser')).toEqual(['t1']);
       expect(await ids(b, 'beta docs')).toEqual(['t2']);
