@@ -148,6 +148,18 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     suite.current.assertNoErrors();
   });
 
+  it('shows an error notice its error once, in red where the text holds it', async () => {
+    // small.jsonl entry 57: an api_error whose text is `level: authentication_error`.
+    const page = await open('/app/sessions/small?entry=57');
+    const notice = page.locator('[data-testid="notice"][data-entry="57"]');
+    await notice.waitFor();
+    const text = (await notice.textContent())!;
+    expect(text.split('authentication_error').length - 1).toBe(1);
+    expect(text).toContain('[trimmed for fixture]: authentication_error');
+    expect(await notice.getByTestId('notice-error').textContent()).toBe('authentication_error');
+    suite.current.assertNoErrors();
+  });
+
   it('says a session id the API refuses names no session, without a Retry', async () => {
     const page = await open(`/app/sessions/${encodeURIComponent('✓')}`);
     const panel = page.getByTestId('session-not-found');

@@ -222,11 +222,32 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
   );
 }
 
+/**
+ * A notice's text, with its error marked where the text already holds it (a system line's text is
+ * `level: content` and then the error): the error shows once, in red in its place, rather than
+ * again on a line of its own. Null when the text does not hold the error.
+ */
+function TextWithError({ text, error, re }: { text: string; error: string; re: RegExp | null }) {
+  const at = error ? text.lastIndexOf(error) : -1;
+  if (at < 0) return null;
+  return (
+    <>
+      <HighlightedText text={text.slice(0, at)} re={re} />
+      <Text span inherit c="red.3" data-testid="notice-error">
+        <HighlightedText text={error} re={re} />
+      </Text>
+      <HighlightedText text={text.slice(at + error.length)} re={re} />
+    </>
+  );
+}
+
 function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' }>; ctx: ItemContext }) {
   const e = item.entry;
   const text = e.text ?? '';
   const long = text.length > 300 || text.split('\n').length > 4;
   const label = noticeLabel(e);
+  // The error on a line of its own only when the text does not already say it.
+  const inText = !!e.error && text.includes(e.error);
   return (
     <Box
       py={4}
@@ -247,8 +268,8 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
           {label}
         </Badge>
         <Box style={{ minWidth: 0, flex: 1 }}>
-          {e.error && (
-            <Text size="xs" c="red.3" className="ct-text">
+          {e.error && !inText && (
+            <Text size="xs" c="red.3" className="ct-text" data-testid="notice-error">
               {stripAnsi(e.error)}
             </Text>
           )}
@@ -258,7 +279,11 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
               style={{ cursor: long ? 'pointer' : 'default', width: '100%' }}
             >
               <Text size="xs" c="dimmed" className="ct-text" lineClamp={ctx.open || !long ? undefined : 3}>
-                <HighlightedText text={text} re={ctx.re} />
+                {inText ? (
+                  <TextWithError text={text} error={e.error!} re={ctx.re} />
+                ) : (
+                  <HighlightedText text={text} re={ctx.re} />
+                )}
               </Text>
             </UnstyledButton>
           )}
