@@ -14,6 +14,7 @@ import { browserSuite, corpusServer, hasChromium, screenshot, skipReason, urlPar
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
+declare const getComputedStyle: any;
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18'; // 812 entries, 7 interruptions
@@ -157,6 +158,96 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     expect(text.split('authentication_error').length - 1).toBe(1);
     expect(text).toContain('[trimmed for fixture]: authentication_error');
     expect(await notice.getByTestId('notice-error').textContent()).toBe('authentication_error');
+    suite.current.assertNoErrors();
+  });
+
+  /**
+   * What the target entry's outline covers or loses: each piece of text inside the target that
+   * reaches into the outline's band (it is drawn over the text) and each side of the outline that
+   * an ancestor's overflow or the window cuts off.
+   */
+  async function outlineProblems(page: Page): Promise<string[]> {
+    return page.evaluate(() => {
+      const t = document.querySelector('[data-target-entry]');
+      const cs = getComputedStyle(t);
+      const width = parseFloat(cs.outlineWidth) || 0;
+      const offset = parseFloat(cs.outlineOffset) || 0;
+      const r = t.getBoundingClientRect();
+      const grow = (by: number) => ({
+        left: r.left - by,
+        right: r.right + by,
+        top: r.top - by,
+        bottom: r.bottom + by,
+      });
+      const inner = grow(offset);
+      const outer = grow(offset + width);
+      const problems: string[] = [];
+      const walker = document.createTreeWalker(t, 4 /* NodeFilter.SHOW_TEXT */);
+      for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+        if (!n.textContent.trim()) continue;
+        // What shows of the text: a row that ends in an ellipsis clips the rest.
+        let left = -Infinity;
+        let right = Infinity;
+        for (let a = n.parentElement; a && a !== t; a = a.parentElement) {
+          if (getComputedStyle(a).overflowX === 'visible') continue;
+          const box = a.getBoundingClientRect();
+          left = Math.max(left, box.left);
+          right = Math.min(right, box.right);
+        }
+        // Word by word: white space that pre-wrap lets hang past the edge is not drawn.
+        const range = document.createRange();
+        const rects = [...n.textContent.matchAll(/\S+/g)].flatMap((m) => {
+          range.setStart(n, m.index);
+          range.setEnd(n, m.index + m[0].length);
+          return [...range.getClientRects()];
+        });
+        const off = rects
+          .map((rect) => ({ left: Math.max(rect.left, left), right: Math.min(rect.right, right) }))
+          .find((b) => b.right > b.left && (b.left < inner.left - 0.5 || b.right > inner.right + 0.5));
+        if (off)
+          problems.push(
+            `"${n.textContent.slice(0, 20)}" under the outline (${off.left}–${off.right} in ${inner.left}–${inner.right})`,
+          );
+      }
+      const vw = document.documentElement.clientWidth;
+      if (outer.left < 0 || outer.right > vw)
+        problems.push(`outline outside the window (${outer.left}–${outer.right} of ${vw})`);
+      for (let a = t.parentElement; a; a = a.parentElement) {
+        const s = getComputedStyle(a);
+        if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
+        if (a === document.body || a === document.documentElement) continue;
+        const box = a.getBoundingClientRect();
+        if (
+          outer.left < box.left ||
+          outer.right > box.right ||
+          outer.top < box.top ||
+          outer.bottom > box.bottom
+        )
+          problems.push(`outline cut by ${a.tagName}.${a.className} (overflow ${s.overflow})`);
+      }
+      return problems;
+    });
+  }
+
+  it('draws the target outline around the entry, not over its text, on a desktop and a phone', async () => {
+    const targets = [
+      // A tool result: its "result" label at the left edge.
+      { at: `/app/sessions/${BIG}?entry=4`, what: '[data-testid="tool-result"]' },
+      // A message and a notice: the #N link at the right.
+      { at: `/app/sessions/${BIG}?entry=2`, what: '[data-testid="msg-assistant"]' },
+      { at: '/app/sessions/small?entry=57', what: '[data-testid="notice"]' },
+      { at: `/app/sessions/${BIG}?entry=4&reader=raw`, what: '[data-testid="target-item"]' },
+    ];
+    const page = await open();
+    for (const width of [1280, 390]) {
+      await page.setViewportSize({ width, height: 800 });
+      for (const { at, what } of targets) {
+        await page.goto(`${server.url}${at}`);
+        await page.locator(`${what}[data-target-entry]`).waitFor();
+        expect(await outlineProblems(page), `${at} at ${width}px`).toEqual([]);
+      }
+      await screenshot(page, `qa3-target-outline-${width}`);
+    }
     suite.current.assertNoErrors();
   });
 
