@@ -251,6 +251,30 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     suite.current.assertNoErrors();
   });
 
+  it('opens a search offset inside a page at that page, the URL, the hits and the pager agreeing', async () => {
+    const page = await open();
+    const pager = page.getByTestId('search-pagination');
+    const firstHit = () => page.getByTestId('search-hit').first().getAttribute('href');
+    const starts: Record<string, string | null> = {};
+    for (const offset of ['', '20']) {
+      await page.goto(`${server.url}/app/search?q=error${offset ? `&offset=${offset}` : ''}`);
+      await pager.waitFor();
+      starts[offset] = await firstHit();
+    }
+    expect(starts['']).not.toBe(starts['20']);
+    for (const [asked, start, current] of [
+      ['7', '', '1'],
+      ['27', '20', '2'],
+    ] as const) {
+      await page.goto(`${server.url}/app/search?q=error&offset=${asked}`);
+      await pager.waitFor();
+      await expect.poll(() => urlParams(page).get('offset') ?? '').toBe(start);
+      expect(await pager.locator('[aria-current="page"]').textContent()).toBe(current);
+      expect(await firstHit()).toBe(starts[start]);
+    }
+    suite.current.assertNoErrors();
+  });
+
   it('says a session id the API refuses names no session, without a Retry', async () => {
     const page = await open(`/app/sessions/${encodeURIComponent('✓')}`);
     const panel = page.getByTestId('session-not-found');

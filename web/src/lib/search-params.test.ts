@@ -57,6 +57,11 @@ describe('search-param schemas fall back instead of failing', () => {
     expect(searchPageSearchSchema.parse({ q: 42, offset: '20' })).toEqual({ q: '42', offset: 20 });
     expect(searchPageSearchSchema.parse({ q: null, offset: -3 })).toEqual({});
   });
+  it('starts the search page at the page an offset falls in', () => {
+    expect(searchPageSearchSchema.parse({ q: 'a', offset: '7' }).offset).toBeUndefined();
+    expect(searchPageSearchSchema.parse({ q: 'a', offset: '47' }).offset).toBe(40);
+    expect(searchPageSearchSchema.parse({ q: 'a', offset: '60' }).offset).toBe(60);
+  });
   it('validates the calendar month and day', () => {
     expect(calendarSearchSchema.parse({ month: '2026-03', day: '2026-03-05' })).toEqual({
       month: '2026-03',

@@ -103,11 +103,23 @@ export const calendarSearchSchema = z.object({
 });
 export type CalendarSearch = z.infer<typeof calendarSearchSchema>;
 
+/** Hits on one page of search results. */
+export const SEARCH_PAGE_SIZE = 20;
+
 export const searchPageSearchSchema = z
   .object({
     ...filterShape,
     q: text(),
-    offset: index(),
+    /**
+     * The first hit shown: the start of a page. An offset inside a page (`?offset=7`, typed or from
+     * an old link) is the page it falls in, the hits and the pager agreeing; on loading, the router
+     * writes the page's own offset back into the URL.
+     */
+    offset: index()
+      .transform((o) =>
+        o === undefined ? undefined : Math.floor(o / SEARCH_PAGE_SIZE) * SEARCH_PAGE_SIZE || undefined,
+      )
+      .optional(),
   })
   .transform(validRange);
 export type SearchPageSearch = z.infer<typeof searchPageSearchSchema>;

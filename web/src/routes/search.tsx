@@ -16,6 +16,7 @@ import { formatCount, formatTimestamp } from '../lib/format.js';
 import {
   filterChips,
   pickFilters,
+  SEARCH_PAGE_SIZE,
   searchPageSearchSchema,
   type SearchPageSearch,
   type SessionFilters,
@@ -28,7 +29,7 @@ import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { useRecentSearches } from './-root/use-saved-items.js';
 
-const PAGE = 20;
+const PAGE = SEARCH_PAGE_SIZE;
 
 /** Names for the pager's arrow buttons, which show no text. */
 const CONTROL_LABELS = {
