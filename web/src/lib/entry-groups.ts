@@ -61,7 +61,13 @@ export type ReaderItem =
       orphans: Array<ToolResult & { toolUseId: string }>;
       entries: number[];
     }
-  | { type: 'notice'; key: string; entry: Entry }
+  | {
+      type: 'notice';
+      key: string;
+      entry: Entry;
+      /** The badge when the line's neighbours tell what it is (a slash command's prompt). */
+      label?: string;
+    }
   | { type: 'meta'; key: string; entries: Entry[] }
   | { type: 'subagent'; key: string; entries: Entry[] };
 
@@ -101,9 +107,9 @@ export function classifyEntry(e: Entry): 'message' | 'tools' | 'results' | 'noti
   switch (e.role) {
     case 'user':
       if (e.isCompactSummary) return 'notice';
-      if (e.isMeta) return 'meta';
       if (youText(e) !== null) return 'message';
-      // Text Claude Code wrote on the person's side: visible, but not as them speaking.
+      // Text Claude Code wrote on the person's side (its meta lines too: a command caveat, a slash
+      // command's prompt): visible, labelled, but not as them speaking.
       return e.text?.trim() || (e.images && e.images.length > 0) ? 'notice' : 'meta';
     case 'assistant':
       if (e.text || e.thinking) return 'message';
@@ -117,6 +123,9 @@ export function classifyEntry(e: Entry): 'message' | 'tools' | 'results' | 'noti
   }
 }
 
+/** The badge of a line Claude Code marks meta (`isMeta`) that is none of the injected kinds. */
+const META_LABEL = 'added by Claude Code';
+
 /** The badge of a notice item: what the line is. */
 export function noticeLabel(e: Entry): string {
   if (e.malformed) return 'malformed line';
@@ -124,7 +133,18 @@ export function noticeLabel(e: Entry): string {
   if (e.role !== 'user') return e.kind;
   const text = withoutReminders(e.text ?? '');
   if (!text) return e.text?.trim() ? 'system reminder' : 'image';
-  return injectedKind(text) ?? (e.isSidechain ? 'subagent prompt' : 'not a prompt');
+  return injectedKind(text) ?? (e.isSidechain ? 'subagent prompt' : e.isMeta ? META_LABEL : 'not a prompt');
+}
+
+/**
+ * `/name` when `e` is a slash command that prompts Claude (`<command-message>` first): the meta
+ * line after it is the prompt the command sent.
+ */
+function promptingCommand(e: Entry): string | null {
+  if (e.role !== 'user' || e.isSidechain || e.isMeta) return null;
+  const text = withoutReminders(e.text ?? '');
+  if (!text.startsWith('<command-message>')) return null;
+  return youText(e)?.split(/\s/)[0] || null;
 }
 
 export class EntryGrouper {
@@ -141,6 +161,8 @@ export class EntryGrouper {
   #sidechainOwner = new Map<string, string>();
   /** Task/Agent calls in order, for attaching sidechain roots. */
   #taskCalls: string[] = [];
+  /** `/name` of the slash command the previous main-file entry ran, whose prompt may follow. */
+  #command: string | null = null;
 
   constructor(options: GroupOptions) {
     this.options = options;
@@ -182,6 +204,8 @@ export class EntryGrouper {
       this.#addSidechain(items, e);
       return;
     }
+    const command = this.#command;
+    this.#command = promptingCommand(e);
     const cls = classifyEntry(e);
     switch (cls) {
       case 'message': {
@@ -203,10 +227,18 @@ export class EntryGrouper {
       case 'results':
         this.#addResults(items, e);
         return;
-      case 'notice':
-        this.#push(items, { type: 'notice', key: `n${e.index}`, entry: e }, [e.index]);
+      case 'notice': {
+        const item: Extract<ReaderItem, { type: 'notice' }> = {
+          type: 'notice',
+          key: `n${e.index}`,
+          entry: e,
+        };
+        // A meta line right after a prompting slash command is what the command sent Claude.
+        if (command && e.isMeta && noticeLabel(e) === META_LABEL) item.label = `prompt of ${command}`;
+        this.#push(items, item, [e.index]);
         this.#openRun = -1;
         return;
+      }
       case 'meta': {
         // Bookkeeping never breaks a run of tool calls: it joins the run, hidden.
         if (this.#openRun >= 0) {

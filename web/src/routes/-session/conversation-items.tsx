@@ -245,7 +245,7 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
   const e = item.entry;
   const text = e.text ?? '';
   const long = text.length > 300 || text.split('\n').length > 4;
-  const label = noticeLabel(e);
+  const label = item.label ?? noticeLabel(e);
   // The error on a line of its own only when the text does not already say it.
   const inText = !!e.error && text.includes(e.error);
   return (
