@@ -300,6 +300,34 @@ describe.skipIf(!hasChromium)('web UI after the third QA sweep, in Chromium', ()
     suite.current.assertNoErrors();
   });
 
+  it('keeps the raw rows opened in a file with that file, across switching files', async () => {
+    // cc1df109: its main transcript starts with a snapshot (other), its subagent file with a prompt.
+    const page = await open('/app/sessions/cc1df109-4282-4321-8248-8bbcd471da78?reader=raw');
+    const row = (i: number) => page.locator(`[data-testid="raw-row"][data-entry="${i}"]`);
+    const show = async (option: RegExp, firstRole: string) => {
+      await page.getByTestId('file-select').click();
+      await page.getByRole('option', { name: option }).click();
+      await expect.poll(() => row(0).locator('.mantine-Badge-root').textContent()).toBe(firstRole);
+      await row(5).waitFor();
+    };
+    const main = /^main transcript/;
+    const subagent = /agent-a0a2928875cb36a92/;
+    await row(5).waitFor();
+    // Both files loaded first.
+    await show(subagent, 'user');
+    await show(main, 'other');
+    await row(2).getByRole('button').first().click();
+    await row(2).getByTestId('raw-json').waitFor();
+    await show(subagent, 'user');
+    expect(await page.getByTestId('raw-json').count()).toBe(0);
+    await row(5).getByRole('button').first().click();
+    await row(5).getByTestId('raw-json').waitFor();
+    await show(main, 'other');
+    await row(2).getByTestId('raw-json').waitFor();
+    expect(await page.getByTestId('raw-json').count()).toBe(1);
+    suite.current.assertNoErrors();
+  });
+
   it('says a session id the API refuses names no session, without a Retry', async () => {
     const page = await open(`/app/sessions/${encodeURIComponent('✓')}`);
     const panel = page.getByTestId('session-not-found');

@@ -136,6 +136,8 @@ const RawRow = memo(function RawRow({
   );
 });
 
+const NONE_OPEN: ReadonlySet<number> = new Set();
+
 export function RawReader({
   sessionId,
   file,
@@ -153,16 +155,20 @@ export function RawReader({
   virtualizerRef: RefObject<Virtualizer<Window, Element> | null>;
   activeIndex?: number;
 }) {
-  const [open, setOpen] = useState<ReadonlySet<number>>(new Set());
+  // The rows opened, per file: entry 5 of the main transcript is not entry 5 of a subagent's, and
+  // a file shown again has its own rows open as they were (the reader stays mounted across files).
+  const [openByFile, setOpenByFile] = useState<ReadonlyMap<string, ReadonlySet<number>>>(new Map());
+  const fileKey = `${sessionId}\n${file}`;
+  const open = openByFile.get(fileKey) ?? NONE_OPEN;
   const onToggle = useCallback(
     (i: number) =>
-      setOpen((prev) => {
-        const next = new Set(prev);
+      setOpenByFile((prev) => {
+        const next = new Set(prev.get(fileKey));
         if (next.has(i)) next.delete(i);
         else next.add(i);
-        return next;
+        return new Map(prev).set(fileKey, next);
       }),
-    [],
+    [fileKey],
   );
   const targetPos = target === undefined ? -1 : t.positionOf(target);
   useScrollToTarget(
