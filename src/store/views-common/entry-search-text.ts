@@ -35,14 +35,15 @@ export function toolInputText(input: unknown): string {
   const lines: string[] = [];
   const walk = (value: unknown, label: string) => {
     if (value === null || value === undefined) return;
+    if (Array.isArray(value)) {
+      // Items stand under the array's own key.
+      for (const item of value) walk(item, label);
+      return;
+    }
     if (typeof value === 'object') {
-      const entries = Array.isArray(value)
-        ? value.map((v, i) => [String(i), v] as const)
-        : Object.keys(value)
-            .sort()
-            .map((k) => [k, (value as Record<string, unknown>)[k]] as const);
-      if (label && !Array.isArray(value)) lines.push(`${label}:`);
-      for (const [k, v] of entries) walk(v, Array.isArray(value) ? label : k);
+      if (label) lines.push(`${label}:`);
+      const record = value as Record<string, unknown>;
+      for (const key of Object.keys(record).sort()) walk(record[key], key);
       return;
     }
     const text = typeof value === 'string' ? value : String(value);
