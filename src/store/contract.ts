@@ -280,6 +280,19 @@ export interface TurnRow {
   model?: string;
 }
 
+/** A turn of the cross-session view (`allTurns`): whose session it is, besides the turn. */
+export interface SessionTurnRow extends TurnRow {
+  sessionId: string;
+}
+
+/**
+ * What the cross-session view reads: one side or both, the sessions `SessionFilter` selects, and
+ * `from`/`to` bounding the turns' own timestamps (a turn without one is left out by a bound).
+ */
+export interface TurnsQuery extends SessionFilter, Page {
+  role?: 'user' | 'assistant';
+}
+
 export interface SearchQuery extends SessionFilter, Page {
   /** Words, "phrases" and prefix* terms; all must match. */
   q: string;
@@ -373,6 +386,11 @@ export interface Views {
     role: 'user' | 'assistant' | undefined,
     page: Page,
   ): Promise<{ total: number; turns: TurnRow[] }>;
+  /**
+   * Turns across sessions, newest first (by timestamp, then session and entry, both descending;
+   * turns without a timestamp last).
+   */
+  allTurns(query: TurnsQuery): Promise<{ total: number; turns: SessionTurnRow[] }>;
   events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }>;
   search(query: SearchQuery): Promise<SearchResult>;
   dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]>;

@@ -1,11 +1,12 @@
 /**
  * Views contract, transcripts: paged entries across chunk boundaries (and a re-emitted last
- * chunk), and the You / Claude speaker split.
+ * chunk), the You / Claude speaker split, and the turns across sessions.
  */
 import { expect, it } from 'vitest';
 import type { ProjectedEntry } from '../../core/documents.js';
+import { StoreInputError, type TurnsQuery } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
-import { chunkDoc, deleteDoc, entry, putDocs } from './view-fixtures.js';
+import { chunkDoc, deleteDoc, entry, putDocs, summaryDoc } from './view-fixtures.js';
 import { materializeAll } from './views-sessions.case.js';
 
 const SUBAGENT = 'subagents/agent-1.jsonl';
@@ -165,6 +166,122 @@ export function describeTranscriptViews(options: ContractOptions): void {
         [7, 'Changed my mind'],
         [8, 'Sure'],
       ]);
+    });
+  });
+
+  describeWithStore(options, 'turns across sessions', (store) => {
+    const at = (day: number, minute: number) =>
+      `2025-03-0${day}T10:${String(minute).padStart(2, '0')}:00.000Z`;
+    async function seed(): Promise<void> {
+      await putDocs(store(), [
+        summaryDoc('a', { cwd: '/work/alpha', project: 'alpha', span: [at(1, 0), at(1, 2)] }),
+        chunkDoc('a', [
+          entry(0, 'user', 'alpha one', { timestamp: at(1, 0) }),
+          entry(1, 'assistant', 'alpha reply', { timestamp: at(1, 1), model: 'claude-opus-4' }),
+          entry(2, 'user', 'alpha two', { timestamp: at(1, 2) }),
+        ]),
+        chunkDoc('a', [entry(0, 'user', 'a subagent prompt', { timestamp: at(3, 0) })], SUBAGENT),
+        summaryDoc('b', {
+          cwd: '/work/beta',
+          project: 'beta',
+          models: ['claude-sonnet-4'],
+          span: [at(2, 0), at(2, 1)],
+        }),
+        chunkDoc('b', [
+          entry(0, 'user', 'beta one', { timestamp: at(2, 0) }),
+          entry(1, 'assistant', 'beta reply', { timestamp: at(2, 1) }),
+          entry(2, 'tool_result', undefined, { timestamp: at(2, 2) }),
+        ]),
+        // The same moment as a's first prompt: the later session id comes first.
+        summaryDoc('d', { cwd: '/work/alpha', project: 'alpha', span: [at(1, 0), at(1, 0)] }),
+        chunkDoc('d', [entry(0, 'user', 'delta one', { timestamp: at(1, 0) })]),
+        summaryDoc('n', { cwd: '/work/beta', project: 'beta' }),
+        chunkDoc('n', [entry(0, 'user', 'no time', { timestamp: undefined })]),
+      ]);
+    }
+    const turns = async (query: Partial<TurnsQuery> = {}) => {
+      const found = await store().views.allTurns({ limit: 50, offset: 0, ...query });
+      return { total: found.total, turns: found.turns.map((t) => `${t.sessionId}#${t.index}`) };
+    };
+
+    it('reads the turns of every session newest first, untimed last, a side or both', async () => {
+      await materializeAll(store());
+      await seed();
+      const all = await turns();
+      expect(all).toEqual({ total: 7, turns: ['b#1', 'b#0', 'a#2', 'a#1', 'd#0', 'a#0', 'n#0'] });
+      const first = (await store().views.allTurns({ limit: 1, offset: 0 })).turns[0];
+      expect(first).toEqual({
+        sessionId: 'b',
+        index: 1,
+        file: 'transcript.jsonl',
+        role: 'assistant',
+        timestamp: at(2, 1),
+        text: 'beta reply',
+      });
+      expect((await store().views.allTurns({ limit: 1, offset: 3 })).turns[0]).toMatchObject({
+        model: 'claude-opus-4',
+      });
+      expect(await turns({ role: 'user' })).toEqual({
+        total: 5,
+        turns: ['b#0', 'a#2', 'd#0', 'a#0', 'n#0'],
+      });
+      expect(await turns({ role: 'assistant' })).toEqual({ total: 2, turns: ['b#1', 'a#1'] });
+    });
+
+    it('pages, and says the total on an empty page', async () => {
+      await materializeAll(store());
+      await seed();
+      expect(await turns({ limit: 2, offset: 2 })).toEqual({ total: 7, turns: ['a#2', 'a#1'] });
+      expect(await turns({ limit: 0 })).toEqual({ total: 7, turns: [] });
+      expect(await turns({ offset: 7 })).toEqual({ total: 7, turns: [] });
+      expect(await turns({ role: 'assistant', offset: 9 })).toEqual({ total: 2, turns: [] });
+    });
+
+    it("filters by the session's attributes and by the turns' own time", async () => {
+      await materializeAll(store());
+      await seed();
+      expect(await turns({ cwd: '/work/alpha' })).toEqual({
+        total: 4,
+        turns: ['a#2', 'a#1', 'd#0', 'a#0'],
+      });
+      expect(await turns({ project: 'beta', role: 'user' })).toEqual({ total: 2, turns: ['b#0', 'n#0'] });
+      expect(await turns({ model: 'claude-sonnet-4' })).toEqual({ total: 2, turns: ['b#1', 'b#0'] });
+      // A bare date as the upper bound takes in that whole day; a bound leaves untimed turns out.
+      expect(await turns({ to: '2025-03-01' })).toEqual({
+        total: 4,
+        turns: ['a#2', 'a#1', 'd#0', 'a#0'],
+      });
+      expect(await turns({ from: at(1, 1), to: at(2, 0) })).toEqual({
+        total: 3,
+        turns: ['b#0', 'a#2', 'a#1'],
+      });
+      expect(await turns({ from: '2025-03-02T00:00:00Z', cwd: '/work/alpha' })).toEqual({
+        total: 0,
+        turns: [],
+      });
+      expect(await turns({ cwd: '/nowhere' })).toEqual({ total: 0, turns: [] });
+    });
+
+    it('follows a replaced chunk and refuses a bad query', async () => {
+      await materializeAll(store());
+      await seed();
+      await putDocs(store(), [
+        chunkDoc('b', [
+          entry(0, 'user', 'beta one', { timestamp: at(2, 0) }),
+          entry(1, 'assistant', 'beta reply, longer', { timestamp: at(2, 1) }),
+          entry(2, 'user', 'beta again', { timestamp: at(2, 5) }),
+        ]),
+      ]);
+      const found = await store().views.allTurns({ limit: 2, offset: 0 });
+      expect(found.turns.map((t) => t.text)).toEqual(['beta again', 'beta reply, longer']);
+      expect(found.total).toBe(8);
+      await expect(
+        store().views.allTurns({ limit: 5, offset: 0, role: 'tool' as 'user' }),
+      ).rejects.toBeInstanceOf(StoreInputError);
+      await expect(store().views.allTurns({ limit: 5, offset: 0, from: 'yesterday' })).rejects.toThrow(
+        /from must be an ISO 8601 timestamp/,
+      );
+      await expect(store().views.allTurns({ limit: -1, offset: 0 })).rejects.toBeInstanceOf(StoreInputError);
     });
   });
 }

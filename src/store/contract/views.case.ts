@@ -32,6 +32,7 @@ async function answers(store: Store) {
     facets: await Promise.all((['cwd', 'model', 'hostname', 'source'] as const).map((a) => v.facets(a))),
     transcript: await v.transcriptPage('q1', 'transcript.jsonl', { limit: 4, offset: 1 }),
     turns: await v.turns('q1', undefined, page),
+    allTurns: await v.allTurns({ ...page, cwd: '/work/alpha', role: 'user' }),
     events: await v.events('ev', page),
     search: await v.search({ q: 'pool', ...page }),
     filteredSearch: await v.search({ q: 'config*', cwd: '/work/alpha', ...page }),
@@ -96,6 +97,7 @@ function describeViewLifecycle(options: ContractOptions): void {
       await expectMissing(v.facets('cwd'), 'session_rollup');
       await expectMissing(v.transcriptPage('q1', 'transcript.jsonl', page), 'transcript_entries');
       await expectMissing(v.turns('q1', undefined, page), 'speaker_split');
+      await expectMissing(v.allTurns(page), 'speaker_split');
       await expectMissing(v.search({ q: 'pool', ...page }), 'full_text');
       await expectMissing(v.reindex(), 'full_text');
       await expectMissing(v.dailyActivity('2025-01-01', '2025-12-31', {}), 'daily_activity');

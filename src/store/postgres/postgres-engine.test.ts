@@ -459,6 +459,46 @@ describePg('postgres: a session rollup made before the text filter and the sorts
   });
 });
 
+describePg('postgres: a speaker split made before the turns across sessions', () => {
+  it('gets the index that orders turns by time when a process opens the store, and reads the newest through it', async () => {
+    const { a, reopen } = await firstProcess();
+    await putDocs(a, [
+      chunkDoc('s', [entry(0, 'user', 'first'), entry(1, 'assistant', 'second'), entry(2, 'user', 'third')]),
+    ]);
+    const { client, schema } = await directClient(databaseUrl);
+    try {
+      const indexes = async () =>
+        (
+          await client.query<{ indexname: string }>(
+            `SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND tablename = 'speaker_turns'`,
+            [schema],
+          )
+        ).rows.map((r) => r.indexname);
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      // As an older version made it: no time index.
+      await client.query(`DROP INDEX ${schema}.speaker_turns_by_time`);
+      expect(await indexes()).not.toContain('speaker_turns_by_time');
+      const b = await reopen();
+      expect(await indexes()).toContain('speaker_turns_by_time');
+      const newest = await b.views.allTurns({ limit: 2, offset: 0, role: 'user' });
+      expect(newest.turns.map((t) => t.index)).toEqual([2, 0]);
+      // The order the store asks for is the index's: the newest are read down it, not sorted.
+      await client.query('BEGIN');
+      await client.query('SET LOCAL enable_seqscan = off');
+      const plan = await client.query<{ 'QUERY PLAN': string }>(
+        `EXPLAIN SELECT t.* FROM ${schema}.speaker_turns t WHERE t.role = 'user'
+        ORDER BY t.timestamp COLLATE "C" DESC NULLS LAST, t.session_id DESC, t.idx DESC LIMIT 20`,
+      );
+      await client.query('ROLLBACK');
+      const steps = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
+      expect(steps).toContain('speaker_turns_by_time');
+      expect(steps).not.toMatch(/\bSort\b/);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describePg('postgres: phrases and word pairs', () => {
   it('keeps the word pairs of each entry and asks a phrase of common words for them', async () => {
     const env = await engine.serverEnv();

@@ -7,6 +7,7 @@
  * commit documents that a view being built has not seen, whichever process wrote them.
  */
 import { checkSessionSort } from '../views-common/session-sort.js';
+import { readTurnsQuery } from '../views-common/turns-query.js';
 import type { ProjectedEntry } from '../../core/documents.js';
 import {
   SEARCH_STALE,
@@ -21,7 +22,9 @@ import {
   type SessionFilter,
   type SessionRow,
   type SessionSort,
+  type SessionTurnRow,
   type TurnRow,
+  type TurnsQuery,
   type ViewName,
   type Views,
   type WriteOptions,
@@ -231,6 +234,13 @@ export class PostgresViews implements Views {
     return this.#over(['speaker_split'], () =>
       this.#speaker.turns(this.#db.pool, sessionId, role, limit, offset),
     );
+  }
+
+  async allTurns(query: TurnsQuery): Promise<{ total: number; turns: SessionTurnRow[] }> {
+    const q = readTurnsQuery(query);
+    const filter = sessionFilterSql(q.sessions, 't.session_id');
+    const required: ViewName[] = filter.needsRollup ? ['speaker_split', 'session_rollup'] : ['speaker_split'];
+    return this.#over(required, () => this.#speaker.allTurns(this.#db.pool, q, filter));
   }
 
   async events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }> {

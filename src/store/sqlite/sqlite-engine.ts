@@ -124,6 +124,7 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     getSessions: (ids) => reads.getSessions(ids),
     transcriptPage: (sessionId, file, page) => reads.transcriptPage(sessionId, file, page),
     turns: (sessionId, role, page) => reads.turns(sessionId, role, page),
+    allTurns: (query) => reads.allTurns(query),
     events: (sessionId, page) => reads.events(sessionId, page),
     search: (query) => reads.search(query),
     dailyActivity: (from, to, filter) => reads.dailyActivity(from, to, filter),

@@ -350,3 +350,55 @@ describe('sqlite views: a session rollup made before the text filter and the sor
     expect(await byEntries()).toEqual(['t1', 't2']);
   });
 });
+
+describe('sqlite views: a speaker split made before the turns across sessions', () => {
+  it('gets the index that orders turns by time when the store opens, and reads the newest through it', async () => {
+    await materializeAll(store);
+    await putDocs(store, [
+      chunkDoc('s', [entry(0, 'user', 'first'), entry(1, 'assistant', 'second'), entry(2, 'user', 'third')]),
+    ]);
+    await store.close();
+    const indexes = () => {
+      const db = new Database(join(dir, 'transcripts.db'), { readonly: true });
+      try {
+        return db
+          .prepare("SELECT name FROM sqlite_master WHERE tbl_name = 'speaker_turns' AND type = 'index'")
+          .pluck()
+          .all();
+      } finally {
+        db.close();
+      }
+    };
+    // As an older version made it: no time index.
+    const db = new Database(join(dir, 'transcripts.db'));
+    try {
+      db.exec('DROP INDEX speaker_turns_by_time');
+    } finally {
+      db.close();
+    }
+    expect(indexes()).not.toContain('speaker_turns_by_time');
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect(indexes()).toContain('speaker_turns_by_time');
+    const newest = await store.views.allTurns({ limit: 2, offset: 0, role: 'user' });
+    expect(newest).toEqual({
+      total: 2,
+      turns: [expect.objectContaining({ index: 2 }), expect.objectContaining({ index: 0 })],
+    });
+    // The newest page is read down the index, not sorted after reading every turn.
+    const plan = new Database(join(dir, 'transcripts.db'), { readonly: true });
+    try {
+      const steps = plan
+        .prepare(
+          `EXPLAIN QUERY PLAN SELECT t.* FROM speaker_turns t WHERE t.role = 'user'
+          ORDER BY t.timestamp DESC, t.session_id DESC, t.idx DESC LIMIT 20`,
+        )
+        .all()
+        .map((r) => (r as { detail: string }).detail)
+        .join('\n');
+      expect(steps).toContain('speaker_turns_by_time');
+      expect(steps).not.toContain('TEMP B-TREE');
+    } finally {
+      plan.close();
+    }
+  });
+});

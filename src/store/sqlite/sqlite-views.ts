@@ -4,6 +4,7 @@
  * the queries. Each view lives in its own file under `views/`.
  */
 import { checkSessionSort } from '../views-common/session-sort.js';
+import { readTurnsQuery } from '../views-common/turns-query.js';
 import type { Statement } from 'better-sqlite3';
 import type { Segment } from '../../core/active-time.js';
 import type { ProjectedEntry } from '../../core/documents.js';
@@ -20,7 +21,9 @@ import {
   type SessionFilter,
   type SessionRow,
   type SessionSort,
+  type SessionTurnRow,
   type TurnRow,
+  type TurnsQuery,
   type ViewName,
   type Views,
   type WriteOptions,
@@ -218,6 +221,14 @@ export class SqliteViews implements Views, DocWriteObserver {
     checkRole(role);
     const { limit, offset } = checkPage(page);
     return this.#speaker.turns(sessionId, role, limit, offset);
+  }
+
+  async allTurns(query: TurnsQuery): Promise<{ total: number; turns: SessionTurnRow[] }> {
+    this.#require('speaker_split');
+    const q = readTurnsQuery(query);
+    const filter = sessionFilterSql(q.sessions, 't.session_id');
+    if (filter.needsRollup) this.#require('session_rollup');
+    return this.#speaker.allTurns(q, filter, this.#cache);
   }
 
   async events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }> {

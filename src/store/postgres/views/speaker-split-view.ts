@@ -1,10 +1,12 @@
 /**
  * `speaker_split`: one row per entry of the main transcript that `turnOf` assigns to a side (the
- * You / Claude toggle). A replaced or deleted chunk drops the rows of its old entry range first.
+ * You / Claude toggle, and the turns across sessions). A replaced or deleted chunk drops the rows
+ * of its old entry range first.
  */
 import { MAIN_TRANSCRIPT } from '../../../core/doc-ids.js';
 import { turnOf } from '../../../core/transcript/turns.js';
-import type { TurnRow } from '../../contract.js';
+import type { SessionTurnRow, TurnRow } from '../../contract.js';
+import type { TurnsReading } from '../../views-common/turns-query.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { writeColumns } from '../binary-columns.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
@@ -19,6 +21,7 @@ import {
   type ViewBatch,
   type WrittenDoc,
 } from './postgres-view.js';
+import type { FilterSql } from './session-filter-sql.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS speaker_turns (
@@ -33,6 +36,14 @@ CREATE TABLE IF NOT EXISTS speaker_turns (
 );
 CREATE INDEX IF NOT EXISTS speaker_turns_by_role ON speaker_turns (session_id, role, idx);
 `;
+/**
+ * The turns across sessions, newest first, in byte order of the ISO timestamps (whatever the
+ * database's collation), as the embedded engine orders them; with the role, so a side is picked
+ * from the index. Tables made before it get it on open (upgrade).
+ */
+const TIME_ORDER = 't.timestamp COLLATE "C" DESC NULLS LAST, t.session_id DESC, t.idx DESC';
+const TIME_INDEX_DDL = `CREATE INDEX IF NOT EXISTS speaker_turns_by_time
+  ON speaker_turns ((timestamp COLLATE "C") DESC NULLS LAST, session_id DESC, idx DESC) INCLUDE (role)`;
 
 const SQL = {
   removeRanges: `DELETE FROM speaker_turns t
@@ -81,6 +92,11 @@ export class SpeakerSplitView implements PostgresView {
 
   async create(q: Queryable): Promise<void> {
     await q.query(DDL);
+    await q.query(TIME_INDEX_DDL);
+  }
+
+  async upgrade(q: Queryable): Promise<void> {
+    await q.query(TIME_INDEX_DDL);
   }
 
   async drop(q: Queryable): Promise<void> {
@@ -118,18 +134,58 @@ export class SpeakerSplitView implements PostgresView {
         : await readQuery<{ n: string }>(q, SQL.count, [sid]);
       total = count.rows[0]!.n;
     }
+    return { total: Number(total), turns: page.rows.map(toTurn) };
+  }
+
+  /**
+   * Turns across sessions (`Views.allTurns`); `filter` comes from `sessionFilterSql(q.sessions,
+   * 't.session_id')` and may join `session_rollup r`. The page and its total in one statement, as
+   * `turns` does.
+   */
+  async allTurns(
+    db: Queryable,
+    q: TurnsReading,
+    filter: FilterSql,
+  ): Promise<{ total: number; turns: SessionTurnRow[] }> {
+    const params = [...filter.params];
+    const param = (value: unknown) => {
+      params.push(value);
+      return `$${params.length}`;
+    };
+    const where = [...filter.where];
+    if (q.role !== undefined) where.push(`t.role = ${param(q.role)}`);
+    if (q.from !== null) where.push(`t.timestamp COLLATE "C" >= ${param(q.from)}`);
+    if (q.to !== null) where.push(`t.timestamp COLLATE "C" <= ${param(q.to)}`);
+    const from = `FROM speaker_turns t ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = t.session_id' : ''}
+      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+    const count = `SELECT count(*) AS n ${from}`;
+    const counted = params.length;
+    const page = await readQuery<TurnDbRow & { session_id: string; total: string }>(
+      db,
+      `SELECT p.*, (${count}) AS total
+      FROM (SELECT t.* ${from} ORDER BY ${TIME_ORDER} LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}) p
+      ORDER BY ${TIME_ORDER.replaceAll('t.', 'p.')}`,
+      params,
+    );
+    // An empty page carries no total: counted on its own.
+    const total =
+      page.rows[0]?.total ?? (await readQuery<{ n: string }>(db, count, params.slice(0, counted))).rows[0]!.n;
     return {
       total: Number(total),
-      turns: page.rows.map((r) => ({
-        index: r.idx,
-        file: r.file,
-        role: r.role,
-        timestamp: r.timestamp,
-        text: r.text,
-        ...(r.model !== null ? { model: r.model } : {}),
-      })),
+      turns: page.rows.map((r) => ({ sessionId: r.session_id, ...toTurn(r) })),
     };
   }
+}
+
+function toTurn(r: TurnDbRow): TurnRow {
+  return {
+    index: r.idx,
+    file: r.file,
+    role: r.role,
+    timestamp: r.timestamp,
+    text: r.text,
+    ...(r.model !== null ? { model: r.model } : {}),
+  };
 }
 
 class Batch implements ViewBatch {

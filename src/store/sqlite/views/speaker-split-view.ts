@@ -1,14 +1,17 @@
 /**
  * `speaker_split`: one row per entry of the main transcript that `turnOf` assigns to a side (the
- * You / Claude toggle). A replaced or deleted chunk drops the rows of its old entry range first.
+ * You / Claude toggle, and the turns across sessions). A replaced or deleted chunk drops the rows
+ * of its old entry range first.
  */
 import { MAIN_TRANSCRIPT } from '../../../core/documents.js';
 import { turnOf } from '../../../core/transcript/turns.js';
-import type { TurnRow } from '../../contract.js';
+import type { SessionTurnRow, TurnRow } from '../../contract.js';
+import type { TurnsReading } from '../../views-common/turns-query.js';
+import type { FilterSql } from './session-filter-sql.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
-import { forEachDoc, LazyStatements, type SqliteView } from './sqlite-view.js';
+import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS speaker_turns (
@@ -23,6 +26,12 @@ CREATE TABLE IF NOT EXISTS speaker_turns (
 );
 CREATE INDEX IF NOT EXISTS speaker_turns_by_role ON speaker_turns (session_id, role, idx);
 `;
+/**
+ * The turns across sessions, newest first, walked backwards; with the role, so a side is picked and
+ * counted from the index alone. Tables made before it get it on open (upgrade).
+ */
+const TIME_INDEX_DDL =
+  'CREATE INDEX IF NOT EXISTS speaker_turns_by_time ON speaker_turns (timestamp, session_id, idx, role)';
 
 const SQL = {
   removeRange: 'DELETE FROM speaker_turns WHERE session_id = ? AND file = ? AND idx >= ? AND idx < ?',
@@ -57,6 +66,11 @@ export class SpeakerSplitView implements SqliteView {
 
   create(): void {
     this.#db.exec(DDL);
+    this.#db.exec(TIME_INDEX_DDL);
+  }
+
+  upgrade(): void {
+    this.#db.exec(TIME_INDEX_DDL);
   }
 
   drop(): void {
@@ -108,16 +122,51 @@ export class SpeakerSplitView implements SqliteView {
     const rows = (
       role ? s.pageRole.all(sessionId, role, limit, offset) : s.page.all(sessionId, limit, offset)
     ) as TurnDbRow[];
-    return {
-      total,
-      turns: rows.map((r) => ({
-        index: r.idx,
-        file: r.file,
-        role: r.role,
-        timestamp: r.timestamp,
-        text: r.text,
-        ...(r.model !== null ? { model: r.model } : {}),
-      })),
-    };
+    return { total, turns: rows.map(toTurn) };
   }
+
+  /**
+   * Turns across sessions (`Views.allTurns`); `filter` comes from `sessionFilterSql(q.sessions,
+   * 't.session_id')` and may join `session_rollup r`.
+   */
+  allTurns(
+    q: TurnsReading,
+    filter: FilterSql,
+    cache: StatementCache,
+  ): { total: number; turns: SessionTurnRow[] } {
+    const where = [...filter.where];
+    const params: Record<string, string | number> = { ...filter.params };
+    if (q.role !== undefined) {
+      where.push('t.role = @t_role');
+      params.t_role = q.role;
+    }
+    if (q.from !== null) {
+      where.push('t.timestamp >= @t_from');
+      params.t_from = q.from;
+    }
+    if (q.to !== null) {
+      where.push('t.timestamp <= @t_to');
+      params.t_to = q.to;
+    }
+    const from = `FROM speaker_turns t ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = t.session_id' : ''}
+      ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
+    const { n: total } = cache.get(`SELECT count(*) AS n ${from}`).get(params) as { n: number };
+    const rows = cache
+      .get(
+        `SELECT t.* ${from} ORDER BY t.timestamp DESC, t.session_id DESC, t.idx DESC LIMIT @t_limit OFFSET @t_offset`,
+      )
+      .all({ ...params, t_limit: q.limit, t_offset: q.offset }) as Array<TurnDbRow & { session_id: string }>;
+    return { total, turns: rows.map((r) => ({ sessionId: r.session_id, ...toTurn(r) })) };
+  }
+}
+
+function toTurn(r: TurnDbRow): TurnRow {
+  return {
+    index: r.idx,
+    file: r.file,
+    role: r.role,
+    timestamp: r.timestamp,
+    text: r.text,
+    ...(r.model !== null ? { model: r.model } : {}),
+  };
 }
