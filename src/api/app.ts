@@ -31,6 +31,7 @@ import { ingestRoutes } from './routes/ingest.js';
 import { migrateRoutes } from './routes/migrate.js';
 import { searchRoutes } from './routes/search.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { turnsRoutes } from './routes/turns.js';
 import { storeRoutes } from './routes/store.js';
 import type { ImportStatus, WatchStatus } from './schemas/health.js';
 
@@ -119,6 +120,7 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   );
 
   app.route('/api/sessions', sessionRoutes(deps));
+  app.route('/api/turns', turnsRoutes(deps));
   app.route('/api', searchRoutes(deps));
   app.route('/api/store', storeRoutes(deps));
   app.route('/api/ingest', ingestRoutes(deps));

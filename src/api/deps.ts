@@ -32,6 +32,7 @@ export const MAX_LIMIT = {
 
 export const DEFAULT_LIMIT = {
   events: 100,
+  turns: 50,
   search: 20,
   allDocs: 1000,
   objects: 1000,

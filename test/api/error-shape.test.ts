@@ -67,6 +67,14 @@ const CASES: Case[] = [
   { path: '/api/sessions/no-such-session/events', status: 404 },
   { path: `/api/sessions/${BIG}/events?limit=no`, status: 400, names: 'limit' },
   { path: '/api/sessions/no-such-session/markdown', status: 404 },
+  // turns across sessions
+  { path: '/api/turns?role=robot', status: 400, names: 'role' },
+  { path: '/api/turns?from=yesterday', status: 400, names: 'from' },
+  { path: '/api/turns?to=2025-02-30', status: 400, names: 'to' },
+  { path: '/api/turns?from=2025-07-02&to=2025-07-01', status: 400, names: 'from' },
+  { path: '/api/turns?limit=-1', status: 400, names: 'limit' },
+  { path: '/api/turns?cwd=', status: 400, names: 'cwd' },
+  { path: '/api/turns?session=x', status: 400, names: 'session' },
   // search, activity, facets
   { path: '/api/search', status: 400, names: 'q' },
   { path: '/api/search?q=', status: 400, names: 'q' },

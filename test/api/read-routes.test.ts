@@ -436,6 +436,98 @@ describeEngines('read routes', (engine) => {
     });
   });
 
+  describe('GET /api/turns', () => {
+    type T = {
+      sessionId: string;
+      index: number;
+      role: 'user' | 'assistant';
+      timestamp: string | null;
+      text: string;
+      session: { title: string | null; project: string | null; lastActivity: string | null } | null;
+    };
+    /** Every session's own turns (GET /api/sessions/{id}/turns), by session id. */
+    async function ownTurns(query = ''): Promise<Map<string, T[]>> {
+      const list = await getJson(server, `/api/sessions?limit=500${query}`);
+      const out = new Map<string, T[]>();
+      for (const s of list.body.sessions as S[]) {
+        const own = await getJson(server, `/api/sessions/${s.id}/turns?limit=1000`);
+        out.set(s.id, own.body.turns);
+      }
+      return out;
+    }
+    const key = (t: { sessionId?: string; index: number }, id = t.sessionId) => `${id}#${t.index}`;
+
+    it("holds every session's turns, newest first, each with its session's context", async () => {
+      const own = await ownTurns();
+      const expected = [...own].flatMap(([id, turns]) => turns.map((t) => key(t, id)));
+      const first = await getJson(server, '/api/turns');
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ total: expected.length, offset: 0, limit: 50 });
+      const all = await getJson(server, '/api/turns?limit=1000');
+      const turns = all.body.turns as T[];
+      expect(turns.map((t) => key(t)).sort()).toEqual(expected.sort());
+      expect(first.body.turns).toEqual(turns.slice(0, 50));
+      const times = turns.map((t) => t.timestamp);
+      const timed = times.filter((t) => t !== null);
+      expect(times.slice(0, timed.length)).toEqual(timed); // untimed turns last
+      for (let i = 1; i < timed.length; i++) expect(timed[i - 1]! >= timed[i]!).toBe(true);
+      // The same turn as its session's own, and its session's context as the session reads.
+      const sample = turns[Math.floor(turns.length / 3)]!;
+      const { session, sessionId, ...turn } = sample;
+      expect(own.get(sessionId)!.find((t) => t.index === sample.index)).toEqual(turn);
+      const detail = (await getJson(server, `/api/sessions/${sessionId}`)).body;
+      expect(session).toEqual({
+        title: detail.title,
+        project: detail.project,
+        lastActivity: detail.lastActivity,
+      });
+      // Pages join up.
+      const p1 = (await getJson(server, '/api/turns?limit=7')).body.turns;
+      const p2 = (await getJson(server, '/api/turns?limit=7&offset=7')).body.turns;
+      expect([...p1, ...p2]).toEqual(turns.slice(0, 14));
+      const past = await getJson(server, `/api/turns?offset=${expected.length}`);
+      expect(past.body).toMatchObject({ total: expected.length, turns: [] });
+      expect((await getJson(server, '/api/turns?limit=99999')).body.limit).toBe(1000);
+    });
+
+    it('takes one side, and filters sessions as the list does', async () => {
+      const user = (await getJson(server, '/api/turns?role=user&limit=1000')).body;
+      const assistant = (await getJson(server, '/api/turns?role=assistant&limit=0')).body;
+      const all = (await getJson(server, '/api/turns?limit=0')).body;
+      expect(user.total + assistant.total).toBe(all.total);
+      expect(user.total).toBeGreaterThan(0);
+      for (const t of user.turns as T[]) expect(t.role).toBe('user');
+      const cwd = `&cwd=${encodeURIComponent(BIG_CWD)}`;
+      const inCwd = await ownTurns(cwd);
+      const filtered = (await getJson(server, `/api/turns?limit=1000${cwd}`)).body;
+      expect(filtered.total).toBe([...inCwd.values()].reduce((n, t) => n + t.length, 0));
+      expect(filtered.total).toBeGreaterThan(0);
+      for (const t of filtered.turns as T[]) expect(inCwd.has(t.sessionId)).toBe(true);
+      const byModel = (await getJson(server, `/api/turns?limit=1000&model=${OPUS41}`)).body;
+      const opusSessions = await ownTurns(`&model=${OPUS41}`);
+      expect(byModel.total).toBe([...opusSessions.values()].reduce((n, t) => n + t.length, 0));
+    });
+
+    it("bounds the turns' own timestamps with from and to", async () => {
+      const turns = (await getJson(server, '/api/turns?limit=1000')).body.turns as T[];
+      const timed = turns.filter((t) => t.timestamp !== null);
+      const mid = timed[Math.floor(timed.length / 2)]!.timestamp!;
+      const day = mid.slice(0, 10);
+      const after = (await getJson(server, `/api/turns?limit=1000&from=${encodeURIComponent(mid)}`)).body;
+      expect(after.turns.map((t: T) => key(t))).toEqual(
+        timed.filter((t) => t.timestamp! >= mid).map((t) => key(t)),
+      );
+      // A bare date as the upper bound takes in the whole of that day.
+      const upTo = (await getJson(server, `/api/turns?limit=1000&to=${day}`)).body;
+      expect(upTo.turns.map((t: T) => key(t))).toEqual(
+        timed.filter((t) => t.timestamp!.slice(0, 10) <= day).map((t) => key(t)),
+      );
+      const onDay = (await getJson(server, `/api/turns?limit=1000&from=${day}&to=${day}`)).body;
+      expect(onDay.total).toBeGreaterThan(0);
+      for (const t of onDay.turns as T[]) expect(t.timestamp!.slice(0, 10)).toBe(day);
+    });
+  });
+
   describe('search, activity, facets', () => {
     it('finds a word known to be in a corpus file, with its highlight', async () => {
       const { status, body } = await getJson(server, '/api/search?q=pomodoro');

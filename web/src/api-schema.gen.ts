@@ -514,6 +514,85 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/turns': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Turns across sessions, newest first
+     * @description What the person typed (`role=user`) and what Claude said (`role=assistant`), or both, in every session the filters select, newest first (turns without a timestamp last). `from` and `to` bound the turns' own timestamps; the other filters select sessions as on `GET /api/sessions`. Each turn names its session and entry index (open `/api/sessions/{sessionId}/transcript` at it) and carries its session's title, project and last activity. Empty for sessions without full-content chunks.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description one side; both when absent */
+          role?: 'user' | 'assistant';
+          /** @description exact working directory */
+          cwd?: string;
+          /** @description exact project: the working directory's last segment, so every directory so named */
+          project?: string;
+          /** @description exact model name (any model the session used) */
+          model?: string;
+          /** @description exact host name */
+          hostname?: string;
+          /** @description exact recorder (`live`, `backfill`, …) */
+          source?: string;
+          /** @description turns at or after this time; ISO date or time */
+          from?: string;
+          /** @description turns at or before this time (a bare date means the end of that UTC day) */
+          to?: string;
+          /** @description page size: default 50; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
+          limit?: number;
+          /** @description items to skip */
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Turns */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TurnsAcrossSessions'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/search': {
     parameters: {
       query?: never;
@@ -1756,6 +1835,21 @@ export interface components {
       toolName?: string;
       success?: boolean;
     };
+    TurnsAcrossSessions: {
+      total: number;
+      offset: number;
+      limit: number;
+      turns: components['schemas']['SessionTurn'][];
+    };
+    SessionTurn: components['schemas']['Turn'] & {
+      sessionId: string;
+      session: components['schemas']['SessionContext'];
+    };
+    SessionContext: {
+      title: string | null;
+      project: string | null;
+      lastActivity: string | null;
+    } | null;
     SearchResult: {
       enabled: boolean;
       reason?: string;
@@ -1787,11 +1881,7 @@ export interface components {
         mark: boolean;
       }[];
       rank: number;
-      session: {
-        title: string | null;
-        project: string | null;
-        lastActivity: string | null;
-      } | null;
+      session: components['schemas']['SessionContext'];
     };
     Activity: {
       from: string;

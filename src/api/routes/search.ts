@@ -11,6 +11,7 @@ import { splitByDay } from '../../store/views-common/split-by-day.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest } from '../http-error.js';
+import { sessionContexts } from '../session-context.js';
 import { createRouter } from '../router.js';
 import {
   errorResponses,
@@ -137,19 +138,9 @@ export function searchRoutes(deps: ApiDeps) {
         );
       throw err;
     }
-    // Session context for the distinct sessions among the hits, in one read (none while the
-    // session list is not materialised: the hits stand on their own).
-    const rows = await store.views
-      .getSessions([...new Set(result.hits.map((h) => h.sessionId))])
-      .catch((err: unknown) => {
-        if (err instanceof ViewMissingError) return [];
-        throw err;
-      });
-    const sessions = new Map(
-      rows.map((row) => [
-        row.summary.sessionId,
-        { title: row.summary.title, project: row.summary.project, lastActivity: row.lastActivity },
-      ]),
+    const sessions = await sessionContexts(
+      store.views,
+      result.hits.map((h) => h.sessionId),
     );
     return c.json(
       {

@@ -1,5 +1,6 @@
 /** Wire schemas of search, the activity rollup (calendar) and the filter facets. */
 import { z } from '@hono/zod-openapi';
+import { sessionContextSchema } from './sessions.js';
 
 export const searchHitSchema = z
   .object({
@@ -13,13 +14,7 @@ export const searchHitSchema = z
     snippet: z.array(z.object({ text: z.string(), mark: z.boolean() })),
     rank: z.number(),
     /** Session context for the results list. */
-    session: z
-      .object({
-        title: z.string().nullable(),
-        project: z.string().nullable(),
-        lastActivity: z.string().nullable(),
-      })
-      .nullable(),
+    session: sessionContextSchema.nullable(),
   })
   .openapi('SearchHit');
 

@@ -159,6 +159,29 @@ export const turnsSchema = z
   .openapi('Turns');
 export type Turns = z.infer<typeof turnsSchema>;
 
+/** What a result from many sessions says of its session (search hits, turns across sessions). */
+export const sessionContextSchema = z
+  .object({
+    title: z.string().nullable(),
+    project: z.string().nullable(),
+    lastActivity: z.string().nullable(),
+  })
+  .openapi('SessionContext');
+export type SessionContext = z.infer<typeof sessionContextSchema>;
+
+export const sessionTurnSchema = turnSchema
+  .extend({
+    sessionId: z.string(),
+    /** Session context for the list; null while the session list is not materialised. */
+    session: sessionContextSchema.nullable(),
+  })
+  .openapi('SessionTurn');
+
+export const turnsAcrossSchema = z
+  .object({ total: z.number(), offset: z.number(), limit: z.number(), turns: z.array(sessionTurnSchema) })
+  .openapi('TurnsAcrossSessions');
+export type TurnsAcross = z.infer<typeof turnsAcrossSchema>;
+
 export const eventSchema = z
   .object({
     id: z.string(),
