@@ -69,6 +69,15 @@ export async function measureApi(base: string, requestsPerRoute = 200): Promise<
     ],
     ['transcript: last page', `/api/sessions/${big.id}/transcript?offset=${lastOffset}&limit=${page}`, 10],
     ['turns', `/api/sessions/${big.id}/turns?limit=${page}`, 10],
+    // Turns across sessions: the newest page down the time index, counted over every turn.
+    ['turns: across sessions', '/api/turns', 10],
+    ['turns: yours, one project', `/api/turns?role=user&cwd=${q(some.cwd ?? '')}`, 10],
+    [
+      'turns: yours, one week',
+      `/api/turns?role=user&from=${q(new Date(Date.parse(mid) - 7 * 86_400_000).toISOString())}&to=${q(mid)}`,
+      10,
+    ],
+    ['turns: deep page', '/api/turns?offset=5000', 10],
     ['search: common word', `/api/search?q=the`, 30],
     ['search: rare word', `/api/search?q=pomodoro`, 30],
     // In about an eighth of the entries: past the ranking window, too few to be found by walking.
