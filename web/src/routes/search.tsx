@@ -3,7 +3,7 @@
  * the session filters as chips and pickers, paging; each hit opens its session at the entry with
  * `?q=` so the terms stay highlighted there.
  */
-import { Alert, Badge, Group, Loader, Pagination, Paper, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Group, Loader, Paper, Stack, Text, TextInput } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
@@ -11,6 +11,7 @@ import { AnchorLink } from '../components/AnchorLink.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet } from '../components/HighlightedText.js';
 import { IgnoredTerms } from '../components/IgnoredTerms.js';
+import { Pager } from '../components/Pager.js';
 import { isSearchable } from '../../../src/core/searchable.js';
 import { formatCount, formatTimestamp } from '../lib/format.js';
 import {
@@ -30,14 +31,6 @@ import { ProjectDirs } from './-list/ProjectDirs.js';
 import { useRecentSearches } from './-root/use-saved-items.js';
 
 const PAGE = SEARCH_PAGE_SIZE;
-
-/** Names for the pager's arrow buttons, which show no text. */
-const CONTROL_LABELS = {
-  first: 'First page',
-  previous: 'Previous page',
-  next: 'Next page',
-  last: 'Last page',
-} as const;
 
 export const Route = createFileRoute('/search')({
   validateSearch: searchPageSearchSchema,
@@ -226,21 +219,13 @@ function SearchPage() {
               <Hit key={`${h.sessionId}:${h.file}:${h.index}`} hit={h} q={search.q!} />
             ))}
           </Stack>
-          {pages > 1 && (
-            <Group justify="center">
-              <Pagination
-                total={pages}
-                value={Math.floor(offset / PAGE) + 1}
-                onChange={(p) => {
-                  void set({ offset: (p - 1) * PAGE || undefined });
-                  window.scrollTo(0, 0);
-                }}
-                size="sm"
-                data-testid="search-pagination"
-                getControlProps={(control) => ({ 'aria-label': CONTROL_LABELS[control] })}
-              />
-            </Group>
-          )}
+          <Pager
+            pages={pages}
+            offset={offset}
+            pageSize={PAGE}
+            onChange={(o) => void set({ offset: o })}
+            testId="search-pagination"
+          />
         </>
       )}
     </Stack>

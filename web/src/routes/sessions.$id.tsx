@@ -11,6 +11,7 @@ import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-route
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { ErrorPanel } from '../components/ErrorPanel.js';
+import { SpeakerToggle } from '../components/SpeakerToggle.js';
 import { settleScroll, stickyBottom } from '../components/settle-scroll.js';
 import type { SubagentFileHead } from '../lib/entry-groups.js';
 import { formatCountOf } from '../lib/format.js';
@@ -197,17 +198,7 @@ function SessionPage() {
       >
         <Group gap="xs" justify="space-between">
           <Group gap="xs">
-            <SegmentedControl
-              size="xs"
-              value={view}
-              onChange={(v) => set({ view: v as SessionSearch['view'] })}
-              data={[
-                { value: 'both', label: 'Both' },
-                { value: 'you', label: 'You' },
-                { value: 'claude', label: 'Claude' },
-              ]}
-              data-testid="view-toggle"
-            />
+            <SpeakerToggle value={view} onChange={(v) => set({ view: v })} />
             {view === 'both' && (
               <SegmentedControl
                 size="xs"
