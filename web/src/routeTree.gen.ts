@@ -12,6 +12,7 @@ import { Route as rootRouteImport } from './routes/__root';
 import { Route as IndexRouteImport } from './routes/index';
 import { Route as CalendarRouteImport } from './routes/calendar';
 import { Route as SearchRouteImport } from './routes/search';
+import { Route as TurnsRouteImport } from './routes/turns';
 import { Route as SessionsIdRouteImport } from './routes/sessions.$id';
 
 const IndexRoute = IndexRouteImport.update({
@@ -29,6 +30,11 @@ const SearchRoute = SearchRouteImport.update({
   path: '/search',
   getParentRoute: () => rootRouteImport,
 } as any);
+const TurnsRoute = TurnsRouteImport.update({
+  id: '/turns',
+  path: '/turns',
+  getParentRoute: () => rootRouteImport,
+} as any);
 const SessionsIdRoute = SessionsIdRouteImport.update({
   id: '/sessions/$id',
   path: '/sessions/$id',
@@ -39,12 +45,14 @@ export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
   '/calendar': typeof CalendarRoute;
   '/search': typeof SearchRoute;
+  '/turns': typeof TurnsRoute;
   '/sessions/$id': typeof SessionsIdRoute;
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
   '/calendar': typeof CalendarRoute;
   '/search': typeof SearchRoute;
+  '/turns': typeof TurnsRoute;
   '/sessions/$id': typeof SessionsIdRoute;
 }
 export interface FileRoutesById {
@@ -52,20 +60,22 @@ export interface FileRoutesById {
   '/': typeof IndexRoute;
   '/calendar': typeof CalendarRoute;
   '/search': typeof SearchRoute;
+  '/turns': typeof TurnsRoute;
   '/sessions/$id': typeof SessionsIdRoute;
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
-  fullPaths: '/' | '/calendar' | '/search' | '/sessions/$id';
+  fullPaths: '/' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
   fileRoutesByTo: FileRoutesByTo;
-  to: '/' | '/calendar' | '/search' | '/sessions/$id';
-  id: '__root__' | '/' | '/calendar' | '/search' | '/sessions/$id';
+  to: '/' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
+  id: '__root__' | '/' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
   fileRoutesById: FileRoutesById;
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
   CalendarRoute: typeof CalendarRoute;
   SearchRoute: typeof SearchRoute;
+  TurnsRoute: typeof TurnsRoute;
   SessionsIdRoute: typeof SessionsIdRoute;
 }
 
@@ -92,6 +102,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof SearchRouteImport;
       parentRoute: typeof rootRouteImport;
     };
+    '/turns': {
+      id: '/turns';
+      path: '/turns';
+      fullPath: '/turns';
+      preLoaderRoute: typeof TurnsRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
     '/sessions/$id': {
       id: '/sessions/$id';
       path: '/sessions/$id';
@@ -106,6 +123,7 @@ const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   CalendarRoute: CalendarRoute,
   SearchRoute: SearchRoute,
+  TurnsRoute: TurnsRoute,
   SessionsIdRoute: SessionsIdRoute,
 };
 export const routeTree = rootRouteImport

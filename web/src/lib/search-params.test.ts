@@ -4,10 +4,13 @@ import {
   filterChips,
   parseSearchString,
   pickFilters,
+  roleOfSpeaker,
   searchPageSearchSchema,
   sessionListSearchSchema,
   sessionSearchSchema,
+  speakerOfRole,
   stringifySearchObject,
+  turnsSearchSchema,
   validRange,
 } from './search-params.js';
 
@@ -86,6 +89,62 @@ describe('search-param schemas fall back instead of failing', () => {
       file: 'subagents/a.jsonl',
     });
     expect(sessionSearchSchema.parse({ view: 'everyone', reader: 'html', entry: 'x' })).toEqual({});
+  });
+});
+
+describe('the Turns page', () => {
+  it('keeps a side, the session filters and a page start', () => {
+    expect(
+      turnsSearchSchema.parse({
+        role: 'assistant',
+        project: 'hap',
+        model: 'opus',
+        from: '2026-03-01',
+        to: '2026-03-31',
+        offset: '100',
+      }),
+    ).toEqual({
+      role: 'assistant',
+      project: 'hap',
+      model: 'opus',
+      from: '2026-03-01',
+      to: '2026-03-31',
+      offset: 100,
+    });
+    expect(turnsSearchSchema.parse({ role: 'both' })).toEqual({ role: 'both' });
+  });
+  it('shows your prompts by default: no side, `user` and anything else are the same state, one URL', () => {
+    expect(turnsSearchSchema.parse({})).toEqual({});
+    expect(turnsSearchSchema.parse({ role: 'user' }).role).toBeUndefined();
+    expect(turnsSearchSchema.parse({ role: 'everyone', cwd: '/x' })).toEqual({ cwd: '/x' });
+    expect(turnsSearchSchema.parse({ role: 42 }).role).toBeUndefined();
+  });
+  it('drops what is invalid, keeping the rest: a bad page, a bad date, an inverted range', () => {
+    expect(turnsSearchSchema.parse({ offset: 'x', from: '2026-02-30', hostname: 'vm' })).toEqual({
+      hostname: 'vm',
+    });
+    expect(turnsSearchSchema.parse({ offset: -50 }).offset).toBeUndefined();
+    expect(turnsSearchSchema.parse({ from: '2025-09-01', to: '2025-08-01', role: 'both' })).toEqual({
+      role: 'both',
+    });
+  });
+  it('starts at the page an offset falls in (pages of 50)', () => {
+    expect(turnsSearchSchema.parse({ offset: '49' }).offset).toBeUndefined();
+    expect(turnsSearchSchema.parse({ offset: '75' }).offset).toBe(50);
+    expect(turnsSearchSchema.parse({ offset: 150 }).offset).toBe(150);
+  });
+  it('maps the side to the toggle the session page shows, and back, the default as no parameter', () => {
+    expect(speakerOfRole(undefined)).toBe('you');
+    expect(speakerOfRole('user')).toBe('you');
+    expect(speakerOfRole('assistant')).toBe('claude');
+    expect(speakerOfRole('both')).toBe('both');
+    expect(roleOfSpeaker('you')).toBeUndefined();
+    expect(roleOfSpeaker('claude')).toBe('assistant');
+    expect(roleOfSpeaker('both')).toBe('both');
+  });
+  it('has a chip for each session filter, none for the side or the page', () => {
+    const s = turnsSearchSchema.parse({ role: 'both', offset: 50, model: 'opus', from: '2026-01-01' });
+    expect(filterChips(s).map((c) => `${c.label}:${c.value}`)).toEqual(['model:opus', 'from:2026-01-01']);
   });
 });
 

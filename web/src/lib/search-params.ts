@@ -103,6 +103,16 @@ export const calendarSearchSchema = z.object({
 });
 export type CalendarSearch = z.infer<typeof calendarSearchSchema>;
 
+/**
+ * The first item of a page of `size`: an offset inside a page (`?offset=7`, typed or from an old
+ * link) is the page it falls in, the items and the pager agreeing; the first page is no offset.
+ * On loading, the router writes the page's own offset back into the URL.
+ */
+const pageOffset = (size: number) =>
+  index()
+    .transform((o) => (o === undefined ? undefined : Math.floor(o / size) * size || undefined))
+    .optional();
+
 /** Hits on one page of search results. */
 export const SEARCH_PAGE_SIZE = 20;
 
@@ -110,19 +120,49 @@ export const searchPageSearchSchema = z
   .object({
     ...filterShape,
     q: text(),
-    /**
-     * The first hit shown: the start of a page. An offset inside a page (`?offset=7`, typed or from
-     * an old link) is the page it falls in, the hits and the pager agreeing; on loading, the router
-     * writes the page's own offset back into the URL.
-     */
-    offset: index()
-      .transform((o) =>
-        o === undefined ? undefined : Math.floor(o / SEARCH_PAGE_SIZE) * SEARCH_PAGE_SIZE || undefined,
-      )
-      .optional(),
+    /** The first hit shown: the start of a page (`pageOffset`). */
+    offset: pageOffset(SEARCH_PAGE_SIZE),
   })
   .transform(validRange);
 export type SearchPageSearch = z.infer<typeof searchPageSearchSchema>;
+
+/** Turns on one page of the Turns page (the API's default page). */
+export const TURNS_PAGE_SIZE = 50;
+
+/** The Turns page's sides: what you typed, what Claude said, or both. */
+export const turnRoles = ['user', 'assistant', 'both'] as const;
+export type TurnRoleChoice = (typeof turnRoles)[number];
+/** Absent from the URL: your prompts, what the page is mostly for. */
+export const DEFAULT_TURN_ROLE: TurnRoleChoice = 'user';
+
+export const turnsSearchSchema = z
+  .object({
+    ...filterShape,
+    /**
+     * The side shown: `user` (the default, so written as no parameter), `assistant` or `both`.
+     * `from`/`to` bound the turns' own time here, not their sessions' activity.
+     */
+    role: z.enum(turnRoles).optional().catch(undefined),
+    /** The first turn shown: the start of a page (`pageOffset`). */
+    offset: pageOffset(TURNS_PAGE_SIZE),
+  })
+  .transform(validRange)
+  // The default side is no parameter, so each view has one URL.
+  .transform((v) => (v.role === DEFAULT_TURN_ROLE ? { ...v, role: undefined } : v));
+export type TurnsSearch = z.infer<typeof turnsSearchSchema>;
+
+const SPEAKER_OF_ROLE = { user: 'you', assistant: 'claude', both: 'both' } as const;
+
+/** The toggle's position (Both / You / Claude, as on a session) for the Turns page's `role`. */
+export function speakerOfRole(role: TurnRoleChoice | undefined): (typeof sessionViews)[number] {
+  return SPEAKER_OF_ROLE[role ?? DEFAULT_TURN_ROLE];
+}
+
+/** The Turns page's `role` for a toggle position: the default as no parameter. */
+export function roleOfSpeaker(speaker: (typeof sessionViews)[number]): TurnRoleChoice | undefined {
+  const role = (Object.keys(SPEAKER_OF_ROLE) as TurnRoleChoice[]).find((r) => SPEAKER_OF_ROLE[r] === speaker);
+  return role === DEFAULT_TURN_ROLE ? undefined : role;
+}
 
 export const sessionViews = ['both', 'you', 'claude'] as const;
 export const readers = ['conversation', 'raw'] as const;

@@ -3,7 +3,7 @@
 export interface Shortcut {
   keys: string[];
   description: string;
-  where: 'anywhere' | 'omnibox' | 'session' | 'calendar';
+  where: 'anywhere' | 'omnibox' | 'session' | 'turns' | 'calendar';
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
@@ -20,6 +20,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['1', '2', '3'], description: 'Both / You / Claude', where: 'session' },
   { keys: ['r'], description: 'switch between conversation and raw reader', where: 'session' },
   { keys: ['j', 'k'], description: 'next / previous item', where: 'session' },
+  { keys: ['1', '2', '3'], description: 'Both / You / Claude', where: 'turns' },
   { keys: ['←', '→'], description: 'previous / next month', where: 'calendar' },
   { keys: ['t'], description: 'this month', where: 'calendar' },
 ];

@@ -19,6 +19,9 @@ export type TranscriptPage = components['schemas']['TranscriptPage'];
 export type TranscriptEntry = TranscriptPage['entries'][number];
 export type Turn = components['schemas']['Turn'];
 export type Turns = components['schemas']['Turns'];
+/** `GET /api/turns`: turns across sessions, each with its session's id and context. */
+export type TurnsAcross = components['schemas']['TurnsAcrossSessions'];
+export type SessionTurn = components['schemas']['SessionTurn'];
 export type SearchResult = components['schemas']['SearchResult'];
 export type SearchHit = components['schemas']['SearchHit'];
 export type Activity = components['schemas']['Activity'];

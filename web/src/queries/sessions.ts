@@ -85,13 +85,19 @@ export function useProjectCwds(project: string | undefined): FacetValue[] | unde
   return useQuery({ ...facetsQueryOptions('cwd'), enabled: Boolean(project) }).data?.values;
 }
 
-/** How many sessions the instance holds, whatever the filters (tells "nothing recorded" apart). */
-export const sessionCountQueryOptions = () =>
+/**
+ * How many sessions the instance holds, whatever the filters (tells "nothing recorded" apart), or
+ * how many `filters` select (tells "the filters exclude every session" apart).
+ */
+export const sessionCountQueryOptions = (filters: SessionListParams = {}) =>
   queryOptions({
-    queryKey: ['sessions', 'count'],
+    queryKey: ['sessions', 'count', filters],
     queryFn: async ({ signal }) =>
-      (await unwrap<SessionList>(api.GET('/api/sessions', { params: { query: { limit: 0 } }, signal })))
-        .total,
+      (
+        await unwrap<SessionList>(
+          api.GET('/api/sessions', { params: { query: { ...filters, limit: 0 } }, signal }),
+        )
+      ).total,
   });
 
 export const sessionQueryOptions = (id: string) =>

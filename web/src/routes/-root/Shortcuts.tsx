@@ -106,6 +106,7 @@ const WHERE: Record<string, string> = {
   anywhere: 'Anywhere',
   omnibox: 'In the omnibox',
   session: 'In a session',
+  turns: 'On the Turns page',
   calendar: 'In the calendar',
 };
 

@@ -1,0 +1,171 @@
+/**
+ * Turns across sessions (`/app/turns`): what you typed (the default), what Claude said, or both,
+ * in every session the filters select, newest first, from `GET /api/turns`. The side and the
+ * filters are chips and pickers as on the list, held in the URL with the page; each turn links
+ * to its session and opens the transcript at its entry.
+ */
+import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { useQuery } from '@tanstack/react-query';
+import { createFileRoute } from '@tanstack/react-router';
+import { AnchorLink } from '../components/AnchorLink.js';
+import { FilterChips } from '../components/FilterChips.js';
+import { Pager } from '../components/Pager.js';
+import { SpeakerToggle } from '../components/SpeakerToggle.js';
+import { TokenForm } from '../components/TokenForm.js';
+import { formatCount, formatCountOf } from '../lib/format.js';
+import {
+  DEFAULT_TURN_ROLE,
+  filterChips,
+  pickFilters,
+  roleOfSpeaker,
+  speakerOfRole,
+  TURNS_PAGE_SIZE,
+  turnsSearchSchema,
+  type SessionFilters,
+  type TurnRoleChoice,
+  type TurnsSearch,
+} from '../lib/search-params.js';
+import { describeError, isUnauthorized } from '../queries/api.js';
+import { apiFilters, projectCwds, useProjectCwds } from '../queries/sessions.js';
+import { turnsAcrossQueryOptions, turnsQueryParams } from '../queries/turns.js';
+import { ListFilters } from './-list/ListFilters.js';
+import { ProjectDirs } from './-list/ProjectDirs.js';
+import { usePageKeys } from './-root/Shortcuts.js';
+import { NoTurns } from './-turns/NoTurns.js';
+import { TurnCard } from './-turns/TurnCard.js';
+
+const PAGE = TURNS_PAGE_SIZE;
+
+/** The count's noun for each side, as the session page names them. */
+const NOUN: Record<TurnRoleChoice, string> = {
+  user: '“You” turn',
+  assistant: '“Claude” turn',
+  both: 'turn',
+};
+
+export const Route = createFileRoute('/turns')({
+  validateSearch: turnsSearchSchema,
+  loaderDeps: ({ search }) => ({ search }),
+  loader: async ({ context: { queryClient }, deps }) => {
+    const cwds = await projectCwds(queryClient, deps.search.project);
+    await queryClient.ensureQueryData(turnsAcrossQueryOptions(turnsQueryParams(deps.search, cwds)));
+  },
+  component: TurnsPage,
+});
+
+function TurnsPage() {
+  const search = Route.useSearch();
+  const navigate = Route.useNavigate();
+  const role = search.role ?? DEFAULT_TURN_ROLE;
+  const offset = search.offset ?? 0;
+  const filters = pickFilters(search);
+  const cwds = useProjectCwds(search.project);
+  const result = useQuery(turnsAcrossQueryOptions(turnsQueryParams(search, cwds)));
+  // Each change is a history entry: Back undoes it. A new side or filter starts at the first page.
+  const set = (patch: Partial<TurnsSearch>) =>
+    navigate({ search: (old: TurnsSearch) => ({ ...old, ...patch }) });
+  const setRole = (r: TurnRoleChoice) =>
+    set({ role: r === DEFAULT_TURN_ROLE ? undefined : r, offset: undefined });
+  const clearAll = () => navigate({ search: { role: search.role } });
+  usePageKeys({
+    '1': () => setRole('both'),
+    '2': () => setRole('user'),
+    '3': () => setRole('assistant'),
+  });
+
+  const data = result.data;
+  const pages = data ? Math.ceil(data.total / PAGE) : 0;
+  const lastPage = Math.max(1, pages);
+  const shownTo = data ? offset + data.turns.length : 0;
+
+  return (
+    <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="turns-page">
+      <Group gap="xs">
+        <SpeakerToggle
+          value={speakerOfRole(role)}
+          onChange={(v) => setRole(roleOfSpeaker(v) ?? DEFAULT_TURN_ROLE)}
+          testId="turns-toggle"
+        />
+        {data && (
+          <Text size="sm" c="dimmed" data-testid="turns-total">
+            {formatCountOf(data.total, NOUN[role])}, newest first
+            {data.turns.length > 0 && data.total > data.turns.length
+              ? ` · ${formatCount(offset + 1)}–${formatCount(shownTo)}`
+              : ''}
+            {result.isFetching ? ' …' : ''}
+          </Text>
+        )}
+      </Group>
+      <FilterChips
+        chips={filterChips(filters)}
+        onRemove={(key) => set({ [key]: undefined, offset: undefined })}
+      />
+      <ProjectDirs project={search.project} cwds={cwds} />
+      <ListFilters
+        filters={filters}
+        onChange={(patch: Partial<SessionFilters>) => set({ ...patch, offset: undefined })}
+      />
+      {result.isError ? (
+        <Alert color="red" title={describeError(result.error).title} data-testid="turns-error">
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{describeError(result.error).message}</Text>
+            {isUnauthorized(result.error) ? (
+              <TokenForm onSaved={() => void result.refetch()} />
+            ) : (
+              <Button size="compact-sm" variant="light" color="red" onClick={() => void result.refetch()}>
+                Retry
+              </Button>
+            )}
+          </Stack>
+        </Alert>
+      ) : !data ? (
+        <Loader size="sm" />
+      ) : data.total === 0 ? (
+        <NoTurns role={role} filters={apiFilters(filters, cwds)} onClear={clearAll} />
+      ) : (
+        <>
+          {data.turns.length === 0 && offset > 0 && (
+            <Alert color="yellow" variant="light" title="Past the last page" data-testid="turns-past-end">
+              <Stack gap={4} align="flex-start">
+                <Text size="sm">
+                  This page starts at turn {formatCount(offset + 1)}, but there are {formatCount(data.total)}{' '}
+                  ({formatCountOf(lastPage, 'page')} of {PAGE}).
+                </Text>
+                <Group gap="md">
+                  <AnchorLink
+                    to="/turns"
+                    size="sm"
+                    search={(old: TurnsSearch) => ({ ...old, offset: (lastPage - 1) * PAGE || undefined })}
+                    data-testid="turns-last-page"
+                  >
+                    Go to the last page ({formatCount(lastPage)})
+                  </AnchorLink>
+                  <AnchorLink
+                    to="/turns"
+                    size="sm"
+                    search={(old: TurnsSearch) => ({ ...old, offset: undefined })}
+                    data-testid="turns-first-page"
+                  >
+                    Go to the first page
+                  </AnchorLink>
+                </Group>
+              </Stack>
+            </Alert>
+          )}
+          <Stack gap={6} data-testid="turns-list">
+            {data.turns.map((t) => (
+              <TurnCard key={`${t.sessionId}:${t.file}:${t.index}`} turn={t} />
+            ))}
+          </Stack>
+          <Pager
+            pages={pages}
+            offset={offset}
+            pageSize={PAGE}
+            onChange={(o) => void set({ offset: o })}
+            testId="turns-pagination"
+          />
+        </>
+      )}
+    </Stack>
+  );
+}
