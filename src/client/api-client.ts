@@ -14,7 +14,14 @@ import type { Health, ImportStatus } from '../api/schemas/health.js';
 import type { IngestDocsResult, PutObjectResultBody, ReindexResult } from '../api/schemas/ingest.js';
 import type { MigrateResultBody, MigrateStatusBody } from '../api/schemas/migrate.js';
 import type { Activity, Facets, SearchResult } from '../api/schemas/search.js';
-import type { Session, SessionEvents, SessionList, TranscriptPage, Turns } from '../api/schemas/sessions.js';
+import type {
+  Session,
+  SessionEvents,
+  SessionList,
+  TranscriptPage,
+  Turns,
+  TurnsAcross,
+} from '../api/schemas/sessions.js';
 import type { AllDocs, LocalDoc, ObjectList, ObjectPage, RevsResult } from '../api/schemas/store.js';
 import type { SessionSortKey, SortDirection } from '../store/contract.js';
 import type { Dispatcher } from 'undici';
@@ -32,6 +39,7 @@ export type {
   SessionList,
   TranscriptPage,
   Turns,
+  TurnsAcross,
 };
 export type {
   AllDocs,
@@ -66,6 +74,7 @@ export const SHAPES = {
   session: { id: 'string' },
   transcriptPage: { total: 'number', entries: 'array' },
   turns: { total: 'number', turns: 'array' },
+  turnsAcross: { total: 'number', turns: 'array' },
   events: { total: 'number', events: 'array' },
   search: { enabled: 'boolean', hits: 'array' },
   activity: { days: 'array' },
@@ -460,6 +469,9 @@ export class ApiClient {
     this.get<TranscriptPage>(`/api/sessions/${encodeURIComponent(id)}/transcript`, q, SHAPES.transcriptPage);
   turns = (id: string, q: { role?: 'user' | 'assistant'; offset?: number; limit?: number } = {}) =>
     this.get<Turns>(`/api/sessions/${encodeURIComponent(id)}/turns`, q, SHAPES.turns);
+  /** The turns of every session `q` selects, newest first; `from`/`to` bound the turns' own times. */
+  allTurns = (q: SessionFilters & { role?: 'user' | 'assistant'; offset?: number; limit?: number } = {}) =>
+    this.get<TurnsAcross>('/api/turns', q as Query, SHAPES.turnsAcross);
   events = (id: string, q: { offset?: number; limit?: number } = {}) =>
     this.get<SessionEvents>(`/api/sessions/${encodeURIComponent(id)}/events`, q, SHAPES.events);
   search = (q: SessionFilters & { q: string; limit?: number; offset?: number }) =>
