@@ -10,7 +10,7 @@ import { isRealPrompt } from '../../core/transcript/turns.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatTime, guardClosedPipe, ReaderGoneError, writeOut } from './shared/format.js';
-import { webapiOf, webapiOption } from './shared/options.js';
+import { parseRole, roleOption, webapiOf, webapiOption } from './shared/options.js';
 import { resolveSessionId } from './shared/session-ref.js';
 import { truncate } from './shared/table.js';
 
@@ -28,7 +28,8 @@ type Entry = TranscriptPage['entries'][number];
 type Turn = Turns['turns'][number];
 
 const PAGE = 500;
-const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Claude' };
+/** How the CLI names the two sides (the UI's You / Claude toggle). */
+export const ROLE_LABEL: Record<string, string> = { user: 'You', assistant: 'Claude' };
 
 /**
  * Who an entry's head names: You only for a line that carries the person's own text (the user
@@ -82,11 +83,7 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
   ],
   args: [{ name: '<id>', description: 'session id or unique prefix', apiParams: ['id', 'idPrefix'] }],
   options: [
-    {
-      flags: '--role <role>',
-      description: 'only user (You) or assistant (Claude) turns',
-      apiParams: ['role'],
-    },
+    roleOption,
     { flags: '--raw', description: 'the original JSONL lines, byte for byte' },
     {
       flags: '--file <name>',
@@ -100,9 +97,7 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
   parse(raw, args) {
     const ref = args[0]?.trim();
     if (!ref) throw new UsageError('transcript needs a session id');
-    const role = raw.role === undefined ? undefined : String(raw.role);
-    if (role !== undefined && role !== 'user' && role !== 'assistant')
-      throw new UsageError(`--role must be user or assistant, got "${role}"`);
+    const role = parseRole(raw);
     const file = raw.file === undefined ? undefined : String(raw.file).trim();
     if (file !== undefined && objectKeyProblem(`x/${file}`))
       throw new UsageError(`--file: "${file}" is not a file name of a session`);
@@ -120,7 +115,7 @@ export const transcriptCommand = defineCommand<TranscriptOptions>({
     }
     return {
       ref,
-      role: role as TranscriptOptions['role'],
+      role,
       raw: raw.raw === true,
       file,
       json: raw.json === true,

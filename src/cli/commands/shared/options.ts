@@ -105,6 +105,22 @@ export function textOf(raw: Record<string, unknown>): string | undefined {
   return typeof raw.text === 'string' ? raw.text : undefined;
 }
 
+/** One side of a conversation: the person's turns or Claude's (the API's `role`). */
+export const roleOption: OptionSpec = {
+  flags: '--role <role>',
+  description: 'only user (You) or assistant (Claude) turns',
+  apiParams: ['role'],
+};
+
+/** The `--role` value: user, assistant, or undefined for both. */
+export function parseRole(raw: Record<string, unknown>): 'user' | 'assistant' | undefined {
+  if (raw.role === undefined) return undefined;
+  const role = String(raw.role);
+  if (role !== 'user' && role !== 'assistant')
+    throw new UsageError(`--role must be user or assistant, got "${role}"`);
+  return role;
+}
+
 /** `--limit` and `--offset` of a paged list (sent as the API's `limit` and `offset`). */
 export const pageOptions = (what: string, limitDefault: string): OptionSpec[] => [
   { flags: '--limit <n>', description: `at most n ${what} (${limitDefault})`, apiParams: ['limit'] },
