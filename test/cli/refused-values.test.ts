@@ -2,7 +2,7 @@
  * Exit codes (README: 0 ok, 1 failure, 2 usage error) when the value of a flag is refused by the
  * server rather than by the CLI: a 400 naming the query parameter or body field a flag was sent as
  * is a usage error (exit 2) whose message names the flag, on every command that forwards options to
- * the API — sessions, search, migrate up, migrate down — through `main` and through the built bin.
+ * the API — sessions, search, turns, migrate up, migrate down — through `main` and through the built bin.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../support/api-server.js';
@@ -44,6 +44,14 @@ describe('a flag value the server refuses is a usage error naming the flag (exit
     expectFlagRefused(limit, '--limit', /must be a non-negative integer/);
   });
 
+  it('turns --offset and --limit', async () => {
+    const offset = await runCommand(['turns', '--offset', HUGE, '--webapi', s.url]);
+    expectFlagRefused(offset, '--offset', new RegExp(`must be a non-negative integer, got "${HUGE}"`));
+    const limit = await runCommand(['turns', '--role', 'user', '--limit', HUGE, '--json', '--webapi', s.url]);
+    expectFlagRefused(limit, '--limit', new RegExp(`got "${HUGE}"`));
+    expect(limit.stdout).toBe('');
+  });
+
   it('migrate up --to and migrate down --steps beyond the schema', async () => {
     const up = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
     expectFlagRefused(up, '--to', /must be an integer from 0 to 10, got 99 /);
@@ -60,8 +68,8 @@ describe('a flag value the server refuses is a usage error naming the flag (exit
     expectFlagRefused(r, '--offset', /must be a non-negative integer/);
   });
 
-  it('a --from after --to is caught before asking (sessions and search)', async () => {
-    for (const cmd of [['sessions'], ['search', 'deploy']]) {
+  it('a --from after --to is caught before asking (sessions, search and turns)', async () => {
+    for (const cmd of [['sessions'], ['search', 'deploy'], ['turns']]) {
       const r = await runCommand([...cmd, '--from', '2025-09-01', '--to', '2025-08-01', '--webapi', s.url]);
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain('--from must not be after --to');

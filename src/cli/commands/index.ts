@@ -22,6 +22,7 @@ import { sessionsCommand } from './sessions.js';
 import { showCommand } from './show.js';
 import { statusCommand } from './status.js';
 import { transcriptCommand } from './transcript.js';
+import { turnsCommand } from './turns.js';
 import { uninstallCommand } from './uninstall.js';
 
 export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
@@ -40,6 +41,7 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   transcriptCommand as CommandSpec<never>,
   eventsCommand as CommandSpec<never>,
   searchCommand as CommandSpec<never>,
+  turnsCommand as CommandSpec<never>,
   activityCommand as CommandSpec<never>,
   facetsCommand as CommandSpec<never>,
   hookCommand as CommandSpec<never>,
