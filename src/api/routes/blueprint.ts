@@ -18,6 +18,7 @@ export function buildBlueprint(deps: ApiDeps, searchEnabled: boolean): Blueprint
         items: [
           { label: 'All sessions', href: '/app/' },
           { label: 'Calendar', href: '/app/calendar' },
+          { label: 'Turns', href: '/app/turns' },
           { label: 'Search', href: '/app/search' },
         ],
       },

@@ -13,6 +13,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['g', 'l'], description: 'go to the session list', where: 'anywhere' },
   { keys: ['g', 'c'], description: 'go to the calendar', where: 'anywhere' },
   { keys: ['g', 's'], description: 'go to search', where: 'anywhere' },
+  { keys: ['g', 'p'], description: 'go to your prompts (the Turns page)', where: 'anywhere' },
   { keys: ['Enter'], description: 'filter the session list', where: 'omnibox' },
   { keys: ['Shift', 'Enter'], description: 'search transcripts', where: 'omnibox' },
   { keys: ['↑', '↓'], description: 'choose a suggestion', where: 'omnibox' },
@@ -26,10 +27,12 @@ export const SHORTCUTS: readonly Shortcut[] = [
 ];
 
 /** `g` then a key: where it goes. */
-export const GO_KEYS: Record<string, '/' | '/calendar' | '/search'> = {
+export const GO_KEYS: Record<string, '/' | '/calendar' | '/search' | '/turns'> = {
   l: '/',
   c: '/calendar',
   s: '/search',
+  // Not `t`: the calendar's own `t` (this month) would answer it first on a calendar loaded directly.
+  p: '/turns',
 };
 
 /** True when a key event comes from a place where typing must not trigger shortcuts. */

@@ -41,6 +41,7 @@ const FALLBACK_MENUS: Blueprint['menus'] = [
     items: [
       { label: 'All sessions', href: '/app/' },
       { label: 'Calendar', href: '/app/calendar' },
+      { label: 'Turns', href: '/app/turns' },
       { label: 'Search', href: '/app/search' },
     ],
   },

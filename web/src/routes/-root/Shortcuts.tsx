@@ -1,7 +1,8 @@
 /**
  * Global keyboard shortcuts and the `?` help sheet. Ctrl/⌘+K and `/` focus the omnibox, `g`
- * then `l`/`c`/`s` go to the list, calendar or search; pages register their own keys with
- * `usePageKeys`. Keys typed into an input never trigger shortcuts (except Ctrl/⌘+K).
+ * then `l`/`c`/`s`/`p` go to the list, calendar, search or turns (your prompts); pages register
+ * their own keys with `usePageKeys`. Keys typed into an input never trigger shortcuts (except
+ * Ctrl/⌘+K).
  */
 import { Group, Kbd, Modal, Stack, Table, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
