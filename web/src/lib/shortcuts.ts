@@ -35,9 +35,16 @@ export const GO_KEYS: Record<string, '/' | '/calendar' | '/search' | '/turns'> =
   p: '/turns',
 };
 
+/**
+ * Inputs nothing is typed into: a toggle's radio keeps the focus once clicked (the Both / You /
+ * Claude toggle is one), and a page's keys must still answer there.
+ */
+const UNTYPED_INPUTS = ['radio', 'checkbox', 'button', 'submit', 'reset', 'range', 'color', 'file', 'image'];
+
 /** True when a key event comes from a place where typing must not trigger shortcuts. */
 export function isTypingTarget(target: EventTarget | null): boolean {
   if (!target || typeof (target as HTMLElement).tagName !== 'string') return false;
   const el = target as HTMLElement;
-  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+  if (el.tagName === 'INPUT') return !UNTYPED_INPUTS.includes((el as HTMLInputElement).type);
+  return el.isContentEditable || ['TEXTAREA', 'SELECT'].includes(el.tagName);
 }
