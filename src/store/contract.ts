@@ -387,8 +387,8 @@ export interface Views {
     page: Page,
   ): Promise<{ total: number; turns: TurnRow[] }>;
   /**
-   * Turns across sessions, newest first (by timestamp, then session and entry, both descending;
-   * turns without a timestamp last).
+   * Turns across sessions, newest first (by time, then session and entry, both descending; a turn
+   * whose timestamp is missing or not a time last, and outside any range).
    */
   allTurns(query: TurnsQuery): Promise<{ total: number; turns: SessionTurnRow[] }>;
   events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }>;

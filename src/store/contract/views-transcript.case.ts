@@ -195,8 +195,12 @@ export function describeTranscriptViews(options: ContractOptions): void {
         // The same moment as a's first prompt: the later session id comes first.
         summaryDoc('d', { cwd: '/work/alpha', project: 'alpha', span: [at(1, 0), at(1, 0)] }),
         chunkDoc('d', [entry(0, 'user', 'delta one', { timestamp: at(1, 0) })]),
+        // No timestamp, and one that is not a time (as in a trimmed fixture): untimed, last.
         summaryDoc('n', { cwd: '/work/beta', project: 'beta' }),
-        chunkDoc('n', [entry(0, 'user', 'no time', { timestamp: undefined })]),
+        chunkDoc('n', [
+          entry(0, 'user', 'no time', { timestamp: undefined }),
+          entry(1, 'assistant', 'not a time', { timestamp: '[trimmed for fixture]' }),
+        ]),
       ]);
     }
     const turns = async (query: Partial<TurnsQuery> = {}) => {
@@ -208,7 +212,10 @@ export function describeTranscriptViews(options: ContractOptions): void {
       await materializeAll(store());
       await seed();
       const all = await turns();
-      expect(all).toEqual({ total: 7, turns: ['b#1', 'b#0', 'a#2', 'a#1', 'd#0', 'a#0', 'n#0'] });
+      expect(all).toEqual({
+        total: 8,
+        turns: ['b#1', 'b#0', 'a#2', 'a#1', 'd#0', 'a#0', 'n#1', 'n#0'],
+      });
       const first = (await store().views.allTurns({ limit: 1, offset: 0 })).turns[0];
       expect(first).toEqual({
         sessionId: 'b',
@@ -225,16 +232,16 @@ export function describeTranscriptViews(options: ContractOptions): void {
         total: 5,
         turns: ['b#0', 'a#2', 'd#0', 'a#0', 'n#0'],
       });
-      expect(await turns({ role: 'assistant' })).toEqual({ total: 2, turns: ['b#1', 'a#1'] });
+      expect(await turns({ role: 'assistant' })).toEqual({ total: 3, turns: ['b#1', 'a#1', 'n#1'] });
     });
 
     it('pages, and says the total on an empty page', async () => {
       await materializeAll(store());
       await seed();
-      expect(await turns({ limit: 2, offset: 2 })).toEqual({ total: 7, turns: ['a#2', 'a#1'] });
-      expect(await turns({ limit: 0 })).toEqual({ total: 7, turns: [] });
-      expect(await turns({ offset: 7 })).toEqual({ total: 7, turns: [] });
-      expect(await turns({ role: 'assistant', offset: 9 })).toEqual({ total: 2, turns: [] });
+      expect(await turns({ limit: 2, offset: 2 })).toEqual({ total: 8, turns: ['a#2', 'a#1'] });
+      expect(await turns({ limit: 0 })).toEqual({ total: 8, turns: [] });
+      expect(await turns({ offset: 8 })).toEqual({ total: 8, turns: [] });
+      expect(await turns({ role: 'assistant', offset: 9 })).toEqual({ total: 3, turns: [] });
     });
 
     it("filters by the session's attributes and by the turns' own time", async () => {
@@ -274,7 +281,7 @@ export function describeTranscriptViews(options: ContractOptions): void {
       ]);
       const found = await store().views.allTurns({ limit: 2, offset: 0 });
       expect(found.turns.map((t) => t.text)).toEqual(['beta again', 'beta reply, longer']);
-      expect(found.total).toBe(8);
+      expect(found.total).toBe(9);
       await expect(
         store().views.allTurns({ limit: 5, offset: 0, role: 'tool' as 'user' }),
       ).rejects.toBeInstanceOf(StoreInputError);

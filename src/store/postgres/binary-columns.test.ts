@@ -39,6 +39,10 @@ describe('binaryArray', () => {
     expect(() => binaryArray('text', [Buffer.from('x')])).toThrow('a text column cannot hold a Buffer');
     expect(() => binaryArray('tsvector', ['x'])).toThrow('cannot hold string');
     expect(() => binaryArray('boolean', [0])).toThrow('cannot hold number');
+    expect(() => binaryArray('bigint', [2 ** 53])).toThrow(
+      'a bigint column cannot hold number 9007199254740992',
+    );
+    expect(binaryArray('bigint', [2 ** 40 + 1]).subarray(20)).toEqual(int32s(8, 2 ** 8, 1));
   });
 });
 
@@ -56,10 +60,16 @@ describePg(title('binary columns through PostgreSQL'), () => {
       'emoji 🙂 and accents é ß ℕ',
       'x'.repeat(100_000),
     ];
-    const rows = texts.map((t, i) => [i, t, i % 2 === 0, i === 3 ? null : `n${i}`]);
+    const rows = texts.map((t, i) => [
+      i,
+      t,
+      i % 2 === 0,
+      i === 3 ? null : `n${i}`,
+      i === 4 ? null : 1.7e12 + i,
+    ]);
     const statements: string[] = [];
     const read = await db.transaction(async (client) => {
-      await client.query('CREATE TEMP TABLE cols (i int, t text, b boolean, n text)');
+      await client.query('CREATE TEMP TABLE cols (i int, t text, b boolean, n text, ms bigint)');
       const counting = {
         query: (text: string, values: unknown[]) => {
           statements.push(text);
@@ -70,13 +80,13 @@ describePg(title('binary columns through PostgreSQL'), () => {
       await writeColumns(
         counting,
         rows,
-        ['int', 'text', 'boolean', 'text'],
+        ['int', 'text', 'boolean', 'text', 'bigint'],
         (from) => `INSERT INTO cols SELECT * FROM ${from}`,
         50_000,
       );
-      return (await client.query('SELECT i, t, b, n FROM cols ORDER BY i')).rows;
+      return (await client.query('SELECT i, t, b, n, ms::float8 AS ms FROM cols ORDER BY i')).rows;
     });
-    expect(read).toEqual(rows.map(([i, t, b, n]) => ({ i, t, b, n })));
+    expect(read).toEqual(rows.map(([i, t, b, n, ms]) => ({ i, t, b, n, ms })));
     expect(statements).toHaveLength(2);
     expect(new Set(statements).size).toBe(1);
   });

@@ -12,15 +12,21 @@
  *
  * The binary array: dimensions (1), a has-nulls flag, the element type's OID, the length and
  * lower bound (1) of the one dimension, then per element its byte length (-1 for NULL) and bytes,
- * all integers 32-bit big-endian. Elements: text as UTF-8, int as a 32-bit integer, boolean as
- * one byte, tsvector as made by tsvector-binary.ts.
+ * all integers 32-bit big-endian. Elements: text as UTF-8, int as a 32-bit integer, bigint as a
+ * 64-bit one, boolean as one byte, tsvector as made by tsvector-binary.ts.
  */
 import type { Queryable } from './postgres-database.js';
 
-export type ColumnType = 'text' | 'int' | 'boolean' | 'tsvector';
+export type ColumnType = 'text' | 'int' | 'bigint' | 'boolean' | 'tsvector';
 export type ColumnValue = string | number | boolean | Buffer | null;
 
-const ELEMENT_OID: Record<ColumnType, number> = { text: 25, int: 23, boolean: 16, tsvector: 3614 };
+const ELEMENT_OID: Record<ColumnType, number> = {
+  text: 25,
+  int: 23,
+  bigint: 20,
+  boolean: 16,
+  tsvector: 3614,
+};
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
 
@@ -53,6 +59,9 @@ export function binaryArray(type: ColumnType, values: readonly ColumnValue[]): B
     } else if (typeof v === 'string') {
       const length = out.write(v, at + 4, 'utf8');
       at = out.writeInt32BE(length, at) + length;
+    } else if (typeof v === 'number' && type === 'bigint') {
+      at = out.writeInt32BE(8, at);
+      at = out.writeBigInt64BE(BigInt(v), at);
     } else if (typeof v === 'number') {
       at = out.writeInt32BE(4, at);
       at = out.writeInt32BE(v, at);
@@ -77,6 +86,9 @@ function elementBytes(type: ColumnType, v: Exclude<ColumnValue, null>): number {
     case 'int':
       if (typeof v !== 'number' || !Number.isInteger(v) || v < INT_MIN || v > INT_MAX) throw wrong();
       return 4;
+    case 'bigint':
+      if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw wrong();
+      return 8;
     case 'boolean':
       if (typeof v !== 'boolean') throw wrong();
       return 1;

@@ -460,10 +460,16 @@ describePg('postgres: a session rollup made before the text filter and the sorts
 });
 
 describePg('postgres: a speaker split made before the turns across sessions', () => {
-  it('gets the index that orders turns by time when a process opens the store, and reads the newest through it', async () => {
+  it("gets the turns' times and the index that orders them when a process opens the store, and reads the newest through it", async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
-      chunkDoc('s', [entry(0, 'user', 'first'), entry(1, 'assistant', 'second'), entry(2, 'user', 'third')]),
+      chunkDoc('s', [
+        entry(0, 'user', 'first'),
+        entry(1, 'assistant', 'second'),
+        entry(2, 'user', 'third'),
+        entry(3, 'user', 'trimmed', { timestamp: '[trimmed]' }),
+      ]),
+      chunkDoc('t', [entry(0, 'user', 'elsewhere', { timestamp: '2025-03-01T10:01:30.000Z' })]),
     ]);
     const { client, schema } = await directClient(databaseUrl);
     try {
@@ -475,23 +481,29 @@ describePg('postgres: a speaker split made before the turns across sessions', ()
           )
         ).rows.map((r) => r.indexname);
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      // As an older version made it: no time index.
-      await client.query(`DROP INDEX ${schema}.speaker_turns_by_time`);
-      expect(await indexes()).not.toContain('speaker_turns_by_time');
+      // As an older version made it: no times, no time index.
+      await client.query(`ALTER TABLE ${schema}.speaker_turns DROP COLUMN at_ms`);
+      expect(await indexes()).not.toContain('speaker_turns_newest');
       const b = await reopen();
-      expect(await indexes()).toContain('speaker_turns_by_time');
-      const newest = await b.views.allTurns({ limit: 2, offset: 0, role: 'user' });
-      expect(newest.turns.map((t) => t.index)).toEqual([2, 0]);
+      expect(await indexes()).toContain('speaker_turns_newest');
+      const newest = await b.views.allTurns({ limit: 10, offset: 0, role: 'user' });
+      expect(newest.turns.map((t) => `${t.sessionId}#${t.index}`)).toEqual(['s#2', 't#0', 's#0', 's#3']);
+      const range = { from: '2025-03-01T10:01:00Z', to: '2025-03-01T10:02:00Z' };
+      expect((await b.views.allTurns({ limit: 10, offset: 0, ...range })).turns.map((t) => t.text)).toEqual([
+        'third',
+        'elsewhere',
+        'second',
+      ]);
       // The order the store asks for is the index's: the newest are read down it, not sorted.
       await client.query('BEGIN');
       await client.query('SET LOCAL enable_seqscan = off');
       const plan = await client.query<{ 'QUERY PLAN': string }>(
         `EXPLAIN SELECT t.* FROM ${schema}.speaker_turns t WHERE t.role = 'user'
-        ORDER BY t.timestamp COLLATE "C" DESC NULLS LAST, t.session_id DESC, t.idx DESC LIMIT 20`,
+        ORDER BY t.at_ms DESC NULLS LAST, t.session_id DESC, t.idx DESC LIMIT 20`,
       );
       await client.query('ROLLBACK');
       const steps = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
-      expect(steps).toContain('speaker_turns_by_time');
+      expect(steps).toContain('speaker_turns_newest');
       expect(steps).not.toMatch(/\bSort\b/);
     } finally {
       await client.end();

@@ -352,10 +352,16 @@ describe('sqlite views: a session rollup made before the text filter and the sor
 });
 
 describe('sqlite views: a speaker split made before the turns across sessions', () => {
-  it('gets the index that orders turns by time when the store opens, and reads the newest through it', async () => {
+  it("gets the turns' times and the index that orders them when the store opens, and reads the newest through it", async () => {
     await materializeAll(store);
     await putDocs(store, [
-      chunkDoc('s', [entry(0, 'user', 'first'), entry(1, 'assistant', 'second'), entry(2, 'user', 'third')]),
+      chunkDoc('s', [
+        entry(0, 'user', 'first'),
+        entry(1, 'assistant', 'second'),
+        entry(2, 'user', 'third'),
+        entry(3, 'user', 'trimmed', { timestamp: '[trimmed]' }),
+      ]),
+      chunkDoc('t', [entry(0, 'user', 'elsewhere', { timestamp: '2025-03-01T10:01:30.000Z' })]),
     ]);
     await store.close();
     const indexes = () => {
@@ -369,33 +375,34 @@ describe('sqlite views: a speaker split made before the turns across sessions', 
         db.close();
       }
     };
-    // As an older version made it: no time index.
+    // As an older version made it: no times, no time index.
     const db = new Database(join(dir, 'transcripts.db'));
     try {
-      db.exec('DROP INDEX speaker_turns_by_time');
+      db.exec('DROP INDEX speaker_turns_newest; ALTER TABLE speaker_turns DROP COLUMN at_ms');
     } finally {
       db.close();
     }
-    expect(indexes()).not.toContain('speaker_turns_by_time');
+    expect(indexes()).not.toContain('speaker_turns_newest');
     store = await openStore({ dataDir: dir, settings: {} });
-    expect(indexes()).toContain('speaker_turns_by_time');
-    const newest = await store.views.allTurns({ limit: 2, offset: 0, role: 'user' });
-    expect(newest).toEqual({
-      total: 2,
-      turns: [expect.objectContaining({ index: 2 }), expect.objectContaining({ index: 0 })],
-    });
+    expect(indexes()).toContain('speaker_turns_newest');
+    const newest = await store.views.allTurns({ limit: 10, offset: 0, role: 'user' });
+    expect(newest.turns.map((t) => `${t.sessionId}#${t.index}`)).toEqual(['s#2', 't#0', 's#0', 's#3']);
+    const range = { from: '2025-03-01T10:01:00Z', to: '2025-03-01T10:02:00Z' };
+    expect((await store.views.allTurns({ limit: 10, offset: 0, ...range })).turns.map((t) => t.text)).toEqual(
+      ['third', 'elsewhere', 'second'],
+    );
     // The newest page is read down the index, not sorted after reading every turn.
     const plan = new Database(join(dir, 'transcripts.db'), { readonly: true });
     try {
       const steps = plan
         .prepare(
           `EXPLAIN QUERY PLAN SELECT t.* FROM speaker_turns t WHERE t.role = 'user'
-          ORDER BY t.timestamp DESC, t.session_id DESC, t.idx DESC LIMIT 20`,
+          ORDER BY t.at_ms DESC, t.session_id DESC, t.idx DESC LIMIT 20`,
         )
         .all()
         .map((r) => (r as { detail: string }).detail)
         .join('\n');
-      expect(steps).toContain('speaker_turns_by_time');
+      expect(steps).toContain('speaker_turns_newest');
       expect(steps).not.toContain('TEMP B-TREE');
     } finally {
       plan.close();

@@ -1,8 +1,9 @@
 /**
  * The cross-session view's query (`Views.allTurns`) split the way both engines read it: the session
- * filter without its range, and the range as bounds on the turns' own timestamps. A turn's
- * timestamp is ISO 8601 text as Claude Code writes it (`2025-07-01T09:30:00.000Z`), so the bounds
- * are that text too and compare as strings (byte order), like the index that orders them.
+ * filter without its range, and the range as bounds on the turns' own times. A turn's time is its
+ * timestamp read as the session's activity reads it (`parseTimestamp`, kept in the view as
+ * `at_ms`); a timestamp that does not read as a time (a transcript's own text, such as
+ * `[trimmed]`) leaves the turn untimed: last, and outside every range.
  */
 import type { SessionFilter, TurnsQuery } from '../contract.js';
 import { checkPage, checkRole } from './view-args.js';
@@ -12,9 +13,9 @@ export interface TurnsReading {
   role: 'user' | 'assistant' | undefined;
   /** The sessions the turns may come from (no range: the range bounds the turns). */
   sessions: SessionFilter;
-  /** Inclusive bounds on a turn's timestamp, or null. */
-  from: string | null;
-  to: string | null;
+  /** Inclusive bounds on a turn's time (epoch ms), or null. */
+  fromMs: number | null;
+  toMs: number | null;
   limit: number;
   offset: number;
 }
@@ -28,8 +29,8 @@ export function readTurnsQuery(query: TurnsQuery): TurnsReading {
   return {
     role: query.role,
     sessions,
-    from: fromMs === undefined ? null : new Date(fromMs).toISOString(),
-    to: toMs === undefined ? null : new Date(toMs).toISOString(),
+    fromMs: fromMs ?? null,
+    toMs: toMs ?? null,
     limit,
     offset,
   };

@@ -3,6 +3,7 @@
  * You / Claude toggle, and the turns across sessions). A replaced or deleted chunk drops the rows
  * of its old entry range first.
  */
+import { parseTimestamp } from '../../../core/active-time.js';
 import { MAIN_TRANSCRIPT } from '../../../core/doc-ids.js';
 import { turnOf } from '../../../core/transcript/turns.js';
 import type { SessionTurnRow, TurnRow } from '../../contract.js';
@@ -32,27 +33,30 @@ CREATE TABLE IF NOT EXISTS speaker_turns (
   timestamp text,
   text text NOT NULL,
   model text,
+  -- The timestamp as epoch ms (views-common/turns-query.ts), null when it is not a time.
+  at_ms bigint,
   PRIMARY KEY (session_id, file, idx)
 );
 CREATE INDEX IF NOT EXISTS speaker_turns_by_role ON speaker_turns (session_id, role, idx);
 `;
 /**
- * The turns across sessions, newest first, in byte order of the ISO timestamps (whatever the
- * database's collation), as the embedded engine orders them; with the role, so a side is picked
- * from the index. Tables made before it get it on open (upgrade).
+ * The turns across sessions, newest first (untimed last), as the embedded engine orders them; with
+ * the role, so a side is picked from the index.
  */
-const TIME_ORDER = 't.timestamp COLLATE "C" DESC NULLS LAST, t.session_id DESC, t.idx DESC';
-const TIME_INDEX_DDL = `CREATE INDEX IF NOT EXISTS speaker_turns_by_time
-  ON speaker_turns ((timestamp COLLATE "C") DESC NULLS LAST, session_id DESC, idx DESC) INCLUDE (role)`;
+const TIME_ORDER = 't.at_ms DESC NULLS LAST, t.session_id DESC, t.idx DESC';
+const TIME_INDEX_DDL = `CREATE INDEX IF NOT EXISTS speaker_turns_newest
+  ON speaker_turns (at_ms DESC NULLS LAST, session_id DESC, idx DESC) INCLUDE (role)`;
 
 const SQL = {
   removeRanges: `DELETE FROM speaker_turns t
     USING unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS r(session_id, file, lo, hi)
     WHERE t.session_id = r.session_id AND t.file = r.file AND t.idx >= r.lo AND t.idx < r.hi`,
-  upsert: (from: string) => `INSERT INTO speaker_turns (session_id, file, idx, role, timestamp, text, model)
+  upsert: (
+    from: string,
+  ) => `INSERT INTO speaker_turns (session_id, file, idx, role, timestamp, text, model, at_ms)
     SELECT * FROM ${from}
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
-      timestamp = excluded.timestamp, text = excluded.text, model = excluded.model`,
+      timestamp = excluded.timestamp, text = excluded.text, model = excluded.model, at_ms = excluded.at_ms`,
   count: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1',
   countRole: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1 AND role = $2',
   // The page and, on every row, the total: one round trip where there are rows to show.
@@ -83,6 +87,7 @@ type Op =
       timestamp: string | null;
       text: string;
       model: string | null;
+      atMs: number | null;
     };
 
 export class SpeakerSplitView implements PostgresView {
@@ -95,7 +100,38 @@ export class SpeakerSplitView implements PostgresView {
     await q.query(TIME_INDEX_DDL);
   }
 
+  /** A table made before the turns across sessions gets their times (from its timestamps) and index. */
   async upgrade(q: Queryable): Promise<void> {
+    const { rows: has } = await q.query(
+      `SELECT 1 FROM information_schema.columns
+      WHERE table_schema = current_schema() AND table_name = 'speaker_turns' AND column_name = 'at_ms'`,
+    );
+    if (has.length === 0) {
+      await q.query('ALTER TABLE speaker_turns ADD COLUMN at_ms bigint');
+      let after: [string, string, number] = ['', '', -1];
+      for (;;) {
+        const { rows } = await q.query<{ session_id: string; file: string; idx: number; timestamp: string }>(
+          `SELECT session_id, file, idx, timestamp FROM speaker_turns
+          WHERE (session_id, file, idx) > ($1, $2, $3) AND timestamp IS NOT NULL
+          ORDER BY session_id, file, idx LIMIT 1000`,
+          after,
+        );
+        if (rows.length === 0) break;
+        await q.query(
+          `UPDATE speaker_turns t SET at_ms = u.at_ms
+          FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[]) AS u(session_id, file, idx, at_ms)
+          WHERE t.session_id = u.session_id AND t.file = u.file AND t.idx = u.idx`,
+          [
+            rows.map((r) => r.session_id),
+            rows.map((r) => r.file),
+            rows.map((r) => r.idx),
+            rows.map((r) => parseTimestamp(r.timestamp)),
+          ],
+        );
+        const last = rows.at(-1)!;
+        after = [last.session_id, last.file, last.idx];
+      }
+    }
     await q.query(TIME_INDEX_DDL);
   }
 
@@ -154,8 +190,8 @@ export class SpeakerSplitView implements PostgresView {
     };
     const where = [...filter.where];
     if (q.role !== undefined) where.push(`t.role = ${param(q.role)}`);
-    if (q.from !== null) where.push(`t.timestamp COLLATE "C" >= ${param(q.from)}`);
-    if (q.to !== null) where.push(`t.timestamp COLLATE "C" <= ${param(q.to)}`);
+    if (q.fromMs !== null) where.push(`t.at_ms >= ${param(q.fromMs)}`);
+    if (q.toMs !== null) where.push(`t.at_ms <= ${param(q.toMs)}`);
     const from = `FROM speaker_turns t ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = t.session_id' : ''}
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
     const count = `SELECT count(*) AS n ${from}`;
@@ -227,6 +263,7 @@ class Batch implements ViewBatch {
         timestamp: typeof entry.timestamp === 'string' ? pgText(entry.timestamp) : null,
         text: pgText(turn.text),
         model: typeof entry.model === 'string' ? pgText(entry.model) : null,
+        atMs: parseTimestamp(entry.timestamp),
       });
     }
   }
@@ -237,8 +274,8 @@ class Batch implements ViewBatch {
       upsert: (ops) =>
         writeColumns(
           this.#q,
-          ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, o.model]),
-          ['text', 'text', 'int', 'text', 'text', 'text', 'text'],
+          ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, o.model, o.atMs]),
+          ['text', 'text', 'int', 'text', 'text', 'text', 'text', 'bigint'],
           SQL.upsert,
         ),
       key: entryKey,

@@ -3,6 +3,7 @@
  * You / Claude toggle, and the turns across sessions). A replaced or deleted chunk drops the rows
  * of its old entry range first.
  */
+import { parseTimestamp } from '../../../core/active-time.js';
 import { MAIN_TRANSCRIPT } from '../../../core/documents.js';
 import { turnOf } from '../../../core/transcript/turns.js';
 import type { SessionTurnRow, TurnRow } from '../../contract.js';
@@ -22,22 +23,25 @@ CREATE TABLE IF NOT EXISTS speaker_turns (
   timestamp TEXT,
   text TEXT NOT NULL,
   model TEXT,
+  -- The timestamp as epoch ms (views-common/turns-query.ts), null when it is not a time.
+  at_ms INTEGER,
   PRIMARY KEY (session_id, file, idx)
 );
 CREATE INDEX IF NOT EXISTS speaker_turns_by_role ON speaker_turns (session_id, role, idx);
 `;
 /**
- * The turns across sessions, newest first, walked backwards; with the role, so a side is picked and
- * counted from the index alone. Tables made before it get it on open (upgrade).
+ * The turns across sessions, newest first, walked backwards (NULLs sort first, so untimed turns
+ * come last); with the role, so a side is picked and counted from the index alone.
  */
 const TIME_INDEX_DDL =
-  'CREATE INDEX IF NOT EXISTS speaker_turns_by_time ON speaker_turns (timestamp, session_id, idx, role)';
+  'CREATE INDEX IF NOT EXISTS speaker_turns_newest ON speaker_turns (at_ms, session_id, idx, role)';
 
 const SQL = {
   removeRange: 'DELETE FROM speaker_turns WHERE session_id = ? AND file = ? AND idx >= ? AND idx < ?',
-  upsert: `INSERT INTO speaker_turns (session_id, file, idx, role, timestamp, text, model) VALUES (?, ?, ?, ?, ?, ?, ?)
+  upsert: `INSERT INTO speaker_turns (session_id, file, idx, role, timestamp, text, model, at_ms)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role, timestamp = excluded.timestamp,
-      text = excluded.text, model = excluded.model`,
+      text = excluded.text, model = excluded.model, at_ms = excluded.at_ms`,
   count: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = ?',
   countRole: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = ? AND role = ?',
   page: 'SELECT * FROM speaker_turns WHERE session_id = ? ORDER BY idx LIMIT ? OFFSET ?',
@@ -69,7 +73,22 @@ export class SpeakerSplitView implements SqliteView {
     this.#db.exec(TIME_INDEX_DDL);
   }
 
+  /** A table made before the turns across sessions gets their times (from its timestamps) and index. */
   upgrade(): void {
+    const columns = this.#db.prepare('PRAGMA table_info(speaker_turns)').all() as Array<{ name: string }>;
+    if (!columns.some((c) => c.name === 'at_ms')) {
+      this.#db.exec('ALTER TABLE speaker_turns ADD COLUMN at_ms INTEGER');
+      const timed = this.#db.prepare(
+        'SELECT rowid AS id, timestamp FROM speaker_turns WHERE rowid > ? AND timestamp IS NOT NULL ORDER BY rowid LIMIT 1000',
+      );
+      const set = this.#db.prepare('UPDATE speaker_turns SET at_ms = ? WHERE rowid = ?');
+      for (let after = 0; ;) {
+        const rows = timed.all(after) as Array<{ id: number; timestamp: string }>;
+        for (const r of rows) set.run(parseTimestamp(r.timestamp), r.id);
+        if (rows.length < 1000) break;
+        after = rows.at(-1)!.id;
+      }
+    }
     this.#db.exec(TIME_INDEX_DDL);
   }
 
@@ -107,7 +126,16 @@ export class SpeakerSplitView implements SqliteView {
       if (!turn) continue;
       const model = typeof entry.model === 'string' ? entry.model : null;
       const timestamp = typeof entry.timestamp === 'string' ? entry.timestamp : null;
-      upsert.run(sessionId, chunk.file, entry.index, turn.role, timestamp, turn.text, model);
+      upsert.run(
+        sessionId,
+        chunk.file,
+        entry.index,
+        turn.role,
+        timestamp,
+        turn.text,
+        model,
+        parseTimestamp(timestamp),
+      );
     }
   }
 
@@ -140,20 +168,20 @@ export class SpeakerSplitView implements SqliteView {
       where.push('t.role = @t_role');
       params.t_role = q.role;
     }
-    if (q.from !== null) {
-      where.push('t.timestamp >= @t_from');
-      params.t_from = q.from;
+    if (q.fromMs !== null) {
+      where.push('t.at_ms >= @t_from');
+      params.t_from = q.fromMs;
     }
-    if (q.to !== null) {
-      where.push('t.timestamp <= @t_to');
-      params.t_to = q.to;
+    if (q.toMs !== null) {
+      where.push('t.at_ms <= @t_to');
+      params.t_to = q.toMs;
     }
     const from = `FROM speaker_turns t ${filter.needsRollup ? 'JOIN session_rollup r ON r.session_id = t.session_id' : ''}
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
     const { n: total } = cache.get(`SELECT count(*) AS n ${from}`).get(params) as { n: number };
     const rows = cache
       .get(
-        `SELECT t.* ${from} ORDER BY t.timestamp DESC, t.session_id DESC, t.idx DESC LIMIT @t_limit OFFSET @t_offset`,
+        `SELECT t.* ${from} ORDER BY t.at_ms DESC, t.session_id DESC, t.idx DESC LIMIT @t_limit OFFSET @t_offset`,
       )
       .all({ ...params, t_limit: q.limit, t_offset: q.offset }) as Array<TurnDbRow & { session_id: string }>;
     return { total, turns: rows.map((r) => ({ sessionId: r.session_id, ...toTurn(r) })) };
