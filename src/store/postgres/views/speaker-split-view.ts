@@ -41,11 +41,11 @@ CREATE INDEX IF NOT EXISTS speaker_turns_by_role ON speaker_turns (session_id, r
 `;
 /**
  * The turns across sessions, newest first (untimed last), as the embedded engine orders them; with
- * the role, so a side is picked from the index.
+ * the role and the rest of the key, so a side is picked, counted and paged through from the index.
  */
 const TIME_ORDER = 't.at_ms DESC NULLS LAST, t.session_id DESC, t.idx DESC';
 const TIME_INDEX_DDL = `CREATE INDEX IF NOT EXISTS speaker_turns_newest
-  ON speaker_turns (at_ms DESC NULLS LAST, session_id DESC, idx DESC) INCLUDE (role)`;
+  ON speaker_turns (at_ms DESC NULLS LAST, session_id DESC, idx DESC) INCLUDE (role, file)`;
 
 const SQL = {
   removeRanges: `DELETE FROM speaker_turns t
@@ -196,11 +196,15 @@ export class SpeakerSplitView implements PostgresView {
       ${where.length > 0 ? `WHERE ${where.join(' AND ')}` : ''}`;
     const count = `SELECT count(*) AS n ${from}`;
     const counted = params.length;
+    // The page's keys come from the index alone (a deep page skips its offset there, not in the
+    // table); only the page's rows are read.
     const page = await readQuery<TurnDbRow & { session_id: string; total: string }>(
       db,
-      `SELECT p.*, (${count}) AS total
-      FROM (SELECT t.* ${from} ORDER BY ${TIME_ORDER} LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}) p
-      ORDER BY ${TIME_ORDER.replaceAll('t.', 'p.')}`,
+      `SELECT t.*, (${count}) AS total
+      FROM (SELECT t.session_id, t.file, t.idx ${from}
+        ORDER BY ${TIME_ORDER} LIMIT ${param(q.limit)} OFFSET ${param(q.offset)}) k
+      JOIN speaker_turns t ON t.session_id = k.session_id AND t.file = k.file AND t.idx = k.idx
+      ORDER BY ${TIME_ORDER}`,
       params,
     );
     // An empty page carries no total: counted on its own.
