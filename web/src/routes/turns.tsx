@@ -88,7 +88,8 @@ function TurnsPage() {
         />
         {data && (
           <Text size="sm" c="dimmed" data-testid="turns-total">
-            {formatCountOf(data.total, NOUN[role])}, newest first
+            {formatCountOf(data.total, NOUN[role])}
+            {data.total > 1 ? ', newest first' : ''}
             {data.turns.length > 0 && data.total > data.turns.length
               ? ` · ${formatCount(offset + 1)}–${formatCount(shownTo)}`
               : ''}

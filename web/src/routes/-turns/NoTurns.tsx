@@ -42,9 +42,12 @@ export function NoTurns({
   if (recorded === 0) return <NothingRecorded filtered={filtered} />;
   if (bySession && selected === 0) return <NothingMatches onClear={onClear} />;
 
-  const sessions = bySession
-    ? `the ${formatCountOf(selected ?? 0, 'session')} these filters select`
-    : `the ${formatCountOf(recorded, 'session')} recorded`;
+  const count = bySession ? (selected ?? 0) : recorded;
+  const which = bySession ? 'these filters select' : 'recorded';
+  const sessions =
+    count === 1 ? `the one session ${which}` : `the ${formatCountOf(count, 'session')} ${which}`;
+  const noneHas =
+    count === 1 ? `The one session ${which} has no ${SIDE[role]}` : `None of ${sessions} has a ${SIDE[role]}`;
   const range =
     from && to ? `between ${from} and ${to}` : from ? `on or after ${from}` : to ? `on or before ${to}` : '';
   return (
@@ -56,8 +59,7 @@ export function NoTurns({
           </Text>
         ) : (
           <Text size="sm" data-testid="turns-empty-reason" data-reason="chunks">
-            None of {sessions} has a {SIDE[role]}. Turns are built from full-content chunks: a session stored
-            without them has none
+            {noneHas}. Turns are built from full-content chunks: a session stored without them has none
             {role === 'both' ? '' : ', and the other side may have some (Both shows every turn)'}.
           </Text>
         )}

@@ -55,7 +55,11 @@ export const TurnCard = memo(function TurnCard({ turn }: { turn: SessionTurn }) 
           truncate
           data-testid="turn-session"
         >
-          {turn.session?.title ?? turn.sessionId}
+          {turn.session?.title ?? (
+            <Text span c="dimmed" inherit>
+              (untitled) {turn.sessionId}
+            </Text>
+          )}
         </AnchorLink>
         {turn.session?.project && (
           <Text size="xs" c="dimmed" style={{ flexShrink: 0 }} data-testid="turn-project">
