@@ -20,7 +20,8 @@ import {
   webapiOf,
   webapiOption,
 } from './shared/options.js';
-import { truncate } from './shared/table.js';
+import { oneLine, truncate } from './shared/table.js';
+import { terminalLine } from './shared/terminal-text.js';
 
 export interface SearchOptions {
   q: string;
@@ -39,6 +40,8 @@ const MARK_OFF = '\x1b[0m';
 /**
  * A hit's snippet on one line, at most `max` characters; matched segments wrapped in `mark` when
  * given (terminal colours — cut by visible characters, so the escape codes never count or split).
+ * The transcript's own escape sequences and controls are neutralised first (`oneLineSnippet`), so
+ * the only codes in the line are the marks.
  */
 export function renderSnippet(hit: Hit, mark?: { on: string; off: string }, max?: number): string {
   let out = '';
@@ -124,8 +127,11 @@ export const searchCommand = defineCommand<SearchOptions>({
     const width = outputWidth(ctx.io, ctx.env);
     const mark = stdoutIsTTY(ctx.io) ? { on: MARK_ON, off: MARK_OFF } : undefined;
     for (const h of r.hits) {
-      const where = `${h.sessionId}  #${h.index}${h.file !== 'transcript.jsonl' ? ` (${h.file})` : ''}  ${h.role}  ${formatTime(h.timestamp)}`;
-      const what = h.session?.title ?? h.session?.project ?? '';
+      // The role and an unparsable timestamp are the transcript's text, the title and project too.
+      const where = terminalLine(
+        `${h.sessionId}  #${h.index}${h.file !== 'transcript.jsonl' ? ` (${h.file})` : ''}  ${h.role}  ${formatTime(h.timestamp)}`,
+      );
+      const what = oneLine(h.session?.title ?? h.session?.project ?? '');
       ctx.io.out(width ? truncate(`${where}  ${what}`, width) : `${where}  ${what}`);
       ctx.io.out(`    ${renderSnippet(h, mark, width === undefined ? undefined : width - 4)}`);
     }

@@ -103,9 +103,11 @@ export const showCommand = defineCommand<ShowOptions>({
       return 0;
     }
     const width = outputWidth(ctx.io, ctx.env);
+    // Every value goes through oneLine: titles, directories, models and tool names are the
+    // transcript's text, with its escape sequences removed and its controls pictured.
     for (const [k, v] of sessionLines(s)) {
       if (Array.isArray(v)) {
-        for (const line of labelledLines(k, 14, v, ', ', width)) ctx.io.out(line);
+        for (const line of labelledLines(k, 14, v.map(oneLine), ', ', width)) ctx.io.out(line);
         continue;
       }
       const line = `${k.padEnd(13)} ${oneLine(v)}`;

@@ -13,6 +13,7 @@ import { formatTime, guardClosedPipe, ReaderGoneError, writeOut } from './shared
 import { parseRole, roleOption, webapiOf, webapiOption } from './shared/options.js';
 import { resolveSessionId } from './shared/session-ref.js';
 import { truncate } from './shared/table.js';
+import { terminalLine, terminalText } from './shared/terminal-text.js';
 
 export interface TranscriptOptions {
   ref: string;
@@ -45,23 +46,32 @@ export function entryLabel(e: Entry): string {
   return kind === role ? label : `${label} (${kind})`;
 }
 
-/** One projected entry as readable text (pure). */
+/**
+ * One projected entry as readable text (pure). All of it is the transcript's text — the role, kind
+ * and an unparsable time as much as the body — so it is made safe for the terminal here: escape
+ * sequences removed, controls pictured, newlines and tabs kept (terminal-text.ts). A tool result
+ * is neutralised before it is cut, so the cut counts what is shown and never splits a sequence.
+ */
 export function renderEntry(e: Entry): string {
-  const head = `── #${e.index} · ${entryLabel(e)} · ${formatTime(e.timestamp)} ──`;
+  const head = terminalLine(`── #${e.index} · ${entryLabel(e)} · ${formatTime(e.timestamp)} ──`);
   const body: string[] = [];
   if (e.malformed) body.push(`[malformed line${e.error ? `: ${e.error}` : ''}]`);
   if (e.thinking) body.push(`[thinking] ${e.thinking}`);
   if (e.text) body.push(e.text);
   for (const t of e.toolUses ?? []) body.push(`→ ${t.name} ${truncate(JSON.stringify(t.input) ?? '', 300)}`);
   for (const r of e.toolResults ?? [])
-    body.push(`← ${r.isError ? 'error' : 'result'}: ${truncate(r.content, 500)}`);
+    body.push(`← ${r.isError ? 'error' : 'result'}: ${truncate(terminalText(r.content), 500)}`);
   for (const i of e.images ?? []) body.push(`[image ${i.mediaType}, ${i.bytes} bytes]`);
   if (e.truncated) body.push('(shortened here; --raw shows the whole line)');
-  return `${head}\n${body.length ? body.join('\n') : '(no text)'}\n\n`;
+  return `${head}\n${body.length ? terminalText(body.join('\n')) : '(no text)'}\n\n`;
 }
 
+/** One turn as readable text (pure), made safe for the terminal as `renderEntry` is. */
 export function renderTurn(t: Turn): string {
-  return `── #${t.index} · ${ROLE_LABEL[t.role] ?? t.role} · ${formatTime(t.timestamp)} ──\n${t.text}\n\n`;
+  const head = terminalLine(
+    `── #${t.index} · ${ROLE_LABEL[t.role] ?? t.role} · ${formatTime(t.timestamp)} ──`,
+  );
+  return `${head}\n${terminalText(t.text)}\n\n`;
 }
 
 export const transcriptCommand = defineCommand<TranscriptOptions>({

@@ -57,4 +57,18 @@ describe('the doctor report', () => {
     for (const l of lines)
       expect(l.replace(new RegExp(`${ESC}\\[\\d+m`, 'g'), '').length).toBeLessThanOrEqual(50);
   });
+
+  it('keeps its own colours but not those of what a check found (a file name, a session id)', () => {
+    const found = [
+      check('recording', 'live', 'recording').warn(
+        `newest ${ESC}]0;x\x07${ESC}[5mblink${ESC}[0m\nnot stored`,
+        `transcripts backfill\x07`,
+      ),
+    ];
+    expect(renderReport('doctor', found, summarise(found), { colour: true }).slice(2, 5)).toEqual([
+      'Live recording',
+      `  ${ESC}[33mwarn  ${ESC}[0mrecording     newest blink not stored`,
+      '                      fix: transcripts backfill␇',
+    ]);
+  });
 });

@@ -2,9 +2,11 @@
  * The doctor's report as text: one line per check under its section — status, what is checked,
  * what was found — and a `fix:` line under each warning and failure; then the tally. On a terminal
  * long lines wrap under their own column and the status is coloured; on a pipe lines are whole.
- * Pure.
+ * What a check found can quote a file name or a session's id, so it is made one safe line
+ * (`terminalLine`) before the status colours are added. Pure.
  */
 import { plural } from '../shared/format.js';
+import { terminalLine } from '../shared/terminal-text.js';
 import { wrapItems } from '../shared/wrap.js';
 import type { CheckResult, CheckSection, CheckStatus, DoctorSummary } from './check.js';
 
@@ -24,7 +26,8 @@ export interface RenderOptions {
   colour?: boolean;
 }
 
-function wrapped(first: string, text: string, indent: number, width: number | undefined): string[] {
+function wrapped(first: string, found: string, indent: number, width: number | undefined): string[] {
+  const text = terminalLine(found);
   if (width === undefined) return [`${first}${text}`];
   const lines = wrapItems(text.split(' '), Math.max(20, width - indent));
   return lines.map((l, i) => `${i === 0 ? first : ' '.repeat(indent)}${l}`);

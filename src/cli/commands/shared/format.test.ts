@@ -41,6 +41,20 @@ describe('terminal formatting', () => {
     expect(renderSnippet(hit as never)).toBe('a todo listtodo and more');
     expect(renderSnippet(hit as never, mark, 13)).toBe('a todo list<t…>');
   });
+
+  it("neutralises the transcript's own codes in a snippet before adding the marks", () => {
+    const esc = '\x1b';
+    const hit = {
+      snippet: [
+        { text: `${esc}]52;c;aGk=\x07${esc}[31mbuild `, mark: false },
+        { text: `fail${esc}[0m`, mark: true },
+        { text: `ed\x07\rnow${esc}`, mark: false },
+      ],
+    };
+    const mark = { on: `${esc}[1;33m`, off: `${esc}[0m` };
+    expect(renderSnippet(hit as never, mark)).toBe(`build ${esc}[1;33mfail${esc}[0med␇ now␛`);
+    expect(renderSnippet(hit as never, mark, 8)).toBe(`build ${esc}[1;33mf…${esc}[0m`);
+  });
 });
 
 describe('option values', () => {

@@ -2,6 +2,7 @@
 import type { WriteStream } from 'node:tty';
 import type { Env } from '../../../config/paths.js';
 import type { Io } from '../../io.js';
+import { terminalLine } from './terminal-text.js';
 
 // Durations and byte sizes read the same in the CLI, the web UI and the Markdown export.
 export { formatBytes, formatDuration } from '../../../core/display-format.js';
@@ -60,9 +61,12 @@ export async function writeOut(io: Io, text: string): Promise<void> {
   });
 }
 
-/** Whitespace in a snippet segment collapsed to single spaces (keeps a hit on one line). */
+/**
+ * A snippet segment for the terminal: escape sequences removed and controls pictured
+ * (`terminalLine`), whitespace collapsed to single spaces (keeps a hit on one line).
+ */
 export function oneLineSnippet(s: string): string {
-  return s.replace(/\s+/g, ' ');
+  return terminalLine(s).replace(/\s+/g, ' ');
 }
 
 /** Thrown by `writeOut` once the reader has gone (`| head`), to stop producing output. */

@@ -35,6 +35,26 @@ describe('formatTable', () => {
     expect(formatTable(cols, [{ id: 'x', title: 'two\nlines', n: 1 }])[1]).toBe('x   1  two lines');
   });
 
+  it("measures and cuts a transcript's text by what is shown: colour codes take no width", () => {
+    const esc = '\x1b';
+    const plain = formatTable(cols, [{ id: 'a1', title: 'fix the failing build now', n: 5 }], 24);
+    const coloured = formatTable(
+      cols,
+      [{ id: 'a1', title: `${esc}[31mfix${esc}[0m the ${esc}]0;title\x07failing build now`, n: 5 }],
+      24,
+    );
+    expect(coloured).toEqual(plain);
+    expect(plain[1]).toBe('a1  5  fix the failing …');
+  });
+
+  it('shows a control character as its picture, one column wide', () => {
+    const lines = formatTable(cols, [
+      { id: 'a', title: 'bell\x07 nul\x00', n: 1 },
+      { id: 'bb', title: 'x', n: 2 },
+    ]);
+    expect(lines).toEqual(['ID  N  TITLE', 'a   1  bell␇ nul␀', 'bb  2  x']);
+  });
+
   it('truncates by characters, not bytes', () => {
     expect(truncate('日本語のテキスト', 4)).toBe('日本語…');
     expect(truncate('abc', 3)).toBe('abc');

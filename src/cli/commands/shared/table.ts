@@ -1,8 +1,11 @@
 /**
  * Plain-text tables for the terminal: columns padded to their widest cell, and — when a width is
  * given — the flexible columns (titles, paths) cut with `…` so each row fits on one line.
- * No colour codes inside cells, so widths are simply string lengths (code points).
+ * Every cell goes through `oneLine`, which removes the escape sequences a transcript's text may
+ * hold and pictures its controls (terminal-text.ts): no colour codes inside cells, so widths are
+ * simply string lengths (code points), and no cell can drive the terminal.
  */
+import { terminalLine } from './terminal-text.js';
 
 export interface Column<Row> {
   header: string;
@@ -26,9 +29,12 @@ export function truncate(s: string, max: number): string {
   return `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** Collapses whitespace (newlines in titles would break the rows). */
+/**
+ * Text for one line of a terminal: escape sequences removed and controls pictured
+ * (`terminalLine`), whitespace collapsed (newlines in titles would break the rows).
+ */
 export function oneLine(s: string): string {
-  return s.replace(/\s+/g, ' ').trim();
+  return terminalLine(s).replace(/\s+/g, ' ').trim();
 }
 
 export function formatTable<Row>(allColumns: Array<Column<Row>>, rows: Row[], width?: number): string[] {
