@@ -13,6 +13,7 @@ import { Pager } from '../components/Pager.js';
 import { SpeakerToggle } from '../components/SpeakerToggle.js';
 import { TokenForm } from '../components/TokenForm.js';
 import { formatCount, formatCountOf } from '../lib/format.js';
+import { groupTurns } from '../lib/turn-groups.js';
 import {
   DEFAULT_TURN_ROLE,
   filterChips,
@@ -32,7 +33,7 @@ import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 import { NoTurns } from './-turns/NoTurns.js';
-import { TurnCard } from './-turns/TurnCard.js';
+import { SessionTurns } from './-turns/SessionTurns.js';
 
 const PAGE = TURNS_PAGE_SIZE;
 
@@ -154,8 +155,8 @@ function TurnsPage() {
             </Alert>
           )}
           <Stack gap={6} data-testid="turns-list">
-            {data.turns.map((t) => (
-              <TurnCard key={`${t.sessionId}:${t.file}:${t.index}`} turn={t} />
+            {groupTurns(data.turns).map((g) => (
+              <SessionTurns key={`${g.sessionId}:${g.turns[0]!.file}:${g.turns[0]!.index}`} group={g} />
             ))}
           </Stack>
           <Pager

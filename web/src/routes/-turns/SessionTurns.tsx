@@ -1,12 +1,14 @@
 /**
- * One turn on the Turns page: who spoke and when, its session (title and project, linking to the
- * session), a link that opens the transcript at the turn's entry, and the text, clamped to a few
- * lines with a button to show it all (a long pasted prompt would otherwise fill the page).
+ * Turns on the Turns page, by session: each run of consecutive turns of one session under its
+ * heading (title and project, linking to the session), then each turn — who spoke and when, a link
+ * that opens the transcript at the turn's entry, and the text, clamped to a few lines with a
+ * button to show it all (a long pasted prompt would otherwise fill the page).
  */
-import { Button, Group, Paper, Text } from '@mantine/core';
+import { Box, Button, Divider, Group, Paper, Text } from '@mantine/core';
 import { memo, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { formatUtc, shortModel } from '../../lib/format.js';
+import type { TurnGroup } from '../../lib/turn-groups.js';
 import type { SessionTurn } from '../../queries/api.js';
 import { MAIN_FILE } from '../-session/ConversationReader.js';
 
@@ -28,46 +30,60 @@ function useCutOff(ref: RefObject<HTMLElement | null>, text: string): boolean {
   return cut;
 }
 
-export const TurnCard = memo(function TurnCard({ turn }: { turn: SessionTurn }) {
+/** One session's run of turns, under its heading. */
+export const SessionTurns = memo(function SessionTurns({ group }: { group: TurnGroup<SessionTurn> }) {
+  const { sessionId, turns } = group;
+  const session = turns[0]!.session;
+  return (
+    <Paper withBorder p="xs" className="ct-row" data-testid="turn-group" data-session-id={sessionId}>
+      <Group gap="xs" justify="space-between" wrap="nowrap">
+        <AnchorLink
+          to="/sessions/$id"
+          params={{ id: sessionId }}
+          size="sm"
+          fw={600}
+          c="gray.4"
+          truncate
+          data-testid="turn-session"
+        >
+          {session?.title ?? (
+            <Text span c="dimmed" inherit>
+              (untitled) {sessionId}
+            </Text>
+          )}
+        </AnchorLink>
+        {session?.project && (
+          <Text size="xs" c="dimmed" style={{ flexShrink: 0 }} data-testid="turn-project">
+            {session.project}
+          </Text>
+        )}
+      </Group>
+      {turns.map((t, i) => (
+        <Box key={`${t.file}:${t.index}`}>
+          {i > 0 && <Divider my={6} color="dark.5" />}
+          <TurnRow turn={t} />
+        </Box>
+      ))}
+    </Paper>
+  );
+});
+
+function TurnRow({ turn }: { turn: SessionTurn }) {
   const you = turn.role === 'user';
   const [open, setOpen] = useState(false);
   const textRef = useRef<HTMLDivElement>(null);
   const cut = useCutOff(textRef, turn.text);
   const inFile = turn.file === MAIN_FILE ? undefined : turn.file;
   return (
-    <Paper
-      withBorder
-      p="xs"
-      className="ct-row"
+    <Box
+      mt={4}
       data-testid="turn-row"
       data-session-id={turn.sessionId}
       data-entry={turn.index}
       data-file={turn.file}
       data-role={turn.role}
     >
-      <Group gap="xs" justify="space-between" wrap="nowrap">
-        <AnchorLink
-          to="/sessions/$id"
-          params={{ id: turn.sessionId }}
-          size="sm"
-          fw={600}
-          c="gray.1"
-          truncate
-          data-testid="turn-session"
-        >
-          {turn.session?.title ?? (
-            <Text span c="dimmed" inherit>
-              (untitled) {turn.sessionId}
-            </Text>
-          )}
-        </AnchorLink>
-        {turn.session?.project && (
-          <Text size="xs" c="dimmed" style={{ flexShrink: 0 }} data-testid="turn-project">
-            {turn.session.project}
-          </Text>
-        )}
-      </Group>
-      <Group gap={8} mt={2} style={{ rowGap: 0 }}>
+      <Group gap={8} style={{ rowGap: 0 }}>
         <Text size="sm" fw={700} c={you ? 'blue.3' : 'orange.3'} data-testid="turn-role">
           {you ? 'You' : 'Claude'}
         </Text>
@@ -114,6 +130,6 @@ export const TurnCard = memo(function TurnCard({ turn }: { turn: SessionTurn }) 
           {open ? 'Show less' : 'Show all'}
         </Button>
       )}
-    </Paper>
+    </Box>
   );
-});
+}
