@@ -282,7 +282,7 @@ describe.skipIf(!hasChromium)('the Turns page, in Chromium', () => {
     suite.current.assertNoErrors();
   });
 
-  it('is in the Sessions menu; an invalid URL falls back to your prompts, first page, no filters', async () => {
+  it('is in the Sessions menu and the omnibox (>turns claude); an invalid URL falls back to your prompts, first page, no filters', async () => {
     const page = await suite.open('/app/');
     await page.getByTestId('session-row').first().waitFor();
     await page.getByTestId('header-menus').getByRole('button', { name: 'Sessions' }).click();
@@ -291,6 +291,12 @@ describe.skipIf(!hasChromium)('the Turns page, in Chromium', () => {
     await page.getByRole('menuitem', { name: 'Turns' }).click();
     await page.waitForURL(/\/app\/turns$/);
     await page.getByTestId('turn-row').first().waitFor();
+    // The omnibox's >turns takes a side (Ctrl+K focuses it).
+    await page.keyboard.press('Control+k');
+    await page.getByTestId('omnibox').fill('>turns claude');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/app\/turns\?role=assistant$/);
+    await expect.poll(() => shown(page)).toEqual((await api('role=assistant&limit=50')).turns.map(keyOf));
 
     await page.goto(`${server.url}/app/turns?role=everyone&offset=x&from=2026-02-30&to=soon&cwd=`);
     await page.getByTestId('turn-row').first().waitFor();

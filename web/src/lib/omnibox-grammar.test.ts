@@ -185,7 +185,7 @@ describe('omnibox: commands', () => {
   it('lists every command for a bare >', () => {
     expect(parseOmnibox('>', NOW)).toMatchObject({
       name: null,
-      suggestions: ['list', 'calendar', 'search', 'open', 'shortcuts'],
+      suggestions: ['list', 'calendar', 'turns', 'search', 'open', 'shortcuts'],
     });
   });
   it('explains an ambiguous prefix', () => {
@@ -209,6 +209,15 @@ describe('omnibox: commands', () => {
     if (o.kind === 'command') expect(o.problems[0]).toMatch(/needs a session id/);
     const c = parseOmnibox('>calendar soon', NOW);
     if (c.kind === 'command') expect(c.problems[0]).toMatch(/YYYY-MM/);
+    const t = parseOmnibox('>turns mine', NOW);
+    if (t.kind === 'command')
+      expect(t.problems[0]).toBe('>turns takes you, claude, both or nothing, not "mine"');
+  });
+  it('goes to the turns, a side given or not, also as >prompts', () => {
+    expect(parseOmnibox('>turns', NOW)).toMatchObject({ name: 'turns', arg: '', problems: [] });
+    expect(parseOmnibox('>turns Claude', NOW)).toMatchObject({ name: 'turns', arg: 'Claude', problems: [] });
+    expect(parseOmnibox('>pro both', NOW)).toMatchObject({ name: 'turns', arg: 'both', problems: [] });
+    expect(parseOmnibox('>t', NOW)).toMatchObject({ name: 'turns' });
   });
 });
 

@@ -2,8 +2,8 @@
  * The omnibox grammar (seed §1.1): one line of input → what it means. Pure, so every form and
  * every kind of nonsense is unit-tested (omnibox-grammar.test.ts).
  *
- * - `>command arg` — a command: `>list`, `>calendar [2026-03]`, `>search words`, `>open <id>`,
- *   `>shortcuts`. A unique prefix is enough (`>cal`).
+ * - `>command arg` — a command: `>list`, `>calendar [2026-03]`, `>turns [you|claude|both]`,
+ *   `>search words`, `>open <id>`, `>shortcuts`. A unique prefix is enough (`>cal`).
  * - `project:x`, `host:x` (or `hostname:`), `model:x`, `source:x`, `cwd:/path`, `id:prefix` —
  *   filters; values may be quoted (`project:"my app"`).
  * - date phrases anywhere (see date-phrases.ts): `last week`, `since 2026-03`, `mar 2026`, …
@@ -39,7 +39,7 @@ export interface OmniboxQuery {
   problems: string[];
 }
 
-export const commandNames = ['list', 'calendar', 'search', 'open', 'shortcuts'] as const;
+export const commandNames = ['list', 'calendar', 'turns', 'search', 'open', 'shortcuts'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 export interface OmniboxCommand {
@@ -59,6 +59,7 @@ export type OmniboxParse = OmniboxQuery | OmniboxCommand;
 export const commandAliases: Record<CommandName, string[]> = {
   list: ['list', 'sessions', 'home'],
   calendar: ['calendar'],
+  turns: ['turns', 'prompts'],
   search: ['search', 'find'],
   open: ['open', 'goto', 'session'],
   shortcuts: ['shortcuts', 'keys', 'help'],
@@ -67,10 +68,15 @@ export const commandAliases: Record<CommandName, string[]> = {
 export const commandHelp: Record<CommandName, string> = {
   list: 'go to the session list',
   calendar: 'go to the calendar (optionally a month: >calendar 2026-03)',
+  turns: 'go to the turns across sessions: your prompts, or >turns claude, >turns both',
   search: 'search transcripts: >search words',
   open: 'open a session by id or id prefix: >open 5c0375b4',
   shortcuts: 'show keyboard shortcuts',
 };
+
+/** The sides `>turns` takes, as the Turns page's toggle names them. */
+export const TURN_SIDES = ['you', 'claude', 'both'] as const;
+export type TurnSide = (typeof TURN_SIDES)[number];
 
 const OPERATORS: Record<string, FilterKey | 'id'> = {
   project: 'project',
@@ -145,6 +151,8 @@ function parseCommand(input: string): OmniboxCommand {
       );
     if (name === 'calendar' && arg !== '' && !/^\d{4}-(0[1-9]|1[0-2])$/.test(arg))
       problems.push(`>calendar takes a month as YYYY-MM, not "${arg}"`);
+    if (name === 'turns' && arg !== '' && !TURN_SIDES.includes(arg.toLowerCase() as TurnSide))
+      problems.push(`>turns takes ${TURN_SIDES.join(', ')} or nothing, not "${arg}"`);
     return { kind: 'command', name, arg, suggestions: matches, problems };
   }
   if (matches.length === 0)

@@ -114,6 +114,12 @@ export function useOmniboxActions() {
         case 'calendar':
           await navigate({ to: '/calendar', search: c.arg ? { month: c.arg } : {} });
           return null;
+        case 'turns': {
+          const side = c.arg.toLowerCase();
+          const role = side === 'claude' ? 'assistant' : side === 'both' ? 'both' : undefined;
+          await navigate({ to: '/turns', search: role ? { role } : {} });
+          return null;
+        }
         case 'search':
           addRecent(c.arg);
           await navigate({ to: '/search', search: { q: c.arg } });
