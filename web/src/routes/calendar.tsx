@@ -35,6 +35,7 @@ import { apiFilters, projectCwds, sessionQueryOptions, useProjectCwds } from '..
 import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
+import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
@@ -73,6 +74,9 @@ export const Route = createFileRoute('/calendar')({
 function DaySessions({ day, data }: { day: string; data?: ActivityDay }) {
   const items = data?.items ?? [];
   const sessions = useQueries({ queries: items.map((it) => sessionQueryOptions(it.sessionId)) });
+  // The rows show the facts chosen for the session list; a day has no order that forces one.
+  const [columns] = useSessionColumns();
+  const facts = useRowFacts(columns, null);
   return (
     <Stack gap={6} data-testid="day-sessions">
       <Title order={4} fz="md">
@@ -86,7 +90,7 @@ function DaySessions({ day, data }: { day: string; data?: ActivityDay }) {
       )}
       {items.map((it, i) => {
         const q = sessions[i];
-        if (q?.data) return <SessionRow key={it.sessionId} s={q.data} />;
+        if (q?.data) return <SessionRow key={it.sessionId} s={q.data} facts={facts} />;
         if (q?.isError)
           return (
             <Text key={it.sessionId} size="sm" c="red.4">

@@ -37,6 +37,8 @@ import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
 import { SortControl } from './-list/SortControl.js';
+import { ColumnsControl } from './-list/ColumnsControl.js';
+import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { useListPosition } from './-list/use-list-position.js';
 import { useSavedFilters } from './-root/use-saved-items.js';
 
@@ -82,6 +84,10 @@ function SessionListPage() {
   const [, saveFilter] = useSavedFilters();
   const position = useListPosition();
   const queryClient = useQueryClient();
+  const sortedBy = search.sort ?? DEFAULT_SORT;
+  // Which facts the rows show: this browser's choice, plus the one the list is sorted by.
+  const [columns, setColumns] = useSessionColumns();
+  const facts = useRowFacts(columns, sortedBy);
 
   const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
   const total = list.data.pages[0]?.total ?? 0;
@@ -126,6 +132,7 @@ function SessionListPage() {
         </Text>
         <Group gap="xs">
           <SortControl sort={search.sort} dir={search.dir} onChange={setFilters} />
+          <ColumnsControl columns={columns} onChange={setColumns} sortedBy={sortedBy} />
           {chips.length > 0 && (
             <Group gap={4}>
               <Tooltip label="Save these filters (they appear in the omnibox)" position="bottom">
@@ -164,7 +171,7 @@ function SessionListPage() {
           items={all}
           getKey={(s) => s.id}
           estimateSize={() => 72}
-          renderItem={(s) => <SessionRow s={s} re={re} sortedBy={search.sort ?? DEFAULT_SORT} />}
+          renderItem={(s) => <SessionRow s={s} re={re} sortedBy={sortedBy} facts={facts} />}
           onNearEnd={loadMore}
           scrollPaddingStart={56}
           restore={position.restore}

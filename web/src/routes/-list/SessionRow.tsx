@@ -1,12 +1,13 @@
 /**
- * One row of the session list: status, title, project, model, host, times, tokens, provenance.
- * The list is ordered by last activity unless sorted otherwise, so that is the first time shown; the
- * start follows. The fact the list is sorted by stands out.
- * `re` marks the words of the list's free-text filter in the title and project.
+ * One row of the session list: status and title, then the facts the person chose to show
+ * (columns menu, ../../lib/session-columns.ts) in their order — provenance beside the title;
+ * project, model, host, times, tokens, entries under it. By default every fact shows, last
+ * activity first of the times (the list's usual order), the start after it. The fact the list is
+ * sorted by stands out. `re` marks the words of the list's free-text filter in the title and project.
  */
 import { Group, Paper, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
-import { memo } from 'react';
+import { Fragment, memo, type ReactNode } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { ProvenanceChip } from '../../components/ProvenanceChip.js';
 import { StatusMarker } from '../../components/StatusMarker.js';
@@ -20,16 +21,25 @@ import {
   totalTokens,
 } from '../../lib/format.js';
 import { DEFAULT_SORT, type SessionSortKey } from '../../lib/session-sort.js';
+import {
+  DEFAULT_COLUMNS,
+  rowFacts,
+  SORTED_FACT,
+  type DetailFact,
+  type SessionFact,
+} from '../../lib/session-columns.js';
 import type { Session } from '../../queries/api.js';
 
 function Fact({
+  fact,
   label,
   children,
   testId,
   sorted = false,
 }: {
+  fact: DetailFact;
   label: string;
-  children: React.ReactNode;
+  children: ReactNode;
   testId?: string;
   /** The list is ordered by this fact: it stands out. */
   sorted?: boolean;
@@ -40,6 +50,7 @@ function Fact({
       size="xs"
       c={sorted ? 'blue.3' : 'dimmed'}
       data-testid={testId}
+      data-fact={fact}
       data-sorted={sorted ? '' : undefined}
       style={{ whiteSpace: 'nowrap' }}
     >
@@ -51,16 +62,76 @@ function Fact({
   );
 }
 
+/** Each detail fact as a row shows it; `sorted` when the list is ordered by it. */
+const DETAILS: Record<DetailFact, (s: Session, re: RegExp | null, sorted: boolean) => ReactNode> = {
+  project: (s, re) => (
+    <Fact fact="project" label="project">
+      {s.project ? <HighlightedText text={s.project} re={re} /> : '—'}
+    </Fact>
+  ),
+  model: (s) => (
+    <Fact fact="model" label="model">
+      {shortModel(s.model)}
+    </Fact>
+  ),
+  host: (s) => (
+    <Fact fact="host" label="host">
+      {s.hostname ?? '—'}
+    </Fact>
+  ),
+  lastActivity: (s, _re, sorted) => (
+    <Fact fact="lastActivity" label="last active" testId="last-activity" sorted={sorted}>
+      <span title={`last activity ${formatUtc(s.lastActivity)}${sorted ? " (the list's order)" : ''}`}>
+        {formatTimestamp(s.lastActivity ?? s.startedAt)}
+      </span>
+    </Fact>
+  ),
+  startedAt: (s, _re, sorted) => (
+    <Fact fact="startedAt" label="started" testId="started" sorted={sorted}>
+      {formatTimestamp(s.startedAt)}
+    </Fact>
+  ),
+  runtime: (s, _re, sorted) => (
+    <Fact fact="runtime" label="runtime" testId="runtime" sorted={sorted}>
+      {formatDuration(s.runtimeMs)}
+    </Fact>
+  ),
+  activeTime: (s) => (
+    <Fact fact="activeTime" label="active" testId="active-time">
+      {formatDuration(s.activeTimeMs)}
+    </Fact>
+  ),
+  tokens: (s, _re, sorted) => (
+    <Fact fact="tokens" label="tokens" testId="tokens" sorted={sorted}>
+      {formatTokens(totalTokens(s.tokens))}
+    </Fact>
+  ),
+  entries: (s, _re, sorted) => (
+    <Fact fact="entries" label="entries" testId="entries" sorted={sorted}>
+      {formatCount(s.counts.entries)}
+    </Fact>
+  ),
+};
+
+const DEFAULT_FACTS: readonly SessionFact[] = rowFacts(DEFAULT_COLUMNS, null);
+
 export const SessionRow = memo(function SessionRow({
   s,
   re = null,
   sortedBy = DEFAULT_SORT,
+  facts = DEFAULT_FACTS,
 }: {
   s: Session;
   re?: RegExp | null;
   /** The list's order: that fact stands out. */
   sortedBy?: SessionSortKey;
+  /**
+   * The facts to show, in order (see rowFacts; the sorted one included). One array per selection
+   * (useRowFacts), so a row renders again only when the selection changes.
+   */
+  facts?: readonly SessionFact[];
 }) {
+  const details = facts.filter((f): f is DetailFact => f !== 'provenance');
   return (
     <Link
       to="/sessions/$id"
@@ -83,37 +154,19 @@ export const SessionRow = memo(function SessionRow({
               )}
             </Text>
           </Group>
-          <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
-            <ProvenanceChip provenance={s.provenance} />
+          {facts.includes('provenance') && (
+            <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+              <ProvenanceChip provenance={s.provenance} />
+            </Group>
+          )}
+        </Group>
+        {details.length > 0 && (
+          <Group gap="md" mt={4} style={{ rowGap: 2 }} data-testid="session-facts">
+            {details.map((f) => (
+              <Fragment key={f}>{DETAILS[f](s, re, f === SORTED_FACT[sortedBy])}</Fragment>
+            ))}
           </Group>
-        </Group>
-        <Group gap="md" mt={4} style={{ rowGap: 2 }}>
-          <Fact label="project">{s.project ? <HighlightedText text={s.project} re={re} /> : '—'}</Fact>
-          <Fact label="model">{shortModel(s.model)}</Fact>
-          <Fact label="host">{s.hostname ?? '—'}</Fact>
-          <Fact label="last active" testId="last-activity" sorted={sortedBy === 'lastActivity'}>
-            <span
-              title={`last activity ${formatUtc(s.lastActivity)}${sortedBy === 'lastActivity' ? " (the list's order)" : ''}`}
-            >
-              {formatTimestamp(s.lastActivity ?? s.startedAt)}
-            </span>
-          </Fact>
-          <Fact label="started" testId="started" sorted={sortedBy === 'startedAt'}>
-            {formatTimestamp(s.startedAt)}
-          </Fact>
-          <Fact label="runtime" testId="runtime" sorted={sortedBy === 'runtime'}>
-            {formatDuration(s.runtimeMs)}
-          </Fact>
-          <Fact label="active" testId="active-time">
-            {formatDuration(s.activeTimeMs)}
-          </Fact>
-          <Fact label="tokens" testId="tokens" sorted={sortedBy === 'tokens'}>
-            {formatTokens(totalTokens(s.tokens))}
-          </Fact>
-          <Fact label="entries" testId="entries" sorted={sortedBy === 'entries'}>
-            {formatCount(s.counts.entries)}
-          </Fact>
-        </Group>
+        )}
       </Paper>
     </Link>
   );
