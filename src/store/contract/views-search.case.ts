@@ -131,6 +131,38 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(snippet).toContain('command: cd /tmp\nzebraword --flag\ttabbedword "quoted"');
     });
 
+    it('finds a word a terminal escape code coloured, and leaves the codes out of the snippet', async () => {
+      await materializeAll(store());
+      await putDocs(store(), [
+        summaryDoc('ansi', { span: ['2025-06-03T10:00:00.000Z', '2025-06-03T11:00:00.000Z'] }),
+        chunkDoc('ansi', [
+          entry(0, 'tool_result', undefined, {
+            toolResults: [
+              {
+                toolUseId: 't1',
+                content:
+                  '\x1b[1m\x1b[31mFAILED\x1b[0m tests/parser.test.ts\n' +
+                  'see \x1b]8;;https://example.com/run\x07hyperlinkword\x1b]8;;\x07 \x1b]0;titleword\x07done',
+                isError: true,
+              },
+            ],
+          }),
+          entry(1, 'assistant', '\x1b[32mgreenword\x1b[39m and plain'),
+        ]),
+      ]);
+      expect(await found('failed')).toEqual(['ansi#0']);
+      expect(await found('"failed tests parser"')).toEqual(['ansi#0']);
+      expect(await found('hyperlinkword')).toEqual(['ansi#0']);
+      expect(await found('greenword')).toEqual(['ansi#1']);
+      // Nothing of the codes is left to find: not glued to a word, not a word of its own.
+      expect(await found('31mfailed')).toEqual([]);
+      expect(await found('titleword')).toEqual([]);
+      expect(await found('example')).toEqual([]);
+      const snippet = (await search('failed')).hits[0]!.snippet.map((s) => s.text).join('');
+      expect(snippet).toContain('FAILED tests/parser.test.ts');
+      expect(snippet).not.toMatch(/\x1b|\x07/);
+    });
+
     it('finds a word anywhere in what the reader shows of an entry, however long', async () => {
       await materializeAll(store());
       const filler = 'context words repeated '.repeat(600); // 13,800 characters

@@ -22,6 +22,7 @@ import {
 import { chunkDoc, entry, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { materializeAll } from '../contract/views-sessions.case.js';
 import { openStore } from '../open-store.js';
+import { OLDER_FORM } from '../views-common/entry-search-text.js';
 import { RANK_WINDOW } from '../views-common/rank-window.js';
 import { PostgresDatabase } from './postgres-database.js';
 import { postgresSettings } from './postgres-settings.js';
@@ -401,13 +402,21 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
       const b = await reopen();
       const total = async (q: string) => (await b.views.search({ q, limit: 5, offset: 0 })).total;
       expect(await total('zebraword')).toBe(0);
-      expect(await b.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: 'tool inputs indexed as JSON' });
+      expect(await b.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
       await b.views.reindex();
       expect(await b.docs.getLocal(SEARCH_STALE)).toBeNull();
       expect(await total('zebraword')).toBe(1);
       await Promise.all(stores.splice(0).map((s) => s.close()));
       const c = await reopen();
       expect(await c.docs.getLocal(SEARCH_STALE)).toBeNull();
+      // Form 3 (terminal escape codes indexed with the words) is marked too, its CJK rows left alone.
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      await client.query(
+        `COMMENT ON TABLE ${schema}.full_text_entries IS 'transcripts full-text form 3: tool inputs as keys and values'`,
+      );
+      const d = await reopen();
+      expect(await d.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
+      expect(await d.views.search({ q: 'zebraword', limit: 5, offset: 0 })).toMatchObject({ total: 1 });
     } finally {
       await client.end();
     }

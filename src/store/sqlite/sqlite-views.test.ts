@@ -12,6 +12,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEARCH_STALE, VIEW_NAMES, ViewMissingError, type Store } from '../contract.js';
 import { chunkDoc, deleteDoc, entry, eventDoc, putDocs, summaryDoc } from '../contract/view-fixtures.js';
 import { openStore } from '../open-store.js';
+import { OLDER_FORM } from '../views-common/entry-search-text.js';
 import { spaceCjk } from '../views-common/search-tokens.js';
 
 let dir: string;
@@ -231,9 +232,7 @@ describe('sqlite views: an index made when tool inputs were indexed as JSON', ()
     store = await openStore({ dataDir: dir, settings: {} });
     const total = async (q: string) => (await store.views.search({ q, limit: 5, offset: 0 })).total;
     expect(await total('zebraword')).toBe(0);
-    expect(await store.docs.getLocal(SEARCH_STALE)).toMatchObject({
-      olderForm: 'tool inputs indexed as JSON',
-    });
+    expect(await store.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
     // Opening again does not mark it again once the form is current; a reindex clears it.
     await store.close();
     store = await openStore({ dataDir: dir, settings: {} });
@@ -243,6 +242,22 @@ describe('sqlite views: an index made when tool inputs were indexed as JSON', ()
     expect(await total('zebraword')).toBe(1);
     await store.close();
     store = await openStore({ dataDir: dir, settings: {} });
+    expect(await store.docs.getLocal(SEARCH_STALE)).toBeNull();
+  });
+
+  it('says so of an index made before terminal escape codes were left out (form 3) too', async () => {
+    await materializeAll(store);
+    await putDocs(store, [summaryDoc('j'), bash('ls')]);
+    await store.close();
+    const db = new Database(join(dir, 'transcripts.db'));
+    try {
+      db.exec('UPDATE full_text_format SET version = 3');
+    } finally {
+      db.close();
+    }
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect(await store.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
+    await store.views.reindex();
     expect(await store.docs.getLocal(SEARCH_STALE)).toBeNull();
   });
 

@@ -1,21 +1,28 @@
 /**
  * What the full-text index holds for one projected entry: its text, thinking, tool inputs (as
- * their keys and values, see `toolInputText`) and tool-result content — all of what the reader shows of it, which the
- * projection already caps per field (caps.ts, 16K characters), so a word the reader shows is found.
+ * their keys and values, see `toolInputText`) and tool-result content — all of what the reader
+ * shows of it, which the projection already caps per field (caps.ts, 16K characters), so a word the
+ * reader shows is found. Terminal escape sequences (a command's colours, links, titles) are left
+ * out: the reader shows their effect, not them, and indexed they glued to the word they coloured
+ * (`\x1b[31mERROR` was the word `31merror`, so `error` missed it).
  * The cap here only bounds an entry with very many tool uses or results. (At 8K characters, a
  * word past the middle of a compaction summary or a long tool result was not found; indexing all
  * of the shared corpus's projected text costs 13% more indexed characters.)
  */
+import stripAnsi from 'strip-ansi';
 import type { ProjectedEntry } from '../../core/documents.js';
 import { MARK_CLOSE, MARK_OPEN } from './search-terms.js';
 
+/** What an index made by an earlier version holds that the current one does not. */
+export const OLDER_FORM = 'tool inputs as JSON, or terminal escape codes glued to words';
+
 /**
- * The search-stale marker's value (`SEARCH_STALE`) for an index that an earlier version wrote with
- * tool inputs as JSON: its rows stay as they are (a row is replaced by its next write, or by
+ * The search-stale marker's value (`SEARCH_STALE`) for an index that an earlier version wrote in
+ * an older form: its rows stay as they are (a row is replaced by its next write, or by
  * `transcripts reindex`), and search says it is behind until then.
  */
 export function olderFormStale(nowIso: string): { olderForm: string; since: string } {
-  return { olderForm: 'tool inputs indexed as JSON', since: nowIso };
+  return { olderForm: OLDER_FORM, since: nowIso };
 }
 
 /** Indexed characters per entry. */
@@ -56,8 +63,9 @@ export function toolInputText(input: unknown): string {
 export function entrySearchText(entry: ProjectedEntry, cap = SEARCH_TEXT_CAP): string {
   const parts: string[] = [];
   let length = 0;
-  const add = (s: unknown) => {
-    if (length >= cap || typeof s !== 'string' || s === '') return;
+  const add = (raw: unknown) => {
+    if (length >= cap || typeof raw !== 'string' || raw === '') return;
+    const s = stripAnsi(raw);
     parts.push(s.length > cap - length ? s.slice(0, cap - length) : s);
     length += s.length + 1;
   };

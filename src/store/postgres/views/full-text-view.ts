@@ -72,13 +72,17 @@ ${TSV_STORAGE_DDL};
 `;
 /**
  * What the tsvectors hold: since form 2 a CJK character is a token of its own (search-tokens.ts);
- * since form 3 tool inputs are indexed as their keys and values (entry-search-text.ts).
- * The table's comment says which form it is in (a table made before has none): a marker that is
- * not a table, so every table stays keyed by session for Citus.
+ * since form 3 tool inputs are indexed as their keys and values, since form 4 without terminal
+ * escape sequences (entry-search-text.ts). The table's comment says which form it is in (a table
+ * made before has none): a marker that is not a table, so every table stays keyed by session for
+ * Citus.
  */
-const FORMAT_COMMENT = 'transcripts full-text form 3: tool inputs as keys and values';
-/** Form 2: CJK characters were tokens of their own already; tool inputs were JSON. */
-const FORM_2_COMMENT = 'transcripts full-text form 2: CJK characters are tokens of their own';
+const FORMAT_COMMENT = 'transcripts full-text form 4: no terminal escape codes';
+/** Forms 2 and 3: CJK characters were tokens of their own already. */
+const CJK_SPACED_COMMENTS = [
+  'transcripts full-text form 2: CJK characters are tokens of their own',
+  'transcripts full-text form 3: tool inputs as keys and values',
+];
 const FORMAT_DDL = `COMMENT ON TABLE full_text_entries IS '${FORMAT_COMMENT}'`;
 /**
  * Text that may hold a CJK character, by code point ranges (a superset of search-tokens.ts's
@@ -226,8 +230,8 @@ export class FullTextView implements PostgresView {
   /**
    * Form 1 tokenized a CJK run as one word: those rows get their tsvector again, so CJK words
    * inside a run are found in history written before too. Forms 1 and 2 indexed tool inputs as
-   * JSON: remaking those rows means reading every chunk, so search is marked stale instead, and
-   * `transcripts reindex` rebuilds it.
+   * JSON, and forms before 4 terminal escape codes with the words: remaking those rows means
+   * reading every chunk, so search is marked stale instead, and `transcripts reindex` rebuilds it.
    */
   async #upgradeForm(q: Queryable): Promise<void> {
     const { rows } = await q.query<{ comment: string | null }>(
@@ -235,7 +239,7 @@ export class FullTextView implements PostgresView {
     );
     const comment = rows[0]?.comment;
     if (comment === FORMAT_COMMENT) return;
-    if (comment !== FORM_2_COMMENT) await this.#retokenizeCjk(q);
+    if (!CJK_SPACED_COMMENTS.includes(comment ?? '')) await this.#retokenizeCjk(q);
     const any = await q.query('SELECT 1 FROM full_text_entries LIMIT 1');
     if (any.rows.length > 0) {
       await q.query(

@@ -21,10 +21,11 @@ import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from
 
 /**
  * What the index holds of a text: 2 since CJK characters are indexed one by one (`spaceCjk`), 3
- * since tool inputs are indexed as their keys and values (`toolInputText`), not as JSON; an index
- * without `full_text_format` is of form 1, where a CJK run was one token.
+ * since tool inputs are indexed as their keys and values (`toolInputText`), not as JSON, 4 since
+ * terminal escape sequences are left out (entry-search-text.ts); an index without
+ * `full_text_format` is of form 1, where a CJK run was one token.
  */
-const FORMAT = 3;
+const FORMAT = 4;
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS full_text_entries (
@@ -189,8 +190,9 @@ export class FullTextView implements SqliteView {
    * indexed a CJK run as one token: those rows are indexed again (FTS5 must be told the very text
    * a row was indexed with to remove it, so they cannot wait for their next write). Other rows
    * are the same in both forms; a store without CJK text is only marked. Forms 1 and 2 indexed
-   * tool inputs as JSON: remaking those rows means reading every chunk, so search is marked stale
-   * instead, and `transcripts reindex` rebuilds it.
+   * tool inputs as JSON, and forms before 4 terminal escape codes with the words: remaking those
+   * rows means reading every chunk, so search is marked stale instead, and `transcripts reindex`
+   * rebuilds it.
    */
   upgrade(): void {
     const marked = this.#db
