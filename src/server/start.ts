@@ -2,7 +2,8 @@
  * `transcripts serve`: the only place that binds a port. Opens the store in the data dir,
  * applies pending migrations (and says so), listens on WEBAPI_HOST:WEBAPI_PORT — refusing a
  * non-loopback address without CT_API_TOKEN — writes instance.env so clients can find it, starts
- * the first-start import, and shuts down cleanly on SIGINT/SIGTERM.
+ * the first-start import (then rebuilds a search index an earlier version made in an older form),
+ * and shuts down cleanly on SIGINT/SIGTERM.
  */
 import { createAdaptorServer } from '@hono/node-server';
 import type { Server } from 'node:http';
@@ -33,6 +34,7 @@ import { openStore } from '../store/open-store.js';
 import type { Store } from '../store/contract.js';
 import { type FirstImport, startFirstImport } from './first-import.js';
 import { type Live, startLive } from './live.js';
+import { startSearchCatchUp } from './search-catch-up.js';
 
 export interface StartServerOptions {
   env?: Env;
@@ -275,6 +277,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     now: clock.now,
   });
   liveHolder.current = live;
+  const searchCatchUp = startSearchCatchUp(store, started.done, log);
 
   let closing: Promise<void> | undefined;
   let markClosed!: () => void;
@@ -290,8 +293,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   function close(): Promise<void> {
     closing ??= (async () => {
       started.abort();
+      searchCatchUp.stop();
       await started.done;
       await live.close();
+      await searchCatchUp.done;
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();

@@ -5,6 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { SEARCH_STALE, type SearchQuery, type Store } from '../contract.js';
+import { olderFormStale } from '../views-common/entry-search-text.js';
 import type { ChunkDoc } from '../../core/documents.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from './view-fixtures.js';
@@ -447,6 +448,24 @@ export function describeSearchViews(options: ContractOptions): void {
       const before = await search('pool');
       expect(await store().views.reindex()).toEqual({ entries: 7, sessions: 2 });
       expect(await search('pool')).toEqual(before);
+    });
+
+    it('rebuilds an index an earlier version made in an older form, and nothing else', async () => {
+      const docs = store().docs;
+      expect(await store().views.reindexOlderForm()).toBeNull(); // no full-text view yet
+      await materializeAll(store());
+      await seedSearch(store());
+      expect(await store().views.reindexOlderForm()).toBeNull(); // nothing stale
+      // Behind because of an import's deferred writes: the import reindexes, not this.
+      await docs.putLocal(SEARCH_STALE, { deferredAt: '2025-03-01T00:00:00.000Z' });
+      expect(await store().views.reindexOlderForm()).toBeNull();
+      expect(await docs.getLocal(SEARCH_STALE)).toEqual({ deferredAt: '2025-03-01T00:00:00.000Z' });
+      await docs.putLocal(SEARCH_STALE, olderFormStale('2025-03-01T00:00:00.000Z'));
+      const before = await search('pool');
+      expect(await store().views.reindexOlderForm()).toEqual({ entries: 7, sessions: 2 });
+      expect(await docs.getLocal(SEARCH_STALE)).toBeNull();
+      expect(await search('pool')).toEqual(before);
+      expect(await store().views.reindexOlderForm()).toBeNull(); // done once
     });
 
     it('follows replaced chunks', async () => {

@@ -7,6 +7,7 @@
  * commit documents that a view being built has not seen, whichever process wrote them.
  */
 import { checkSessionSort } from '../views-common/session-sort.js';
+import { isOlderForm } from '../views-common/entry-search-text.js';
 import { readTurnsQuery } from '../views-common/turns-query.js';
 import type { ProjectedEntry } from '../../core/documents.js';
 import {
@@ -272,6 +273,20 @@ export class PostgresViews implements Views {
       await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
       const registry = await this.#registry(client);
       if (!registry.has('full_text')) throw new ViewMissingError('full_text');
+      const counts = await this.#fullText.reindex(client);
+      await searchCaughtUp(client);
+      return counts;
+    });
+  }
+
+  async reindexOlderForm(): Promise<{ entries: number; sessions: number } | null> {
+    return this.#db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
+      if (!(await this.#registry(client)).has('full_text')) return null;
+      const marker = await client.query<{ value: string }>('SELECT value FROM local_docs WHERE id = $1', [
+        SEARCH_STALE,
+      ]);
+      if (!isOlderForm(marker.rows[0]?.value)) return null;
       const counts = await this.#fullText.reindex(client);
       await searchCaughtUp(client);
       return counts;

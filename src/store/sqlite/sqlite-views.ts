@@ -4,6 +4,7 @@
  * the queries. Each view lives in its own file under `views/`.
  */
 import { checkSessionSort } from '../views-common/session-sort.js';
+import { isOlderForm } from '../views-common/entry-search-text.js';
 import { readTurnsQuery } from '../views-common/turns-query.js';
 import type { Statement } from 'better-sqlite3';
 import type { Segment } from '../../core/active-time.js';
@@ -262,6 +263,25 @@ export class SqliteViews implements Views, DocWriteObserver {
         .immediate();
     } finally {
       this.#cache.clear(); // cached search statements referred to the recreated tables
+    }
+  }
+
+  async reindexOlderForm(): Promise<{ entries: number; sessions: number } | null> {
+    this.#syncRegistry();
+    if (!this.#registry.has('full_text')) return null;
+    const marker = this.#db.prepare('SELECT value FROM local_docs WHERE id = ?');
+    try {
+      return this.#db
+        .transaction(() => {
+          const row = marker.get(SEARCH_STALE) as { value: string } | undefined;
+          if (!isOlderForm(row?.value)) return null;
+          const counts = this.#fullText.reindex();
+          this.#searchCaughtUp();
+          return counts;
+        })
+        .immediate();
+    } finally {
+      this.#cache.clear();
     }
   }
 
