@@ -523,7 +523,7 @@ export interface paths {
     };
     /**
      * Turns across sessions, newest first
-     * @description What the person typed (`role=user`) and what Claude said (`role=assistant`), or both, in every session the filters select, newest first (turns without a timestamp last). `from` and `to` bound the turns' own timestamps; the other filters select sessions as on `GET /api/sessions`. Each turn names its session and entry index (open `/api/sessions/{sessionId}/transcript` at it) and carries its session's title, project and last activity. Empty for sessions without full-content chunks.
+     * @description What the person typed (`role=user`) and what Claude said (`role=assistant`), or both, in every session the filters select, newest first (a turn whose timestamp is missing or not a time last). `from` and `to` bound the turns' own timestamps; the other filters select sessions as on `GET /api/sessions`. Each turn names its session and entry index (open `/api/sessions/{sessionId}/transcript` at it) and carries its session's title, project and last activity. Empty for sessions without full-content chunks.
      */
     get: {
       parameters: {
