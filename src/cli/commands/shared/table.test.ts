@@ -55,8 +55,33 @@ describe('formatTable', () => {
     expect(lines).toEqual(['ID  N  TITLE', 'a   1  bell␇ nul␀', 'bb  2  x']);
   });
 
-  it('truncates by characters, not bytes', () => {
-    expect(truncate('日本語のテキスト', 4)).toBe('日本語…');
+  it('truncates by terminal columns, never inside a character', () => {
+    // Each CJK character takes two columns: three columns hold one, then the ellipsis.
+    expect(truncate('日本語のテキスト', 4)).toBe('日…');
+    expect(truncate('日本語のテキスト', 5)).toBe('日本…');
     expect(truncate('abc', 3)).toBe('abc');
+    expect(truncate('abcdef', 4)).toBe('abc…');
+    // An emoji with its skin tone, and a letter with a combining accent, stay whole.
+    expect(truncate('👍🏽👍🏽👍🏽', 5)).toBe('👍🏽👍🏽…');
+    expect(truncate('e\u0301e\u0301e\u0301e\u0301', 3)).toBe('e\u0301e\u0301…');
+  });
+
+  it('lines up rows of CJK text and emoji with the others', () => {
+    const cols: Array<Column<{ t: string; n: number }>> = [
+      { header: 'TITLE', value: (r) => r.t },
+      { header: 'N', value: (r) => String(r.n), align: 'right' },
+    ];
+    const lines = formatTable(cols, [
+      { t: '日本語', n: 1 },
+      { t: 'abc', n: 22 },
+      { t: '🎉 ok', n: 3 },
+    ]);
+    expect(lines).toEqual(['TITLE    N', '日本語   1', 'abc     22', '🎉 ok    3']);
+    const cut = formatTable(
+      [{ header: 'T', value: (r: { t: string }) => r.t, flex: true, min: 4 }],
+      [{ t: '日本語のテキスト' }],
+      7,
+    );
+    expect(cut).toEqual(['T', '日本語…']);
   });
 });

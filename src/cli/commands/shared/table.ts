@@ -2,9 +2,11 @@
  * Plain-text tables for the terminal: columns padded to their widest cell, and — when a width is
  * given — the flexible columns (titles, paths) cut with `…` so each row fits on one line.
  * Every cell goes through `oneLine`, which removes the escape sequences a transcript's text may
- * hold and pictures its controls (terminal-text.ts): no colour codes inside cells, so widths are
- * simply string lengths (code points), and no cell can drive the terminal.
+ * hold and pictures its controls (terminal-text.ts): no colour codes inside cells, and no cell can
+ * drive the terminal. Widths are terminal columns (`string-width`), so rows of CJK text or emoji
+ * line up with the others.
  */
+import stringWidth from 'string-width';
 import { terminalLine } from './terminal-text.js';
 
 export interface Column<Row> {
@@ -19,14 +21,27 @@ export interface Column<Row> {
   drop?: number;
 }
 
-const len = (s: string) => [...s].length;
+/** Columns a string takes on a terminal: CJK and most emoji take two, combining marks none. */
+const len = (s: string) => stringWidth(s);
 
-/** Cuts `s` to `max` characters, ending in `…` when it was longer. */
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * Cuts `s` to `max` terminal columns, ending in `…` when it was wider; never inside a character
+ * (a grapheme: an emoji with its modifiers, a letter with its accents).
+ */
 export function truncate(s: string, max: number): string {
-  const chars = [...s];
-  if (chars.length <= max) return s;
-  if (max <= 1) return chars.slice(0, max).join('');
-  return `${chars.slice(0, max - 1).join('')}…`;
+  if (len(s) <= max) return s;
+  const room = max <= 1 ? max : max - 1;
+  let out = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(s)) {
+    const w = len(segment);
+    if (used + w > room) break;
+    out += segment;
+    used += w;
+  }
+  return max <= 1 ? out : `${out}…`;
 }
 
 /**

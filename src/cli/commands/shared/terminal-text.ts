@@ -15,7 +15,8 @@
  *    readable where a picture would glue them into one long line. Only `\n` and `\t` are kept.
  *
  * Each replacement is one code point for one, so widths counted after this step are the widths
- * shown (the tables measure code points). Nothing else is touched: CJK, emoji, combining marks.
+ * shown (a picture takes one column, as the tables measure it). Nothing else is touched: CJK,
+ * emoji, combining marks.
  *
  * For the human output only, applied to the transcript's text before the CLI adds its own colours
  * (search's highlight, doctor's status), which must keep working. `--json`, `--markdown` and
