@@ -6,6 +6,7 @@
  * Of several processes starting on one database, one rebuilds (`Views.reindexOlderForm`).
  */
 import { SEARCH_STALE, type Store } from '../store/contract.js';
+import { isOlderForm } from '../store/views-common/entry-search-text.js';
 
 export interface SearchCatchUp {
   /** Settles when the rebuild has ended, was not needed, or will not start (stopped first). */
@@ -23,8 +24,8 @@ export function startSearchCatchUp(
   const done = (async () => {
     await after;
     if (stopped) return;
-    const marker = await store.docs.getLocal<{ olderForm?: string }>(SEARCH_STALE).catch(() => null);
-    if (!marker?.olderForm) return;
+    const marker = await store.docs.getLocal(SEARCH_STALE).catch(() => null);
+    if (!isOlderForm(marker)) return;
     log(
       `search: the index was made by an earlier version (${marker.olderForm}); rebuilding it in the background`,
     );

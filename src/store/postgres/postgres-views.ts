@@ -269,24 +269,33 @@ export class PostgresViews implements Views {
   }
 
   async reindex(): Promise<{ entries: number; sessions: number }> {
-    return this.#db.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
-      const registry = await this.#registry(client);
-      if (!registry.has('full_text')) throw new ViewMissingError('full_text');
-      const counts = await this.#fullText.reindex(client);
-      await searchCaughtUp(client);
-      return counts;
-    });
+    return (await this.#rebuildSearch(async (client) => {
+      if (!(await this.#registry(client)).has('full_text')) throw new ViewMissingError('full_text');
+      return true;
+    }))!;
   }
 
   async reindexOlderForm(): Promise<{ entries: number; sessions: number } | null> {
-    return this.#db.transaction(async (client) => {
-      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
-      if (!(await this.#registry(client)).has('full_text')) return null;
+    return this.#rebuildSearch(async (client) => {
+      if (!(await this.#registry(client)).has('full_text')) return false;
       const marker = await client.query<{ value: string }>('SELECT value FROM local_docs WHERE id = $1', [
         SEARCH_STALE,
       ]);
-      if (!isOlderForm(marker.rows[0]?.value)) return null;
+      const value = marker.rows[0]?.value;
+      return value !== undefined && isOlderForm(JSON.parse(value));
+    });
+  }
+
+  /**
+   * Rebuilds the full-text index holding the views lock exclusively, if `needed` (asked under the
+   * lock) says so.
+   */
+  async #rebuildSearch(
+    needed: (client: Queryable) => Promise<boolean>,
+  ): Promise<{ entries: number; sessions: number } | null> {
+    return this.#db.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
+      if (!(await needed(client))) return null;
       const counts = await this.#fullText.reindex(client);
       await searchCaughtUp(client);
       return counts;

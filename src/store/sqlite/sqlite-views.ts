@@ -253,9 +253,25 @@ export class SqliteViews implements Views, DocWriteObserver {
 
   async reindex(): Promise<{ entries: number; sessions: number }> {
     this.#require('full_text');
+    return this.#rebuildSearch(() => true)!;
+  }
+
+  async reindexOlderForm(): Promise<{ entries: number; sessions: number } | null> {
+    this.#syncRegistry();
+    if (!this.#registry.has('full_text')) return null;
+    const marker = this.#db.prepare('SELECT value FROM local_docs WHERE id = ?');
+    return this.#rebuildSearch(() => {
+      const row = marker.get(SEARCH_STALE) as { value: string } | undefined;
+      return row !== undefined && isOlderForm(JSON.parse(row.value));
+    });
+  }
+
+  /** Rebuilds the full-text index in one write transaction, if `needed()` says so inside it. */
+  #rebuildSearch(needed: () => boolean): { entries: number; sessions: number } | null {
     try {
       return this.#db
         .transaction(() => {
+          if (!needed()) return null;
           const counts = this.#fullText.reindex();
           this.#searchCaughtUp();
           return counts;
@@ -263,25 +279,6 @@ export class SqliteViews implements Views, DocWriteObserver {
         .immediate();
     } finally {
       this.#cache.clear(); // cached search statements referred to the recreated tables
-    }
-  }
-
-  async reindexOlderForm(): Promise<{ entries: number; sessions: number } | null> {
-    this.#syncRegistry();
-    if (!this.#registry.has('full_text')) return null;
-    const marker = this.#db.prepare('SELECT value FROM local_docs WHERE id = ?');
-    try {
-      return this.#db
-        .transaction(() => {
-          const row = marker.get(SEARCH_STALE) as { value: string } | undefined;
-          if (!isOlderForm(row?.value)) return null;
-          const counts = this.#fullText.reindex();
-          this.#searchCaughtUp();
-          return counts;
-        })
-        .immediate();
-    } finally {
-      this.#cache.clear();
     }
   }
 

@@ -25,15 +25,9 @@ export function olderFormStale(nowIso: string): { olderForm: string; since: stri
   return { olderForm: OLDER_FORM, since: nowIso };
 }
 
-/** Whether a stored search-stale marker (its JSON text) is `olderFormStale`'s, not an import's. */
-export function isOlderForm(markerJson: string | undefined): boolean {
-  if (markerJson === undefined) return false;
-  try {
-    const value = JSON.parse(markerJson) as unknown;
-    return typeof value === 'object' && value !== null && 'olderForm' in value;
-  } catch {
-    return false;
-  }
+/** Whether a search-stale marker's value is `olderFormStale`'s, not an import's. */
+export function isOlderForm(marker: unknown): marker is { olderForm: string } {
+  return typeof marker === 'object' && marker !== null && 'olderForm' in marker;
 }
 
 /** Indexed characters per entry. */
