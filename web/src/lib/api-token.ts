@@ -5,6 +5,7 @@
  * makes (queries/api.ts). Reading and writing tolerate a storage that refuses (private mode,
  * quota): the token then lasts as long as the page.
  */
+import { browserStorage } from './local-store.js';
 
 export const TOKEN_KEY = 'transcripts.apiToken';
 
@@ -34,13 +35,7 @@ interface TokenStorage {
   removeItem(key: string): void;
 }
 
-function storage(): TokenStorage | undefined {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return undefined;
-  }
-}
+const storage = (): TokenStorage | undefined => browserStorage();
 
 /** The token for this page when storage refuses it. */
 let memory: string | null = null;

@@ -5,6 +5,7 @@
  * lasts as long as the page.
  */
 import { useCallback, useMemo, useSyncExternalStore } from 'react';
+import { browserStorage, keyedSubscription } from '../../lib/local-store.js';
 import type { SessionSortKey } from '../../lib/session-sort.js';
 import {
   COLUMNS_KEY,
@@ -16,38 +17,17 @@ import {
   type SessionFact,
 } from '../../lib/session-columns.js';
 
-const listeners = new Set<() => void>();
+const store = keyedSubscription([COLUMNS_KEY]);
 /** The last value read, by the stored text it came from: the same choice keeps one identity. */
 let cache: { raw: string | null; value: SessionColumns } = { raw: null, value: DEFAULT_COLUMNS };
 /** The choice for this page when storage refused it. */
 let memory: SessionColumns | null = null;
 
-function storage(): Storage | undefined {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
-function subscribe(fn: () => void): () => void {
-  listeners.add(fn);
-  const onStorage = (e: StorageEvent) => {
-    // `key` is null when another tab cleared the whole storage.
-    if (e.key === COLUMNS_KEY || e.key === null) fn();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(fn);
-    window.removeEventListener('storage', onStorage);
-  };
-}
-
 function snapshot(): SessionColumns {
   if (memory) return memory;
   let raw: string | null;
   try {
-    raw = storage()?.getItem(COLUMNS_KEY) ?? null;
+    raw = browserStorage()?.getItem(COLUMNS_KEY) ?? null;
   } catch {
     return DEFAULT_COLUMNS;
   }
@@ -56,13 +36,13 @@ function snapshot(): SessionColumns {
 }
 
 function write(next: SessionColumns): void {
-  memory = writeColumns(storage(), next) ? null : next;
-  for (const fn of listeners) fn();
+  memory = writeColumns(browserStorage(), next) ? null : next;
+  store.changed();
 }
 
 /** The stored choice and a setter (`DEFAULT_COLUMNS` resets it). */
 export function useSessionColumns(): [SessionColumns, (next: SessionColumns) => void] {
-  const columns = useSyncExternalStore(subscribe, snapshot, () => DEFAULT_COLUMNS);
+  const columns = useSyncExternalStore(store.subscribe, snapshot, () => DEFAULT_COLUMNS);
   return [columns, useCallback((next: SessionColumns) => write(next), [])];
 }
 

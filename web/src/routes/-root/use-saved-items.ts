@@ -3,6 +3,7 @@
  * (the omnibox dropdown, the list's "save filters") and kept in sync across tabs.
  */
 import { useCallback, useSyncExternalStore } from 'react';
+import { browserStorage, keyedSubscription } from '../../lib/local-store.js';
 import {
   RECENT_KEY,
   SAVED_KEY,
@@ -16,51 +17,31 @@ import {
   type SavedFilter,
 } from '../../lib/saved-items.js';
 
-const listeners = new Set<() => void>();
+const store = keyedSubscription([RECENT_KEY, SAVED_KEY]);
 const cache = new Map<string, { raw: string | null; value: unknown[] }>();
-
-function storage(): Storage | undefined {
-  try {
-    return globalThis.localStorage;
-  } catch {
-    return undefined;
-  }
-}
-
-function subscribe(fn: () => void): () => void {
-  listeners.add(fn);
-  const onStorage = (e: StorageEvent) => {
-    if (e.key === RECENT_KEY || e.key === SAVED_KEY) fn();
-  };
-  window.addEventListener('storage', onStorage);
-  return () => {
-    listeners.delete(fn);
-    window.removeEventListener('storage', onStorage);
-  };
-}
 
 /** A stable snapshot per key (useSyncExternalStore needs identity to change only on change). */
 function snapshot<T>(key: string, valid: (x: unknown) => x is T): T[] {
   let raw: string | null = null;
   try {
-    raw = storage()?.getItem(key) ?? null;
+    raw = browserStorage()?.getItem(key) ?? null;
   } catch {
     raw = null;
   }
   const hit = cache.get(key);
   if (hit && hit.raw === raw) return hit.value as T[];
-  const value = readList(storage(), key, valid);
+  const value = readList(browserStorage(), key, valid);
   cache.set(key, { raw, value });
   return value;
 }
 
 function write(key: string, list: unknown[]): void {
-  writeList(storage(), key, list);
-  for (const fn of listeners) fn();
+  writeList(browserStorage(), key, list);
+  store.changed();
 }
 
 export function useRecentSearches(): [string[], (q: string) => void] {
-  const list = useSyncExternalStore(subscribe, () => snapshot(RECENT_KEY, isString));
+  const list = useSyncExternalStore(store.subscribe, () => snapshot(RECENT_KEY, isString));
   const add = useCallback(
     (q: string) => write(RECENT_KEY, pushRecent(snapshot(RECENT_KEY, isString), q)),
     [],
@@ -69,7 +50,7 @@ export function useRecentSearches(): [string[], (q: string) => void] {
 }
 
 export function useSavedFilters(): [SavedFilter[], (f: SavedFilter) => void, (query: string) => void] {
-  const list = useSyncExternalStore(subscribe, () => snapshot(SAVED_KEY, isSavedFilter));
+  const list = useSyncExternalStore(store.subscribe, () => snapshot(SAVED_KEY, isSavedFilter));
   const save = useCallback(
     (f: SavedFilter) => write(SAVED_KEY, upsertSaved(snapshot(SAVED_KEY, isSavedFilter), f)),
     [],
