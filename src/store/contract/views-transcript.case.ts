@@ -282,6 +282,20 @@ export function describeTranscriptViews(options: ContractOptions): void {
       const found = await store().views.allTurns({ limit: 2, offset: 0 });
       expect(found.turns.map((t) => t.text)).toEqual(['beta again', 'beta reply, longer']);
       expect(found.total).toBe(9);
+      expect((await turns({ role: 'user' })).total).toBe(6);
+      // Replaced again, shorter and with its sides changed; then deleted: every total follows.
+      await putDocs(store(), [
+        chunkDoc('b', [entry(0, 'assistant', 'beta, now a reply', { timestamp: at(2, 0) })]),
+      ]);
+      expect((await turns()).total).toBe(7);
+      expect((await turns({ role: 'user' })).total).toBe(4);
+      expect(await turns({ role: 'assistant', project: 'beta' })).toEqual({
+        total: 2,
+        turns: ['b#0', 'n#1'],
+      });
+      await deleteDoc(store(), chunkDoc('b', [entry(0, 'user', '')])._id);
+      expect(await turns({ project: 'beta' })).toEqual({ total: 2, turns: ['n#1', 'n#0'] });
+      expect((await turns({ role: 'assistant' })).total).toBe(2);
       await expect(
         store().views.allTurns({ limit: 5, offset: 0, role: 'tool' as 'user' }),
       ).rejects.toBeInstanceOf(StoreInputError);

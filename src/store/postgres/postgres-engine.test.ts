@@ -4,9 +4,10 @@
  * can trust while they write, views another process (re)builds, migrations applied once, and text
  * PostgreSQL cannot hold. Skipped with the reason when no PostgreSQL answers.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
@@ -30,6 +31,7 @@ import { MERGE_AFTER_MS, PENDING_LIST_KB } from './views/pending-list.js';
 import { UNPAIRED } from './views/phrase-pairs.js';
 import { SearchTableStats } from './views/search-table-stats.js';
 
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
 const title = `postgres: several processes${engine.skip ? ` (skipped: ${engine.skip})` : ''}`;
@@ -469,7 +471,7 @@ describePg('postgres: a session rollup made before the text filter and the sorts
 });
 
 describePg('postgres: a speaker split made before the turns across sessions', () => {
-  it("gets the turns' times and the index that orders them when a process opens the store, and reads the newest through it", async () => {
+  it("gets the turns' times, the index that orders them and the counts per session when a process opens the store, and reads the newest through it", async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       chunkDoc('s', [
@@ -490,13 +492,16 @@ describePg('postgres: a speaker split made before the turns across sessions', ()
           )
         ).rows.map((r) => r.indexname);
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      // As an older version made it: no times, no time index.
+      // As an older version made it: no times, no time index, no counts per session.
       await client.query(`ALTER TABLE ${schema}.speaker_turns DROP COLUMN at_ms`);
+      await client.query(`DROP TABLE ${schema}.speaker_turn_counts`);
       expect(await indexes()).not.toContain('speaker_turns_newest');
       const b = await reopen();
       expect(await indexes()).toContain('speaker_turns_newest');
       const newest = await b.views.allTurns({ limit: 10, offset: 0, role: 'user' });
       expect(newest.turns.map((t) => `${t.sessionId}#${t.index}`)).toEqual(['s#2', 't#0', 's#0', 's#3']);
+      expect(newest.total).toBe(4);
+      expect((await b.views.allTurns({ limit: 1, offset: 0 })).total).toBe(5);
       const range = { from: '2025-03-01T10:01:00Z', to: '2025-03-01T10:02:00Z' };
       expect((await b.views.allTurns({ limit: 10, offset: 0, ...range })).turns.map((t) => t.text)).toEqual([
         'third',
@@ -514,6 +519,39 @@ describePg('postgres: a speaker split made before the turns across sessions', ()
       const steps = plan.rows.map((r) => r['QUERY PLAN']).join('\n');
       expect(steps).toContain('speaker_turns_newest');
       expect(steps).not.toMatch(/\bSort\b/);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
+describePg("postgres: the deployment guide's Citus steps", () => {
+  it('name every table the engine makes, and distribute by session only tables keyed by session first', async () => {
+    const { a } = await firstProcess();
+    await putDocs(a, [summaryDoc('s'), chunkDoc('s', [entry(0, 'user', 'hello')])]);
+    const guide = await readFile(path.join(repoRoot, 'docs/deployment.md'), 'utf8');
+    const citus = guide.slice(guide.indexOf('## 7. Citus'));
+    const named = (call: string) => {
+      const at = citus.indexOf(call);
+      expect(at, call).toBeGreaterThan(-1);
+      const list = citus.slice(citus.indexOf('ARRAY[', at), citus.indexOf('AS t;', at));
+      return [...list.matchAll(/'([a-z_]+)'/g)].map((m) => m[1]!);
+    };
+    const reference = named('create_reference_table(t)');
+    const distributed = ['docs', ...named("create_distributed_table(t, 'session_id'")];
+    const { client, schema } = await directClient(databaseUrl);
+    try {
+      const { rows } = await client.query<{ table: string; first: string | null }>(
+        `SELECT c.relname AS table,
+          (SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = i.indkey[0]
+           WHERE i.indrelid = c.oid AND i.indisprimary) AS first
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = $1 AND c.relkind = 'r' ORDER BY c.relname`,
+        [schema],
+      );
+      expect([...reference, ...distributed].sort()).toEqual(rows.map((r) => r.table));
+      for (const r of rows.filter((r) => distributed.includes(r.table)))
+        expect([r.table, r.first]).toEqual([r.table, 'session_id']);
     } finally {
       await client.end();
     }
