@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { startSilentServer } from '../../../test/support/silent-server.js';
 import { createMigrator } from '../../migrations/runner.js';
@@ -648,6 +648,56 @@ describePg('postgres: planner statistics', () => {
 
       await inProcess((store) => store.views.listSessions({}, { limit: 1, offset: 0 }));
       expect(await analyzedAt()).toBe(first);
+    } finally {
+      await client.end();
+    }
+  });
+  it('vacuums a table that grew or gathered dead rows by a fifth, so its pages are read from the index alone', async () => {
+    const env = await engine.serverEnv();
+    const dataDir = path.join(tmpdir(), 'ct-unused');
+    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
+    const turns = async () =>
+      (
+        await client.query<{ vacuumed: boolean; visible: number; dead: number; inserted: number }>(
+          `SELECT t.last_vacuum IS NOT NULL AS vacuumed, c.relallvisible AS visible, t.n_dead_tup::int AS dead,
+            t.n_ins_since_vacuum::int AS inserted
+          FROM pg_stat_user_tables t JOIN pg_class c ON c.oid = t.relid
+          WHERE t.schemaname = $1 AND t.relname = 'speaker_turns'`,
+          [schema],
+        )
+      ).rows[0]!;
+    const inProcess = async (work: (store: Store) => Promise<unknown>) => {
+      const store = await openStore({ dataDir, env });
+      try {
+        await work(store);
+      } finally {
+        await store.close();
+      }
+    };
+    const chunk = (text: string) =>
+      chunkDoc(
+        's',
+        Array.from({ length: 2000 }, (_, i) => entry(i, i % 2 ? 'assistant' : 'user', `${text} ${i}`)),
+      );
+    try {
+      await inProcess(async (store) => {
+        await materializeAll(store);
+        await client.query(`ALTER TABLE ${schema}.speaker_turns SET (autovacuum_enabled = false)`);
+        await putDocs(store, [chunk('first')]);
+      });
+      // A closed connection's counts reach the server's statistics a moment after it ends.
+      await vi.waitFor(async () =>
+        expect(await turns()).toMatchObject({ vacuumed: false, visible: 0, inserted: 2000 }),
+      );
+      await inProcess((store) => store.views.allTurns({ limit: 1, offset: 0 }));
+      const grown = await turns();
+      expect(grown.vacuumed).toBe(true);
+      expect(grown.visible).toBeGreaterThan(0);
+      // The same chunk written again: its 2,000 old rows are dead, and vacuumed away on the next look.
+      await inProcess((store) => putDocs(store, [chunk('second')]));
+      await vi.waitFor(async () => expect((await turns()).dead).toBeGreaterThanOrEqual(2000));
+      await inProcess((store) => store.views.allTurns({ limit: 1, offset: 0 }));
+      expect((await turns()).dead).toBe(0);
     } finally {
       await client.end();
     }
