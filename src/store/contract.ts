@@ -397,12 +397,13 @@ export interface Views {
   /** Rebuilds the full-text index from the stored chunks; returns how many entries it indexed. */
   reindex(): Promise<{ entries: number; sessions: number }>;
   /**
-   * Rebuilds the full-text index as `reindex` does if an earlier version made it in an older form
-   * (`SEARCH_STALE` says `olderForm`), deciding under the lock the rebuild takes, so of several
-   * processes opening the store together one rebuilds; null when there was nothing to rebuild or
-   * the full-text view is not materialised.
+   * Rebuilds the full-text index as `reindex` does if it waits for a rebuild nobody else will make
+   * (views-common/search-stale.ts's `rebuildDue`): an earlier version made it in an older form,
+   * or an import deferred writes to it and has renewed that since no later than `deferredBefore`
+   * (epoch ms). Decided under the lock the rebuild takes, so of several processes one rebuilds;
+   * null when there was nothing to rebuild or the full-text view is not materialised.
    */
-  reindexOlderForm(): Promise<{ entries: number; sessions: number } | null>;
+  reindexBehind(deferredBefore: number): Promise<{ entries: number; sessions: number } | null>;
   /**
    * Distinct values of a filter attribute with session counts (for the UI's pickers), counted over
    * the sessions `filter` selects, the attribute's own filter aside: under `model=x` the model

@@ -7,7 +7,8 @@
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ABANDONED_IMPORT_MS } from '../../src/store/views-common/search-stale.js';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand, runCommandChild } from '../support/bundle-cli.js';
@@ -88,6 +89,38 @@ describe('import killed halfway', () => {
       const third = await runCommand(['import', bundle, '--webapi', b.url]);
       expect(third.stdout).toMatch(/nothing to import/);
     } finally {
+      await b.stop();
+    }
+  });
+
+  it('killed after the documents and never run again: the server rebuilds search itself once the import has been silent long enough', async () => {
+    const root = await mkdtemp(path.join(tmp, 'abandoned-'));
+    const b = await startTestServer({ root });
+    let b2: TestServer | undefined;
+    try {
+      const killed = await runCommandChild(['import', bundle, '--webapi', b.url], {
+        killWhen: /import: documents: (\d+)\/\1 /,
+      });
+      expect(killed.killed).toBe(true);
+      expect((await getJson(b, '/api/health')).body.search).toEqual({ enabled: true, stale: true });
+      await b.stop({ keep: true });
+      // The server's clock past the import's last write by more than ABANDONED_IMPORT_MS.
+      const later = new Date(Date.now() + ABANDONED_IMPORT_MS + 60_000).toISOString();
+      b2 = await startTestServer({ root, env: { ...b.env, CT_NOW: later } });
+      await vi.waitFor(
+        async () => expect((await getJson(b2!, '/api/health')).body.search.stale).toBe(false),
+        {
+          timeout: 60_000,
+          interval: 100,
+        },
+      );
+      expect(b2.logs()).toMatch(
+        /search: an import left the index behind \(last write [^)]+\) and has written nothing since/,
+      );
+      expect(b2.logs()).toMatch(/search: index rebuilt: \d+ entries/);
+      await expectComplete(b2);
+    } finally {
+      await b2?.stop();
       await b.stop();
     }
   });

@@ -10,7 +10,7 @@ import { afterEach, expect, it } from 'vitest';
 import { resolvePaths } from '../../src/config/paths.js';
 import { SEARCH_STALE } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/open-store.js';
-import { olderFormStale } from '../../src/store/views-common/entry-search-text.js';
+import { olderFormStale } from '../../src/store/views-common/search-stale.js';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 

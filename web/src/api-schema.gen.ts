@@ -1864,7 +1864,7 @@ export interface components {
       total: number;
       /** @description false when there are more matches than `total` (shown as "5,000+"): an unfiltered search on the PostgreSQL engine stops counting past its ranking window */
       totalExact: boolean;
-      /** @description true while documents written by an import (`deferSearch`) are not in the index yet: hits may be missing until the import reindexes (or `transcripts reindex` runs) */
+      /** @description true while some entries are not in the index as they are: written by an import (`deferSearch`) that has not reindexed yet, or indexed by an earlier version. Hits may be missing until the import reindexes at its end; the server rebuilds an index an earlier version made, or one an import left behind for ten minutes; `transcripts reindex` does it now */
       stale: boolean;
       offset: number;
       limit: number;

@@ -64,7 +64,7 @@ export const healthSchema = z
       .nullable(),
     search: z.object({
       enabled: z.boolean(),
-      /** Documents written with `deferSearch` are not in the full-text index yet. */
+      /** Some entries are not in the full-text index as they are (see the search response's `stale`). */
       stale: z.boolean(),
     }),
     import: importStatusSchema,

@@ -38,8 +38,10 @@ export const searchResultSchema = z
     }),
     stale: z.boolean().openapi({
       description:
-        'true while documents written by an import (`deferSearch`) are not in the index yet: hits ' +
-        'may be missing until the import reindexes (or `transcripts reindex` runs)',
+        'true while some entries are not in the index as they are: written by an import ' +
+        '(`deferSearch`) that has not reindexed yet, or indexed by an earlier version. Hits may be ' +
+        'missing until the import reindexes at its end; the server rebuilds an index an earlier ' +
+        'version made, or one an import left behind for ten minutes; `transcripts reindex` does it now',
     }),
     offset: z.number(),
     limit: z.number(),

@@ -104,7 +104,7 @@ export const searchCommand = defineCommand<SearchOptions>({
     }
     if (r.stale)
       ctx.io.err(
-        'note: search is behind (an import wrote entries, or an earlier version indexed them: the server rebuilds that by itself); `transcripts reindex` catches up now',
+        'note: search is behind (an import is writing entries, or stopped before it finished, or an earlier version indexed them: the server catches up by itself); `transcripts reindex` catches up now',
       );
     // An older server does not say; nothing is known to be left out then.
     const ignored = (r.ignored as string[] | undefined) ?? [];

@@ -5,7 +5,7 @@
  */
 import { expect, it } from 'vitest';
 import { SEARCH_STALE, type SearchQuery, type Store } from '../contract.js';
-import { olderFormStale } from '../views-common/entry-search-text.js';
+import { deferredStale, olderFormStale } from '../views-common/search-stale.js';
 import type { ChunkDoc } from '../../core/documents.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from './view-fixtures.js';
@@ -450,22 +450,34 @@ export function describeSearchViews(options: ContractOptions): void {
       expect(await search('pool')).toEqual(before);
     });
 
-    it('rebuilds an index an earlier version made in an older form, and nothing else', async () => {
+    it('rebuilds an index in an older form, or one an import left behind long ago, and nothing else', async () => {
       const docs = store().docs;
-      expect(await store().views.reindexOlderForm()).toBeNull(); // no full-text view yet
+      const views = store().views;
+      const now = Date.now();
+      expect(await views.reindexBehind(now)).toBeNull(); // no full-text view yet
       await materializeAll(store());
       await seedSearch(store());
-      expect(await store().views.reindexOlderForm()).toBeNull(); // nothing stale
-      // Behind because of an import's deferred writes: the import reindexes, not this.
-      await docs.putLocal(SEARCH_STALE, { deferredAt: '2025-03-01T00:00:00.000Z' });
-      expect(await store().views.reindexOlderForm()).toBeNull();
-      expect(await docs.getLocal(SEARCH_STALE)).toEqual({ deferredAt: '2025-03-01T00:00:00.000Z' });
-      await docs.putLocal(SEARCH_STALE, olderFormStale('2025-03-01T00:00:00.000Z'));
+      expect(await views.reindexBehind(now)).toBeNull(); // nothing stale
+      // An import deferred a write at 00:00 and has written nothing since.
+      const doc = chunkDoc('q3', [entry(0, 'user', 'zanzibar ferry times')]);
+      await docs.commit([doc], [], { deferSearch: true });
+      const at = '2025-03-01T00:00:00.000Z';
+      await docs.putLocal(SEARCH_STALE, deferredStale(at));
+      // Renewed no earlier than the bound: the import may still be running, and reindexes at its end.
+      expect(await views.reindexBehind(Date.parse(at))).toBeNull();
+      expect(await docs.getLocal(SEARCH_STALE)).toEqual(deferredStale(at));
+      expect(await found('zanzibar')).toEqual([]);
+      // Older than the bound: it stopped, and nobody else will.
+      expect(await views.reindexBehind(Date.parse(at) + 1)).toEqual({ entries: 8, sessions: 3 });
+      expect(await docs.getLocal(SEARCH_STALE)).toBeNull();
+      expect(await found('zanzibar')).toEqual(['q3#0']);
+      expect(await views.reindexBehind(now)).toBeNull(); // done once
+      // An index in an older form is rebuilt whatever the bound.
+      await docs.putLocal(SEARCH_STALE, olderFormStale(at));
       const before = await search('pool');
-      expect(await store().views.reindexOlderForm()).toEqual({ entries: 7, sessions: 2 });
+      expect(await views.reindexBehind(0)).toEqual({ entries: 8, sessions: 3 });
       expect(await docs.getLocal(SEARCH_STALE)).toBeNull();
       expect(await search('pool')).toEqual(before);
-      expect(await store().views.reindexOlderForm()).toBeNull(); // done once
     });
 
     it('follows replaced chunks', async () => {

@@ -10,6 +10,7 @@ import {
   type DocInput,
   type WriteOptions,
 } from '../contract.js';
+import { deferredStale } from '../views-common/search-stale.js';
 import { encodeBody, hashBody } from './encode-content.js';
 
 export interface PreparedDoc {
@@ -116,6 +117,6 @@ export function localsOfWrite(locals: PreparedLocal[], options: WriteOptions | u
   if (!options?.deferSearch) return locals;
   return [
     ...locals,
-    ...prepareLocals([{ id: SEARCH_STALE, value: { deferredAt: new Date().toISOString() } }]),
+    ...prepareLocals([{ id: SEARCH_STALE, value: deferredStale(new Date().toISOString()) }]),
   ];
 }

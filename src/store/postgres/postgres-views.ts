@@ -7,7 +7,7 @@
  * commit documents that a view being built has not seen, whichever process wrote them.
  */
 import { checkSessionSort } from '../views-common/session-sort.js';
-import { isOlderForm } from '../views-common/entry-search-text.js';
+import { rebuildDue } from '../views-common/search-stale.js';
 import { readTurnsQuery } from '../views-common/turns-query.js';
 import type { ProjectedEntry } from '../../core/documents.js';
 import {
@@ -275,14 +275,14 @@ export class PostgresViews implements Views {
     }))!;
   }
 
-  async reindexOlderForm(): Promise<{ entries: number; sessions: number } | null> {
+  async reindexBehind(deferredBefore: number): Promise<{ entries: number; sessions: number } | null> {
     return this.#rebuildSearch(async (client) => {
       if (!(await this.#registry(client)).has('full_text')) return false;
       const marker = await client.query<{ value: string }>('SELECT value FROM local_docs WHERE id = $1', [
         SEARCH_STALE,
       ]);
       const value = marker.rows[0]?.value;
-      return value !== undefined && isOlderForm(JSON.parse(value));
+      return value !== undefined && rebuildDue(JSON.parse(value), deferredBefore);
     });
   }
 

@@ -119,7 +119,8 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     materialize: (name: ViewName) => writer.write<void>('materialize', name),
     drop: (name: ViewName) => writer.write<void>('drop', name),
     reindex: () => writer.write<{ entries: number; sessions: number }>('reindex'),
-    reindexOlderForm: () => writer.write<{ entries: number; sessions: number } | null>('reindexOlderForm'),
+    reindexBehind: (deferredBefore) =>
+      writer.write<{ entries: number; sessions: number } | null>('reindexBehind', deferredBefore),
     listSessions: (filter, page, sort) => reads.listSessions(filter, page, sort),
     getSession: (id) => reads.getSession(id),
     getSessions: (ids) => reads.getSessions(ids),

@@ -4,7 +4,7 @@
  * the queries. Each view lives in its own file under `views/`.
  */
 import { checkSessionSort } from '../views-common/session-sort.js';
-import { isOlderForm } from '../views-common/entry-search-text.js';
+import { rebuildDue } from '../views-common/search-stale.js';
 import { readTurnsQuery } from '../views-common/turns-query.js';
 import type { Statement } from 'better-sqlite3';
 import type { Segment } from '../../core/active-time.js';
@@ -256,13 +256,13 @@ export class SqliteViews implements Views, DocWriteObserver {
     return this.#rebuildSearch(() => true)!;
   }
 
-  async reindexOlderForm(): Promise<{ entries: number; sessions: number } | null> {
+  async reindexBehind(deferredBefore: number): Promise<{ entries: number; sessions: number } | null> {
     this.#syncRegistry();
     if (!this.#registry.has('full_text')) return null;
     const marker = this.#db.prepare('SELECT value FROM local_docs WHERE id = ?');
     return this.#rebuildSearch(() => {
       const row = marker.get(SEARCH_STALE) as { value: string } | undefined;
-      return row !== undefined && isOlderForm(JSON.parse(row.value));
+      return row !== undefined && rebuildDue(JSON.parse(row.value), deferredBefore);
     });
   }
 

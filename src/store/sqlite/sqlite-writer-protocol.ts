@@ -14,7 +14,7 @@ export const WRITE_OPS = [
   'materialize',
   'drop',
   'reindex',
-  'reindexOlderForm',
+  'reindexBehind',
   'upgradeViews',
 ] as const;
 export type WriteOp = (typeof WRITE_OPS)[number];

@@ -29,7 +29,7 @@ const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
   materialize: (name: ViewName) => views.materialize(name),
   drop: (name: ViewName) => views.drop(name),
   reindex: () => views.reindex(),
-  reindexOlderForm: () => views.reindexOlderForm(),
+  reindexBehind: async (deferredBefore: number) => views.reindexBehind(deferredBefore),
   upgradeViews: async () => views.upgrade(),
 };
 

@@ -13,22 +13,8 @@ import stripAnsi from 'strip-ansi';
 import type { ProjectedEntry } from '../../core/documents.js';
 import { MARK_CLOSE, MARK_OPEN } from './search-terms.js';
 
-/** What an index made by an earlier version holds that the current one does not. */
+/** What an index made by an earlier version holds that the current one does not (search-stale.ts). */
 export const OLDER_FORM = 'tool inputs as JSON, or terminal escape codes glued to words';
-
-/**
- * The search-stale marker's value (`SEARCH_STALE`) for an index that an earlier version wrote in
- * an older form: its rows stay as they are (a row is replaced by its next write, or by
- * `transcripts reindex`), and search says it is behind until then.
- */
-export function olderFormStale(nowIso: string): { olderForm: string; since: string } {
-  return { olderForm: OLDER_FORM, since: nowIso };
-}
-
-/** Whether a search-stale marker's value is `olderFormStale`'s, not an import's. */
-export function isOlderForm(marker: unknown): marker is { olderForm: string } {
-  return typeof marker === 'object' && marker !== null && 'olderForm' in marker;
-}
 
 /** Indexed characters per entry. */
 export const SEARCH_TEXT_CAP = 64 * 1024;

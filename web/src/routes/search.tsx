@@ -172,9 +172,9 @@ function SearchPage() {
           {data.stale && (
             <Alert color="yellow" variant="light" data-testid="search-stale">
               Search is behind: some entries are not indexed as they are yet (an import wrote them, or an
-              earlier version indexed them). An import brings it up to date when it finishes, and the server
-              rebuilds an index an earlier version made by itself once it has started;{' '}
-              <code>transcripts reindex</code> does it now.
+              earlier version indexed them). An import brings it up to date when it finishes; the server
+              rebuilds the index by itself after an upgrade, and for an import that stopped before it finished
+              (ten minutes after its last write); <code>transcripts reindex</code> does it now.
             </Alert>
           )}
           <Text size="sm" c="dimmed" data-testid="search-total">

@@ -14,7 +14,8 @@
 import type { Page, SearchHit, SearchQuery, SearchResult } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { SEARCH_STALE } from '../../contract.js';
-import { entrySearchText, olderFormStale } from '../../views-common/entry-search-text.js';
+import { entrySearchText } from '../../views-common/entry-search-text.js';
+import { olderFormStale } from '../../views-common/search-stale.js';
 import { splitSnippet, type SearchTerm } from '../../views-common/search-terms.js';
 import { rankWindow } from '../../views-common/rank-window.js';
 import { hasCjk, tokenText } from '../../views-common/search-tokens.js';
