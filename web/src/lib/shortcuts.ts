@@ -3,7 +3,7 @@
 export interface Shortcut {
   keys: string[];
   description: string;
-  where: 'anywhere' | 'omnibox' | 'session' | 'turns' | 'calendar';
+  where: 'anywhere' | 'omnibox' | 'list' | 'search' | 'session' | 'turns' | 'calendar';
 }
 
 export const SHORTCUTS: readonly Shortcut[] = [
@@ -18,10 +18,13 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['Shift', 'Enter'], description: 'search transcripts', where: 'omnibox' },
   { keys: ['↑', '↓'], description: 'choose a suggestion', where: 'omnibox' },
   { keys: ['Esc'], description: 'close the suggestions', where: 'omnibox' },
+  { keys: ['j', 'k'], description: 'next / previous session (Enter opens it)', where: 'list' },
+  { keys: ['j', 'k'], description: 'next / previous hit (Enter opens it)', where: 'search' },
   { keys: ['1', '2', '3'], description: 'Both / You / Claude', where: 'session' },
   { keys: ['r'], description: 'switch between conversation and raw reader', where: 'session' },
   { keys: ['j', 'k'], description: 'next / previous item', where: 'session' },
   { keys: ['1', '2', '3'], description: 'Both / You / Claude', where: 'turns' },
+  { keys: ['j', 'k'], description: 'next / previous turn (Enter opens it)', where: 'turns' },
   { keys: ['←', '→'], description: 'previous / next month', where: 'calendar' },
   { keys: ['t'], description: 'this month', where: 'calendar' },
 ];

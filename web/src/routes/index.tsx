@@ -7,8 +7,10 @@
 import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import { useCallback, useEffect, useMemo } from 'react';
+import type { Virtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { FilterChips } from '../components/FilterChips.js';
+import { useListCursor } from '../components/use-list-cursor.js';
 import { WindowList } from '../components/WindowList.js';
 import { formatCountOf } from '../lib/format.js';
 import { termsRegExp } from '../lib/highlight.js';
@@ -40,6 +42,7 @@ import { SortControl } from './-list/SortControl.js';
 import { ColumnsControl } from './-list/ColumnsControl.js';
 import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { useListPosition } from './-list/use-list-position.js';
+import { usePageKeys } from './-root/Shortcuts.js';
 import { useSavedFilters } from './-root/use-saved-items.js';
 
 /** The API parameters of the list's URL state (a project resolves against the directories the API knows). */
@@ -106,6 +109,9 @@ function SessionListPage() {
     enabled: total === 0 && chips.length > 0,
   }).data;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
+  const virtualizerRef = useRef<Virtualizer<Window, Element> | null>(null);
+  const step = useListCursor({ items: '[data-testid="session-row"]', virtualizer: virtualizerRef });
+  usePageKeys({ j: () => step(1), k: () => step(-1) });
 
   const loadMore = useCallback(() => {
     if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
@@ -173,6 +179,7 @@ function SessionListPage() {
           estimateSize={() => 72}
           renderItem={(s) => <SessionRow s={s} re={re} sortedBy={sortedBy} facts={facts} />}
           onNearEnd={loadMore}
+          virtualizerRef={virtualizerRef}
           scrollPaddingStart={56}
           restore={position.restore}
           onAnchor={position.onAnchor}

@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link, createFileRoute } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import { AnchorLink } from '../components/AnchorLink.js';
+import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet } from '../components/HighlightedText.js';
 import { IgnoredTerms } from '../components/IgnoredTerms.js';
@@ -28,6 +29,7 @@ import { searchQueryOptions } from '../queries/search.js';
 import { apiFilters, projectCwds, useProjectCwds } from '../queries/sessions.js';
 import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
+import { usePageKeys } from './-root/Shortcuts.js';
 import { useRecentSearches } from './-root/use-saved-items.js';
 
 const PAGE = SEARCH_PAGE_SIZE;
@@ -106,6 +108,8 @@ function SearchPage() {
   });
   const set = (patch: Partial<SearchPageSearch>) =>
     navigate({ search: (old: SearchPageSearch) => ({ ...old, ...patch }) });
+  const step = useListCursor({ items: '[data-testid="search-hit"]' });
+  usePageKeys({ j: () => step(1), k: () => step(-1) });
   const data = result.data;
   // Past a lower-bound total ("5,000+") one more page is offered; reaching it widens the window.
   const pages = data ? Math.ceil(data.total / PAGE) + (data.totalExact ? 0 : 1) : 0;

@@ -8,6 +8,7 @@ import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { AnchorLink } from '../components/AnchorLink.js';
+import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { Pager } from '../components/Pager.js';
 import { SpeakerToggle } from '../components/SpeakerToggle.js';
@@ -68,10 +69,13 @@ function TurnsPage() {
   const setRole = (r: TurnRoleChoice) =>
     set({ role: r === DEFAULT_TURN_ROLE ? undefined : r, offset: undefined });
   const clearAll = () => navigate({ search: { role: search.role } });
+  const step = useListCursor({ items: '[data-testid="turn-row"]' });
   usePageKeys({
     '1': () => setRole('both'),
     '2': () => setRole('user'),
     '3': () => setRole('assistant'),
+    j: () => step(1),
+    k: () => step(-1),
   });
 
   const data = result.data;

@@ -7,7 +7,7 @@
 import { Group, Kbd, Modal, Stack, Table, Text } from '@mantine/core';
 import { useNavigate } from '@tanstack/react-router';
 import { createContext, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { GO_KEYS, SHORTCUTS, isTypingTarget } from '../../lib/shortcuts.js';
+import { GO_KEYS, SHORTCUTS, isTypingTarget, type Shortcut } from '../../lib/shortcuts.js';
 
 interface ShortcutsApi {
   openHelp: () => void;
@@ -103,9 +103,11 @@ export function ShortcutsProvider({ children }: { children: ReactNode }) {
   );
 }
 
-const WHERE: Record<string, string> = {
+const WHERE: Record<Shortcut['where'], string> = {
   anywhere: 'Anywhere',
   omnibox: 'In the omnibox',
+  list: 'In the session list',
+  search: 'On the search page',
   session: 'In a session',
   turns: 'On the Turns page',
   calendar: 'In the calendar',

@@ -77,6 +77,7 @@ function TurnRow({ turn }: { turn: SessionTurn }) {
   return (
     <Box
       mt={4}
+      className="ct-cursor-item"
       data-testid="turn-row"
       data-session-id={turn.sessionId}
       data-entry={turn.index}
