@@ -56,7 +56,7 @@ export const statusCommand = defineCommand<StatusOptions>({
         !health.search.enabled
           ? 'off (the full-text migration is pending)'
           : health.search.stale
-            ? 'enabled, behind (`transcripts reindex` catches up)'
+            ? 'enabled, behind (the server catches up by itself; `transcripts reindex` does it now)'
             : 'enabled',
       ],
       ['import', importLine(health.import)],
