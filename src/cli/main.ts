@@ -15,6 +15,7 @@ import { type Env, packageVersion } from '../config/paths.js';
 import type { CommandContext, CommandSpec } from './command.js';
 import { COMMANDS } from './commands/index.js';
 import { UsageError } from './errors.js';
+import { terminalText } from './commands/shared/terminal-text.js';
 import { createIo, type Io } from './io.js';
 import { type GivenValue, refusedValue } from './refused-value.js';
 
@@ -161,6 +162,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
 }
 
 function reportError(err: unknown, io: Io, signal: AbortSignal): number {
+  // A message may carry a server's words or a file's name: shown, never acted on by the terminal.
+  const say = (line: string) => io.err(terminalText(line));
   if (err instanceof CommanderError) {
     // Commander already printed help, the version or its own error message.
     if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.exitCode === 0)
@@ -168,22 +171,22 @@ function reportError(err: unknown, io: Io, signal: AbortSignal): number {
     return EXIT.usage;
   }
   if (err instanceof UsageError || err instanceof ConfigError || err instanceof InvalidStoreSetting) {
-    io.err(`error: ${err.message}`);
+    say(`error: ${err.message}`);
     return EXIT.usage;
   }
   if (signal.aborted) {
-    io.err('interrupted');
+    say('interrupted');
     return EXIT.failure;
   }
   if (err instanceof ApiError) {
-    io.err(`error: ${err.message} (HTTP ${err.status} ${err.code} from ${err.method} ${err.url})`);
+    say(`error: ${err.message} (HTTP ${err.status} ${err.code} from ${err.method} ${err.url})`);
     return EXIT.failure;
   }
   if (err instanceof ApiConnectionError) {
-    io.err(`error: ${err.message}`);
+    say(`error: ${err.message}`);
     return EXIT.failure;
   }
-  io.err(`error: ${err instanceof Error ? err.message : String(err)}`);
+  say(`error: ${err instanceof Error ? err.message : String(err)}`);
   if (process.env.CT_DEBUG && err instanceof Error && err.stack) io.err(err.stack);
   return EXIT.failure;
 }

@@ -7,6 +7,8 @@
  * `--json`, `--markdown` and `--raw` stay what the API returns.
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -186,5 +188,55 @@ describe('transcript text on the terminal', () => {
     expect(days).toMatch(/\bproj$/m);
     const facets = JSON.parse((await cli(['facets', 'cwd', '--json'])).stdout);
     expect(facets.values[0].value).toBe(CWD);
+  });
+});
+
+/**
+ * What a server says of itself reaches the terminal too: a server (here a real tiny one in front of
+ * the real API) whose error messages and health answer carry escape sequences.
+ */
+describe("a server's own words on the terminal", () => {
+  let hostile: { server: Server; url: string };
+  beforeAll(async () => {
+    const server = createServer((req, res) => {
+      req.resume();
+      void (async () => {
+        if (req.url?.startsWith('/api/health')) {
+          const health = (await getJson(s, '/api/health')).body;
+          health.store.error = `disk ${CLIPBOARD}full${TITLE}`;
+          health.import = { ...health.import, state: 'failed', reason: `${RED}gone${RESET}\r${BEL}` };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(health));
+        } else if (req.url?.startsWith('/api/migrate')) {
+          const migrate = (await getJson(s, '/api/migrate/status')).body;
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(migrate));
+        } else {
+          const error = { code: 'internal', message: `${TITLE}boom ${CLIPBOARD}now${BEL}` };
+          res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
+        }
+      })();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    hostile = { server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  });
+  afterAll(() => {
+    hostile?.server.closeAllConnections();
+    hostile?.server.close();
+  });
+
+  it("an API error's message is shown plainly", async () => {
+    const r = await runCommand(['sessions', '--webapi', hostile.url]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('error: boom now␇ (HTTP 500 internal from GET');
+    expect(r.stderr).not.toMatch(ACTING);
+  });
+
+  it("status shows the store's error and the import's reason plainly; --json keeps them", async () => {
+    const r = await runCommand(['status', '--webapi', hostile.url]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^store +\w+, \w+: disk full$/m);
+    expect(r.stdout).toMatch(/^import +first-start import failed: gone ␇$/m);
+    expect(r.stdout).not.toMatch(ACTING);
+    const json = JSON.parse((await runCommand(['status', '--json', '--webapi', hostile.url])).stdout);
+    expect(json.health.store.error).toBe(`disk ${CLIPBOARD}full${TITLE}`);
   });
 });

@@ -6,6 +6,7 @@ import { describeApiUrl } from '../../config/api-url.js';
 import { defineCommand } from '../command.js';
 import { formatBytes, plural } from './shared/format.js';
 import { jsonOption, webapiOf, webapiOption } from './shared/options.js';
+import { terminalLine } from './shared/terminal-text.js';
 
 export interface StatusOptions {
   json: boolean;
@@ -61,7 +62,8 @@ export const statusCommand = defineCommand<StatusOptions>({
       ],
       ['import', importLine(health.import)],
     ];
-    for (const [k, v] of rows) ctx.io.out(`${k.padEnd(9)} ${v}`);
+    // What the server says of itself (an error, a path) is its text: shown, never acted on.
+    for (const [k, v] of rows) ctx.io.out(`${k.padEnd(9)} ${terminalLine(v)}`);
     return 0;
   },
 });
