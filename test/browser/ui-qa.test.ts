@@ -225,6 +225,9 @@ describe.skipIf(!hasChromium)('web UI after the QA sweep, in Chromium', () => {
   it('explains a search page past the end and links back', async () => {
     const page = await open('/app/search?q=the&offset=99999');
     await page.getByTestId('search-past-end').waitFor();
+    expect(await page.getByTestId('search-past-end').textContent()).toMatch(
+      /This page starts at result 99,981, but the search has [\d,]+\+? matches \(\d+ pages? of \d+\)\./,
+    );
     await page.getByTestId('search-last-page').click();
     await page.getByTestId('search-hit').first().waitFor();
     const offset = Number(urlParams(page).get('offset'));

@@ -204,6 +204,9 @@ describe.skipIf(!hasChromium)('the Turns page, in Chromium', () => {
 
     await page.goto(`${server.url}/app/turns?role=both&offset=5000`);
     await page.getByTestId('turns-past-end').waitFor();
+    expect(await page.getByTestId('turns-past-end').textContent()).toMatch(
+      /Past the last pageThis page starts at turn 5,001, but there are \d+ \(\d+ pages? of 50\)\.Go to the last page \(\d+\)Go to the first page/,
+    );
     await page.getByTestId('turns-last-page').click();
     await expect.poll(() => urlParams(page).get('offset')).toBe(String((pages - 1) * 50));
     await expect.poll(async () => (await shown(page)).at(-1)).toBe(keyOf(all.turns.at(-1)!));

@@ -13,6 +13,7 @@ import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet } from '../components/HighlightedText.js';
 import { IgnoredTerms } from '../components/IgnoredTerms.js';
 import { Pager } from '../components/Pager.js';
+import { PastLastPage } from '../components/PastLastPage.js';
 import { isSearchable } from '../../../src/core/searchable.js';
 import { formatCount, formatTimestamp } from '../lib/format.js';
 import {
@@ -187,37 +188,34 @@ function SearchPage() {
             {result.isFetching ? ' …' : ''}
           </Text>
           {data.hits.length === 0 && offset > 0 && (
-            <Alert color="yellow" variant="light" title="Past the last page" data-testid="search-past-end">
-              <Stack gap={4} align="flex-start">
-                <Text size="sm">
-                  This page starts at result {formatCount(offset + 1)}, but the search has{' '}
-                  {formatCount(data.total)}
-                  {data.totalExact ? '' : '+'} matches ({formatCount(lastPage)} page
-                  {lastPage === 1 ? '' : 's'} of {PAGE}).
-                </Text>
-                <Group gap="md">
-                  <AnchorLink
-                    to="/search"
-                    size="sm"
-                    search={(old: SearchPageSearch) => ({
-                      ...old,
-                      offset: (lastPage - 1) * PAGE || undefined,
-                    })}
-                    data-testid="search-last-page"
-                  >
-                    Go to the last page ({formatCount(lastPage)})
-                  </AnchorLink>
-                  <AnchorLink
-                    to="/search"
-                    size="sm"
-                    search={(old: SearchPageSearch) => ({ ...old, offset: undefined })}
-                    data-testid="search-first-page"
-                  >
-                    Go to the first page
-                  </AnchorLink>
-                </Group>
-              </Stack>
-            </Alert>
+            <PastLastPage
+              testId="search-past-end"
+              lastPage={
+                <AnchorLink
+                  to="/search"
+                  size="sm"
+                  search={(old: SearchPageSearch) => ({ ...old, offset: (lastPage - 1) * PAGE || undefined })}
+                  data-testid="search-last-page"
+                >
+                  Go to the last page ({formatCount(lastPage)})
+                </AnchorLink>
+              }
+              firstPage={
+                <AnchorLink
+                  to="/search"
+                  size="sm"
+                  search={(old: SearchPageSearch) => ({ ...old, offset: undefined })}
+                  data-testid="search-first-page"
+                >
+                  Go to the first page
+                </AnchorLink>
+              }
+            >
+              This page starts at result {formatCount(offset + 1)}, but the search has{' '}
+              {formatCount(data.total)}
+              {data.totalExact ? '' : '+'} matches ({formatCount(lastPage)} page{lastPage === 1 ? '' : 's'} of{' '}
+              {PAGE}).
+            </PastLastPage>
           )}
           <Stack gap={6}>
             {data.hits.map((h) => (

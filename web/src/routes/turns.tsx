@@ -8,6 +8,7 @@ import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { AnchorLink } from '../components/AnchorLink.js';
+import { PastLastPage } from '../components/PastLastPage.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { Pager } from '../components/Pager.js';
@@ -131,32 +132,32 @@ function TurnsPage() {
       ) : (
         <>
           {data.turns.length === 0 && offset > 0 && (
-            <Alert color="yellow" variant="light" title="Past the last page" data-testid="turns-past-end">
-              <Stack gap={4} align="flex-start">
-                <Text size="sm">
-                  This page starts at turn {formatCount(offset + 1)}, but there are {formatCount(data.total)}{' '}
-                  ({formatCountOf(lastPage, 'page')} of {PAGE}).
-                </Text>
-                <Group gap="md">
-                  <AnchorLink
-                    to="/turns"
-                    size="sm"
-                    search={(old: TurnsSearch) => ({ ...old, offset: (lastPage - 1) * PAGE || undefined })}
-                    data-testid="turns-last-page"
-                  >
-                    Go to the last page ({formatCount(lastPage)})
-                  </AnchorLink>
-                  <AnchorLink
-                    to="/turns"
-                    size="sm"
-                    search={(old: TurnsSearch) => ({ ...old, offset: undefined })}
-                    data-testid="turns-first-page"
-                  >
-                    Go to the first page
-                  </AnchorLink>
-                </Group>
-              </Stack>
-            </Alert>
+            <PastLastPage
+              testId="turns-past-end"
+              lastPage={
+                <AnchorLink
+                  to="/turns"
+                  size="sm"
+                  search={(old: TurnsSearch) => ({ ...old, offset: (lastPage - 1) * PAGE || undefined })}
+                  data-testid="turns-last-page"
+                >
+                  Go to the last page ({formatCount(lastPage)})
+                </AnchorLink>
+              }
+              firstPage={
+                <AnchorLink
+                  to="/turns"
+                  size="sm"
+                  search={(old: TurnsSearch) => ({ ...old, offset: undefined })}
+                  data-testid="turns-first-page"
+                >
+                  Go to the first page
+                </AnchorLink>
+              }
+            >
+              This page starts at turn {formatCount(offset + 1)}, but there are {formatCount(data.total)} (
+              {formatCountOf(lastPage, 'page')} of {PAGE}).
+            </PastLastPage>
           )}
           <Stack gap={6} data-testid="turns-list">
             {groupTurns(data.turns).map((g) => (
