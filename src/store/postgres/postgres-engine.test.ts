@@ -77,6 +77,23 @@ async function directClient(url: string): Promise<{ client: pg.Client; schema: s
   return { client, schema };
 }
 
+/**
+ * `work` in a process of its own: a store opened for it and closed after. Closing ends its
+ * connections, which hands their counts of changed rows to the server's statistics, and waits for
+ * the analyze or vacuum it started.
+ */
+async function inOneProcess(
+  env: Record<string, string>,
+  work: (store: Store) => Promise<unknown>,
+): Promise<void> {
+  const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
+  try {
+    await work(store);
+  } finally {
+    await store.close();
+  }
+}
+
 /** One more process on an instance (closed after the test); it reads search statistics afresh. */
 async function openProcess(env: Record<string, string>): Promise<Store> {
   const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
@@ -604,7 +621,6 @@ describePg('postgres: phrases and word pairs', () => {
 describePg('postgres: planner statistics', () => {
   it('analyzes a table a large write changed, in the background of a read, and not again until it changes by a fifth', async () => {
     const env = await engine.serverEnv();
-    const dataDir = path.join(tmpdir(), 'ct-unused');
     const { client, schema } = await directClient(env.CT_DATABASE_URL!);
     const analyzedAt = async (): Promise<string | null> =>
       (
@@ -614,16 +630,7 @@ describePg('postgres: planner statistics', () => {
           [schema],
         )
       ).rows[0]?.at ?? null;
-    // Each store is one process; closing it ends its connections, which hands their counts of
-    // changed rows to the server's statistics, and waits for an ANALYZE it started.
-    const inProcess = async (work: (store: Store) => Promise<unknown>) => {
-      const store = await openStore({ dataDir, env });
-      try {
-        await work(store);
-      } finally {
-        await store.close();
-      }
-    };
+    const inProcess = (work: (store: Store) => Promise<unknown>) => inOneProcess(env, work);
     try {
       await inProcess(async (store) => {
         await materializeAll(store);
@@ -654,7 +661,6 @@ describePg('postgres: planner statistics', () => {
   });
   it('vacuums a table that grew or gathered dead rows by a fifth, so its pages are read from the index alone', async () => {
     const env = await engine.serverEnv();
-    const dataDir = path.join(tmpdir(), 'ct-unused');
     const { client, schema } = await directClient(env.CT_DATABASE_URL!);
     const turns = async () =>
       (
@@ -666,14 +672,7 @@ describePg('postgres: planner statistics', () => {
           [schema],
         )
       ).rows[0]!;
-    const inProcess = async (work: (store: Store) => Promise<unknown>) => {
-      const store = await openStore({ dataDir, env });
-      try {
-        await work(store);
-      } finally {
-        await store.close();
-      }
-    };
+    const inProcess = (work: (store: Store) => Promise<unknown>) => inOneProcess(env, work);
     const chunk = (text: string) =>
       chunkDoc(
         's',
