@@ -189,27 +189,19 @@ function SearchPage() {
           </Text>
           {data.hits.length === 0 && offset > 0 && (
             <PastLastPage
-              testId="search-past-end"
-              lastPage={
+              list="search"
+              lastPage={lastPage}
+              pageSize={PAGE}
+              pageLink={(to, label, testId) => (
                 <AnchorLink
                   to="/search"
                   size="sm"
-                  search={(old: SearchPageSearch) => ({ ...old, offset: (lastPage - 1) * PAGE || undefined })}
-                  data-testid="search-last-page"
+                  search={(old: SearchPageSearch) => ({ ...old, offset: to })}
+                  data-testid={testId}
                 >
-                  Go to the last page ({formatCount(lastPage)})
+                  {label}
                 </AnchorLink>
-              }
-              firstPage={
-                <AnchorLink
-                  to="/search"
-                  size="sm"
-                  search={(old: SearchPageSearch) => ({ ...old, offset: undefined })}
-                  data-testid="search-first-page"
-                >
-                  Go to the first page
-                </AnchorLink>
-              }
+              )}
             >
               This page starts at result {formatCount(offset + 1)}, but the search has{' '}
               {formatCount(data.total)}

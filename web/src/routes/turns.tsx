@@ -133,27 +133,19 @@ function TurnsPage() {
         <>
           {data.turns.length === 0 && offset > 0 && (
             <PastLastPage
-              testId="turns-past-end"
-              lastPage={
+              list="turns"
+              lastPage={lastPage}
+              pageSize={PAGE}
+              pageLink={(to, label, testId) => (
                 <AnchorLink
                   to="/turns"
                   size="sm"
-                  search={(old: TurnsSearch) => ({ ...old, offset: (lastPage - 1) * PAGE || undefined })}
-                  data-testid="turns-last-page"
+                  search={(old: TurnsSearch) => ({ ...old, offset: to })}
+                  data-testid={testId}
                 >
-                  Go to the last page ({formatCount(lastPage)})
+                  {label}
                 </AnchorLink>
-              }
-              firstPage={
-                <AnchorLink
-                  to="/turns"
-                  size="sm"
-                  search={(old: TurnsSearch) => ({ ...old, offset: undefined })}
-                  data-testid="turns-first-page"
-                >
-                  Go to the first page
-                </AnchorLink>
-              }
+              )}
             >
               This page starts at turn {formatCount(offset + 1)}, but there are {formatCount(data.total)} (
               {formatCountOf(lastPage, 'page')} of {PAGE}).
