@@ -7,16 +7,18 @@
  * matched 1,579) made a filtered search of a rare word take 460 ms instead of 17 ms on the 1 GB
  * bench history.
  *
- * Vacuum: every appended line rewrites the session's last chunk and its derived rows, so the
- * tables gather dead rows that only VACUUM makes room of again; and until a page is vacuumed, an
- * index-only read (the turns across sessions, paged in their index) still visits it (a deep page
- * of turns took 3 ms instead of 0.9 ms on the 200 MB bench history).
+ * Vacuum, where autovacuum is off (on the server, or for the table): every appended line rewrites
+ * the session's last chunk and its derived rows, so the tables gather dead rows that only VACUUM
+ * makes room of again; and until a page is vacuumed, an index-only read (the turns across
+ * sessions, paged in their index) still visits it (a deep page of turns took 3 ms instead of
+ * 0.9 ms on the 200 MB bench history). Where autovacuum is on, vacuum is left to it: it yields to
+ * other work on the table, which a VACUUM statement does not.
  *
  * So at most once a minute per process, a read looks (in the background) for tables of the
  * store's schema that autovacuum's default thresholds would have it analyze (changed by a fifth)
  * or vacuum (grown or gone dead by a fifth), and one process at a time does it (per schema: the
  * stores of one database in other schemas tend their own tables meanwhile). A table autovacuum
- * is working on is skipped, not waited for.
+ * (or anything else) is vacuuming is skipped, not waited for.
  */
 import { LOCK, type PostgresDatabase } from './postgres-database.js';
 
@@ -33,6 +35,8 @@ const CLOSE_GRACE_MS = 5_000;
 const CHANGED_SHARE = 0.2;
 const MIN_CHANGES = 1000;
 const MIN_DEAD = 50;
+/** Autovacuum's default `autovacuum_vacuum_cost_delay`: a vacuum pauses this long per 200 units of work. */
+const VACUUM_COST_DELAY_MS = 2;
 
 export class TableStatistics {
   readonly #db: PostgresDatabase;
@@ -90,8 +94,10 @@ export class TableStatistics {
         `SELECT * FROM (
           SELECT c.relname AS name, pg_table_size(c.oid) AS size,
             t.n_mod_since_analyze > $1::float8 * greatest(c.reltuples, 0) + $2::int AS "analyze",
-            t.n_ins_since_vacuum > $1::float8 * greatest(c.reltuples, 0) + $2::int
-              OR t.n_dead_tup > $1::float8 * greatest(c.reltuples, 0) + $3::int AS "vacuum"
+            (t.n_ins_since_vacuum > $1::float8 * greatest(c.reltuples, 0) + $2::int
+              OR t.n_dead_tup > $1::float8 * greatest(c.reltuples, 0) + $3::int)
+            AND (current_setting('autovacuum') = 'off' OR EXISTS (SELECT 1 FROM unnest(c.reloptions) AS o
+              WHERE o ~* '^autovacuum_enabled=(false|off|no|0)$')) AS "vacuum"
           FROM pg_stat_user_tables t JOIN pg_class c ON c.oid = t.relid
           WHERE t.schemaname = current_schema()) AS due
         WHERE "analyze" OR "vacuum"
@@ -105,6 +111,9 @@ export class TableStatistics {
       );
       if (!locked.rows[0]?.got) return;
       try {
+        // As gentle on the server as autovacuum itself would be (its default cost delay); reset
+        // before the connection goes back to the pool.
+        await client.query(`SET vacuum_cost_delay = '${VACUUM_COST_DELAY_MS}ms'`);
         const { rows: me } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
         this.#workingPid = me[0]!.pid;
         for (const { name, analyze, vacuum } of rows) {
@@ -116,6 +125,7 @@ export class TableStatistics {
         }
       } finally {
         this.#workingPid = null;
+        await client.query('RESET vacuum_cost_delay');
         await client.query('SELECT pg_advisory_unlock($1, hashtext(current_schema()))', [LOCK.analyze]);
       }
     } finally {
