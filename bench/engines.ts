@@ -20,6 +20,13 @@ export interface BenchEngine {
    * the next timed step does not pay for the step before; `sync` then does the same for the OS.
    */
   settle(): Promise<void>;
+  /**
+   * Brings the newest store to the rest a server left alone reaches after a bulk load: on
+   * PostgreSQL, every table vacuumed and analyzed (autovacuum's work, or the store's own upkeep
+   * where that is off, which would otherwise run beside the first minute of requests). The
+   * embedded engine has no such upkeep.
+   */
+  rest(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -36,6 +43,7 @@ export async function benchEngines(
             label: 'sqlite (embedded: SQLite file + object directory)',
             env: async () => ({}),
             settle: async () => {},
+            rest: async () => {},
             close: async () => {},
           }
         : await postgresEngine(options),
@@ -78,6 +86,24 @@ async function postgresEngine(options: { databaseUrl: string; keep: boolean }): 
         // Needs superuser or pg_checkpoint; without either the bench still runs, less settled.
         checkpoints = false;
         console.log(`note: no CHECKPOINT between steps (${(err as Error).message})`);
+      } finally {
+        await client.end();
+      }
+    },
+    async rest() {
+      const schema = schemas.at(-1);
+      if (!schema) return;
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      try {
+        const { rows } = await client.query<{ name: string }>(
+          'SELECT tablename AS name FROM pg_tables WHERE schemaname = $1 ORDER BY tablename',
+          [schema],
+        );
+        for (const { name } of rows)
+          await client.query(
+            `VACUUM (ANALYZE) ${client.escapeIdentifier(schema)}.${client.escapeIdentifier(name)}`,
+          );
       } finally {
         await client.end();
       }

@@ -219,7 +219,9 @@ async function benchEngine(
         ['backfill through the API', fmt(backfillMs, 0), fmt(backfillMBs), fmt(backfillMBs / fullMBs, 2)],
       ],
     );
-    // Latency is of a loaded instance at rest, not of one still writing the backfill out.
+    // Latency is of a loaded instance at rest, not of one still writing the backfill out or
+    // tending its tables after it.
+    await engine.rest();
     await settle(engine);
     const latency = await measureApi(server.url, args.requests);
     console.log('');
