@@ -65,10 +65,7 @@ it("leaves a running import's deferral to it, and rebuilds once the import has s
 
 it('stops looking at once when stopped between looks', async () => {
   const store = await storeWithDeferredImport(Date.now());
-  const catchUp = startSearchCatchUp(store, Promise.resolve(), () => undefined, {
-    now: Date.now,
-    everyMs: 3_600_000,
-  });
+  const catchUp = startSearchCatchUp(store, Promise.resolve(), () => undefined, { everyMs: 3_600_000 });
   await new Promise((r) => setTimeout(r, 50));
   catchUp.stop();
   const stopped = await Promise.race([

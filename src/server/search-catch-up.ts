@@ -11,7 +11,12 @@
  * database, one rebuilds (`Views.reindexBehind` decides under the rebuild's lock).
  */
 import { SEARCH_STALE, type Store } from '../store/contract.js';
-import { ABANDONED_IMPORT_MS, isOlderForm, rebuildDue } from '../store/views-common/search-stale.js';
+import {
+  ABANDONED_IMPORT_MS,
+  isDeferral,
+  isOlderForm,
+  rebuildDue,
+} from '../store/views-common/search-stale.js';
 
 export interface SearchCatchUp {
   /** Settles when stopped and no rebuild is running. */
@@ -21,8 +26,11 @@ export interface SearchCatchUp {
 }
 
 export interface SearchCatchUpOptions {
-  /** The server's clock (CT_NOW pins it). */
-  now: () => number;
+  /**
+   * The clock the marker's times are read against: the system's, as the store writes them (not
+   * the server's CT_NOW, which pins only derived status); tests pass their own.
+   */
+  now?: () => number;
   /** Between looks; a minute unless a test says otherwise. */
   everyMs?: number;
 }
@@ -31,8 +39,9 @@ export function startSearchCatchUp(
   store: Store,
   after: Promise<void>,
   log: (line: string) => void,
-  options: SearchCatchUpOptions,
+  options: SearchCatchUpOptions = {},
 ): SearchCatchUp {
+  const now = options.now ?? Date.now;
   let stopped = false;
   let wake: (() => void) | null = null;
   const pause = (ms: number) =>
@@ -46,7 +55,7 @@ export function startSearchCatchUp(
 
   const look = async () => {
     const marker = await store.docs.getLocal(SEARCH_STALE).catch(() => null);
-    const deferredBefore = options.now() - ABANDONED_IMPORT_MS;
+    const deferredBefore = now() - ABANDONED_IMPORT_MS;
     if (!rebuildDue(marker, deferredBefore)) return;
     log(
       isOlderForm(marker)
@@ -82,6 +91,7 @@ export function startSearchCatchUp(
 }
 
 function describe(marker: unknown): string {
-  const at = (marker as { deferredAt?: unknown }).deferredAt;
-  return typeof at === 'string' ? `last write ${at}` : 'no time of its last write';
+  return isDeferral(marker) && typeof marker.deferredAt === 'string'
+    ? `last write ${marker.deferredAt}`
+    : 'no time of its last write';
 }

@@ -277,7 +277,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     now: clock.now,
   });
   liveHolder.current = live;
-  const searchCatchUp = startSearchCatchUp(store, started.done, log, { now: clock.now });
+  const searchCatchUp = startSearchCatchUp(store, started.done, log);
 
   let closing: Promise<void> | undefined;
   let markClosed!: () => void;

@@ -8,7 +8,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ABANDONED_IMPORT_MS } from '../../src/store/views-common/search-stale.js';
+import { resolvePaths } from '../../src/config/paths.js';
+import { SEARCH_STALE } from '../../src/store/contract.js';
+import { openStore } from '../../src/store/open-store.js';
+import { ABANDONED_IMPORT_MS, deferredStale } from '../../src/store/views-common/search-stale.js';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand, runCommandChild } from '../support/bundle-cli.js';
@@ -104,9 +107,14 @@ describe('import killed halfway', () => {
       expect(killed.killed).toBe(true);
       expect((await getJson(b, '/api/health')).body.search).toEqual({ enabled: true, stale: true });
       await b.stop({ keep: true });
-      // The server's clock past the import's last write by more than ABANDONED_IMPORT_MS.
-      const later = new Date(Date.now() + ABANDONED_IMPORT_MS + 60_000).toISOString();
-      b2 = await startTestServer({ root, env: { ...b.env, CT_NOW: later } });
+      // Time passes: the import's last write is made older than ABANDONED_IMPORT_MS.
+      const store = await openStore({ dataDir: resolvePaths(b.env).dataDir, env: b.env });
+      const marker = await store.docs.getLocal<{ deferredAt: string }>(SEARCH_STALE);
+      expect(Date.now() - Date.parse(marker!.deferredAt)).toBeLessThan(ABANDONED_IMPORT_MS);
+      const long = new Date(Date.now() - ABANDONED_IMPORT_MS - 60_000).toISOString();
+      await store.docs.putLocal(SEARCH_STALE, deferredStale(long));
+      await store.close();
+      b2 = await startTestServer({ root, env: b.env });
       await vi.waitFor(
         async () => expect((await getJson(b2!, '/api/health')).body.search.stale).toBe(false),
         {
@@ -114,8 +122,8 @@ describe('import killed halfway', () => {
           interval: 100,
         },
       );
-      expect(b2.logs()).toMatch(
-        /search: an import left the index behind \(last write [^)]+\) and has written nothing since/,
+      expect(b2.logs()).toContain(
+        `search: an import left the index behind (last write ${long}) and has written nothing since`,
       );
       expect(b2.logs()).toMatch(/search: index rebuilt: \d+ entries/);
       await expectComplete(b2);

@@ -154,8 +154,10 @@ export class SpeakerSplitView implements PostgresView {
     }
     await q.query(TIME_INDEX_DDL);
     // A split made before the counts: counted once, from its turns.
-    const { rows: counted } = await q.query("SELECT to_regclass('speaker_turn_counts') IS NOT NULL AS has");
-    if (!(counted[0] as { has: boolean }).has) {
+    const { rows: counted } = await q.query<{ has: boolean }>(
+      "SELECT to_regclass('speaker_turn_counts') IS NOT NULL AS has",
+    );
+    if (!counted[0]!.has) {
       await q.query(COUNTS_DDL);
       await q.query(SQL.countAll);
     }
