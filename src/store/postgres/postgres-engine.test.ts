@@ -280,10 +280,9 @@ describePg('postgres: how the search table keeps tsvectors', () => {
     const { a } = await firstProcess();
     // Real text: a long stretch of a corpus transcript (paths, code, JSON), as a tool result is.
     const corpus = path.join(repoRoot, '../shared/corpus/claude-code/SWORDIntel__claude-backups');
-    const text = (await readFile(path.join(corpus, 'a7cf1760-ec41-4c5e-8546-866e1abd17df.jsonl'), 'utf8')).slice(
-      0,
-      12_000,
-    );
+    const text = (
+      await readFile(path.join(corpus, 'a7cf1760-ec41-4c5e-8546-866e1abd17df.jsonl'), 'utf8')
+    ).slice(0, 12_000);
     await putDocs(a, [chunkDoc('large', [entry(0, 'user', text), entry(1, 'user', 'a few words')])]);
     const { client, schema } = await directClient(databaseUrl);
     try {

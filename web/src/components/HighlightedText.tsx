@@ -1,11 +1,13 @@
 /**
  * Text with search matches marked. Everything is rendered as React text nodes inside <mark> /
  * <span> — never as HTML — so transcript content can contain any markup safely. Terminal control
- * sequences (ANSI colours in tool output) are left out of what is shown.
+ * sequences (ANSI colours in tool output) are left out of what is shown, and characters that
+ * would change it unseen are marked (RevealedText).
  */
 import { memo } from 'react';
 import { splitHighlights } from '../lib/highlight.js';
 import { stripAnsi } from '../lib/terminal-text.js';
+import { RevealedText } from './RevealedText.js';
 
 export const HighlightedText = memo(function HighlightedText({
   text,
@@ -15,16 +17,18 @@ export const HighlightedText = memo(function HighlightedText({
   re: RegExp | null;
 }) {
   const shown = stripAnsi(text);
-  if (!re) return <>{shown}</>;
+  if (!re) return <RevealedText text={shown} />;
   return (
     <>
       {splitHighlights(shown, re).map((s, i) =>
         s.mark ? (
           <mark key={i} className="ct-mark">
-            {s.text}
+            <RevealedText text={s.text} />
           </mark>
         ) : (
-          <span key={i}>{s.text}</span>
+          <span key={i}>
+            <RevealedText text={s.text} />
+          </span>
         ),
       )}
     </>
@@ -38,10 +42,12 @@ export function HighlightedSnippet({ snippet }: { snippet: ReadonlyArray<{ text:
       {snippet.map((s, i) =>
         s.mark ? (
           <mark key={i} className="ct-mark">
-            {stripAnsi(s.text)}
+            <RevealedText text={stripAnsi(s.text)} />
           </mark>
         ) : (
-          <span key={i}>{stripAnsi(s.text)}</span>
+          <span key={i}>
+            <RevealedText text={stripAnsi(s.text)} />
+          </span>
         ),
       )}
     </>

@@ -10,7 +10,7 @@ import { useEffect, useState } from 'react';
 import { AnchorLink } from '../components/AnchorLink.js';
 import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
-import { HighlightedSnippet } from '../components/HighlightedText.js';
+import { HighlightedSnippet, HighlightedText } from '../components/HighlightedText.js';
 import { IgnoredTerms } from '../components/IgnoredTerms.js';
 import { Pager } from '../components/Pager.js';
 import { PastLastPage } from '../components/PastLastPage.js';
@@ -65,7 +65,11 @@ function Hit({ hit, q }: { hit: SearchHit; q: string }) {
       <Paper withBorder p="xs" className="ct-row">
         <Group gap="xs" justify="space-between" wrap="nowrap">
           <Text size="sm" fw={600} truncate>
-            {hit.session?.title ?? hit.sessionId}
+            {hit.session?.title != null ? (
+              <HighlightedText text={hit.session.title} re={null} />
+            ) : (
+              hit.sessionId
+            )}
           </Text>
           <Text size="xs" c="dimmed" style={{ flexShrink: 0 }}>
             {hit.session?.project ?? ''}

@@ -4,7 +4,7 @@
  * sequences (an OSC 52 clipboard write, an OSC 8 link, a title change, cursor movement, a `\r`
  * that overwrites the line, BEL, NUL). Printed as is, that text drives the reader's terminal.
  *
- * Two steps, in this order:
+ * Three steps, in this order:
  * 1. Escape sequences (CSI, SGR colours among them; OSC ended by BEL or ST; DCS, APC and the other
  *    ESC sequences) are removed. `strip-ansi` recognises them: its pattern follows ECMA-48 and
  *    what terminals accept, which a hand-written regex would only approximate.
@@ -13,16 +13,21 @@
  *    pictures) → U+FFFD. A run of `\r` followed by `\n` is one newline, and a lone `\r` is a newline
  *    too: in captured output it redraws a progress line in place, and as a newline each state stays
  *    readable where a picture would glue them into one long line. Only `\n` and `\t` are kept.
+ * 3. Characters that change what is seen without being seen (core/hidden-characters.ts) are
+ *    marked: a bidirectional control as its name (`‹RLO›`), which would otherwise reorder the
+ *    rest of the line in a terminal that does bidi, and a run of tag characters as the ASCII it
+ *    hides (`‹hidden: …›`), which a model read and the terminal would not show.
  *
- * Each replacement is one code point for one, so widths counted after this step are the widths
- * shown (a picture takes one column, as the tables measure it). Nothing else is touched: CJK,
- * emoji, combining marks.
+ * Widths are counted after these steps, so they are the widths shown (a picture takes one column,
+ * as the tables measure it). Nothing else is touched: CJK, emoji (subdivision flags among them),
+ * combining marks, right-to-left text.
  *
  * For the human output only, applied to the transcript's text before the CLI adds its own colours
  * (search's highlight, doctor's status), which must keep working. `--json`, `--markdown` and
  * `--raw` are data formats: they stay byte for byte what the API returns.
  */
 import stripAnsi from 'strip-ansi';
+import { hiddenPieces } from '../../../core/hidden-characters.js';
 
 /** C0 controls except tab and line feed, DEL and C1: what would act on a terminal. */
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
@@ -41,9 +46,12 @@ function picture(c: string): string {
  * @example terminalText('\x1b[31mred\x1b[0m\x07\r\ndone') // 'red␇\ndone'
  */
 export function terminalText(s: string): string {
-  return stripAnsi(s)
+  const shown = stripAnsi(s)
     .replace(/\r+\n?/g, '\n')
     .replace(CONTROL, picture);
+  return hiddenPieces(shown)
+    .map((p) => (p.kind === 'text' ? p.text : p.kind === 'bidi' ? `‹${p.name}›` : `‹hidden: ${p.hidden}›`))
+    .join('');
 }
 
 /**

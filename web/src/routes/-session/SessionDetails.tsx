@@ -19,6 +19,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { AnchorLink } from '../../components/AnchorLink.js';
+import { HighlightedText } from '../../components/HighlightedText.js';
 import { ApiAnchor } from '../../components/ApiLink.js';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
 import type { ReactNode } from 'react';
@@ -72,7 +73,7 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
       <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
         <Stack gap={4} style={{ minWidth: 0 }}>
           <Title order={3} fz="lg" style={{ overflowWrap: 'anywhere' }} data-testid="session-heading">
-            {s.title ?? '(untitled session)'}
+            {s.title !== null ? <HighlightedText text={s.title} re={null} /> : '(untitled session)'}
           </Title>
           <Group gap="xs">
             <StatusMarker status={s.status} />

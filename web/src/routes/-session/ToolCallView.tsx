@@ -7,10 +7,12 @@ import { Anchor, Badge, Box, Group, Stack, Text, UnstyledButton } from '@mantine
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { useEffect, useState } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
+import { HiddenCharactersBadge } from '../../components/RevealedText.js';
 import type { SubagentFileHead, ToolCall } from '../../lib/entry-groups.js';
 import { formatCountOf } from '../../lib/format.js';
 import { diffStat, editDiff, type DiffLine } from '../../lib/line-diff.js';
 import { hasMatch } from '../../lib/highlight.js';
+import { holdsHidden } from '../../../../src/core/hidden-characters.js';
 import { targetProps } from './use-scroll-to-target.js';
 
 const MAX_INLINE = 20_000;
@@ -40,6 +42,11 @@ export function callSubject(name: string, input: unknown): string {
             'prompt',
           );
   return s.split('\n')[0]!.slice(0, 200);
+}
+
+/** Whether a call's input (`input`, as shown) or result holds hidden characters (RevealedText). */
+export function callHoldsHidden(call: ToolCall, input = stringifyInput(call.input)): boolean {
+  return holdsHidden(input) || holdsHidden(call.result?.content ?? '');
 }
 
 export function stringifyInput(input: unknown): string {
@@ -115,6 +122,7 @@ export function ToolCallView({
   const diff = editDiff(call.name, call.input);
   const stat = diff ? diffStat(diff.hunks) : null;
   const failed = call.result?.isError;
+  const hidden = callHoldsHidden(call, input);
   return (
     <Box
       data-testid="tool-call"
@@ -149,6 +157,7 @@ export function ToolCallView({
               error
             </Badge>
           )}
+          {hidden && <HiddenCharactersBadge />}
           {!call.result && (
             <Badge size="xs" color="gray" variant="outline" style={{ flexShrink: 0 }}>
               no result

@@ -7,6 +7,8 @@ import { Badge, Box, Collapse, Group, Stack, Text, UnstyledButton } from '@manti
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { useState, type ReactNode } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
+import { HiddenCharactersBadge } from '../../components/RevealedText.js';
+import { holdsHidden } from '../../../../src/core/hidden-characters.js';
 import {
   noticeLabel,
   subagentFileFor,
@@ -18,7 +20,7 @@ import { formatBytes, formatClock, formatCountOf, formatTokens, shortModel } fro
 import { hasMatch } from '../../lib/highlight.js';
 import { stripAnsi } from '../../lib/terminal-text.js';
 import type { TranscriptEntry } from '../../queries/api.js';
-import { SubagentThread, ToolCallView } from './ToolCallView.js';
+import { SubagentThread, ToolCallView, callHoldsHidden } from './ToolCallView.js';
 import { targetProps } from './use-scroll-to-target.js';
 
 export interface ItemContext {
@@ -166,6 +168,8 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
   // Opening at an entry in this run: only its call opens, so other matching calls above it do
   // not push it down (they stay folded, their summary line highlighted).
   const holdsTarget = ctx.target !== undefined && item.entries.includes(ctx.target);
+  const hidden =
+    item.calls.some((c) => callHoldsHidden(c)) || item.orphans.some((o) => holdsHidden(o.content));
   return (
     <Spine color="gray">
       <Box py={4} data-testid="tool-run" data-entries={item.entries.join(',')}>
@@ -182,6 +186,7 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
                 {formatCountOf(errors, 'error')}
               </Badge>
             )}
+            {hidden && <HiddenCharactersBadge />}
           </Group>
         </UnstyledButton>
         {ctx.open && (

@@ -7,6 +7,7 @@
 import { Box, Button, Divider, Group, Paper, Text } from '@mantine/core';
 import { memo, useLayoutEffect, useRef, useState, type RefObject } from 'react';
 import { AnchorLink } from '../../components/AnchorLink.js';
+import { HighlightedText } from '../../components/HighlightedText.js';
 import { formatUtc, shortModel } from '../../lib/format.js';
 import type { TurnGroup } from '../../lib/turn-groups.js';
 import type { SessionTurn } from '../../queries/api.js';
@@ -46,7 +47,9 @@ export const SessionTurns = memo(function SessionTurns({ group }: { group: TurnG
           truncate
           data-testid="turn-session"
         >
-          {session?.title ?? (
+          {session?.title != null ? (
+            <HighlightedText text={session.title} re={null} />
+          ) : (
             <Text span c="dimmed" inherit>
               (untitled) {sessionId}
             </Text>
@@ -116,7 +119,7 @@ function TurnRow({ turn }: { turn: SessionTurn }) {
         data-testid="turn-text"
         data-clamped={open ? undefined : ''}
       >
-        {turn.text}
+        <HighlightedText text={turn.text} re={null} />
       </Text>
       {(cut || open) && (
         <Button
