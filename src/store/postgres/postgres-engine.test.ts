@@ -275,33 +275,8 @@ describePg(title, () => {
   });
 });
 
-describePg('postgres: how the search table keeps tsvectors', () => {
-  it("keeps a large entry's tsvector plain in its row, so ranking it reads no compressed copy", async () => {
-    const { a } = await firstProcess();
-    // Real text: a long stretch of a corpus transcript (paths, code, JSON), as a tool result is.
-    const corpus = path.join(repoRoot, '../shared/corpus/claude-code/SWORDIntel__claude-backups');
-    const text = (
-      await readFile(path.join(corpus, 'a7cf1760-ec41-4c5e-8546-866e1abd17df.jsonl'), 'utf8')
-    ).slice(0, 12_000);
-    await putDocs(a, [chunkDoc('large', [entry(0, 'user', text), entry(1, 'user', 'a few words')])]);
-    const { client, schema } = await directClient(databaseUrl);
-    try {
-      const { rows } = await client.query<{ idx: number; size: number; compression: string | null }>(
-        `SELECT idx, pg_column_size(tsv) AS size, pg_column_compression(tsv) AS compression
-         FROM ${schema}.full_text_entries WHERE session_id = 'large' ORDER BY idx`,
-      );
-      // Past the size at which PostgreSQL compresses what it can, and yet not compressed.
-      expect(rows[0]!.size).toBeGreaterThan(4000);
-      expect(rows.map((r) => r.compression)).toEqual([null, null]);
-      expect((await a.views.search({ q: 'a7cf1760', limit: 5, offset: 0 })).total).toBe(1);
-    } finally {
-      await client.end();
-    }
-  });
-});
-
 describePg('postgres: views made by an older version', () => {
-  it('gives an older search table its insertion order, in-row plain tsvectors, word pairs and pending-list limit when a process opens the store', async () => {
+  it('gives an older search table its insertion order, in-row tsvectors, word pairs and pending-list limit when a process opens the store', async () => {
     const { a, reopen } = await firstProcess();
     const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
     await putDocs(a, [
@@ -325,20 +300,14 @@ describePg('postgres: views made by an older version', () => {
           [schema],
         )
       ).rows;
-    // Storage 'm' (main): kept in the row, 'x' (extended): PostgreSQL's default, which 0.1.0 left.
-    // Compression 'p' (pglz): kept plain unless it saves a quarter, '' the store's default (lz4).
+    // 'm' (main): kept in the row, 'x' (extended): PostgreSQL's default, which 0.1.0 left.
     const tsvStorage = async () =>
       (
         await client.query(
-          `SELECT attname, attstorage, attcompression FROM pg_attribute
-           WHERE attrelid = $1::regclass AND attname IN ('tsv', 'pairs') ORDER BY attname`,
+          `SELECT attstorage FROM pg_attribute WHERE attrelid = $1::regclass AND attname = 'tsv'`,
           [`${schema}.full_text_entries`],
         )
       ).rows;
-    const madeNow = [
-      { attname: 'pairs', attstorage: 'x', attcompression: 'p' },
-      { attname: 'tsv', attstorage: 'm', attcompression: 'p' },
-    ];
     const pendingLimit = async () =>
       (
         await client.query<{ options: string[] }>(
@@ -348,7 +317,7 @@ describePg('postgres: views made by an older version', () => {
       ).rows[0]!.options;
     try {
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
-      expect(await tsvStorage()).toEqual(madeNow);
+      expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
       expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
       expect(await indexed()).toEqual([
         `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,
@@ -358,12 +327,11 @@ describePg('postgres: views made by an older version', () => {
       await client.query(`CREATE INDEX full_text_entries_tsv ON ${schema}.full_text_entries USING gin (tsv)`);
       await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN seq`);
       await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET STORAGE EXTENDED`);
-      await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET COMPRESSION default`);
       await client.query(`ALTER INDEX ${schema}.full_text_entries_tsv SET (gin_pending_list_limit = 512)`);
       await Promise.all(stores.splice(0).map((s) => s.close()));
       const b = await reopen();
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
-      expect(await tsvStorage()).toEqual(madeNow);
+      expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
       expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
       expect(await indexed()).toEqual([
         `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,

@@ -48,17 +48,16 @@ import { asciiTokens, serverAgrees, vectorSource, type VectorSource } from './ts
 
 /**
  * Every search reads the tsvector of every candidate row (to rank it, and to check a phrase), so
- * it stays in the row, never moved to the TOAST table (where each read costs an index lookup)
- * unless it cannot fit in a page. The entry text, read only for the page of hits, goes out first.
+ * it stays in the row: compressed when the row is large, never moved to the TOAST table, where
+ * each read costs an index lookup. The entry text, read only for the page of hits, goes out first.
  * (1 GB of history: a rare word 33 → 23 ms, a phrase 131 → 59 ms.)
  *
- * And it is not compressed: a tsvector (sorted distinct words and their positions) shrinks by about
- * 3 % with lz4, the store's default, which yet made every rank decompress it. pglz keeps a value
- * plain unless it saves a quarter. (200 MB of history: a common word walked 9.2 → 7.9 ms.)
+ * Kept uncompressed (pglz, which gives up below a quarter saved, rather than the store's lz4,
+ * which saves about 3 % of a tsvector), a rank skips decompressing it (a common word walked 9.2 →
+ * 7.9 ms, 200 MB of history), but each write of a large row tries pglz on it and fails slowly:
+ * ingest took 8–16 % longer. Not worth it.
  */
-const TSV_STORAGE_DDL = `ALTER TABLE full_text_entries ALTER COLUMN tsv SET STORAGE MAIN;
-ALTER TABLE full_text_entries ALTER COLUMN tsv SET COMPRESSION pglz;
-ALTER TABLE full_text_entries ALTER COLUMN pairs SET COMPRESSION pglz`;
+const TSV_STORAGE_DDL = 'ALTER TABLE full_text_entries ALTER COLUMN tsv SET STORAGE MAIN';
 
 /**
  * The columns a search reads for each match come first, in the order it reads them, and the text
@@ -208,32 +207,28 @@ export class FullTextView implements PostgresView {
 
   /**
    * Brings a table made by an older version to this one's shape: `seq` (insertion order, which
-   * the ranking window of an unfiltered search walks) came later, and so did the tsvectors'
-   * storage and compression and the word pairs. Adding `seq` rewrites the table once; storage and
-   * compression apply to rows written from now on. Older rows get `UNPAIRED` (found as before, not
-   * faster) and the index is rebuilt over both columns. `transcripts reindex` rewrites the rest
-   * (and the columns' order). The pending list's limit changed too. The caller holds the views
-   * lock exclusively.
+   * the ranking window of an unfiltered search walks) came later, and so did the tsvector's
+   * storage and the word pairs. Adding `seq` rewrites the table once; the storage applies to rows
+   * written from now on. Older rows get `UNPAIRED` (found as before, not faster) and the index is
+   * rebuilt over both columns. `transcripts reindex` rewrites the rest (and the columns' order).
+   * The pending list's limit changed too. The caller holds the views lock exclusively.
    */
   async upgrade(q: Queryable): Promise<void> {
-    const { rows } = await q.query<{ attname: string; attstorage: string; attcompression: string }>(
-      `SELECT attname, attstorage, attcompression FROM pg_attribute
+    const { rows } = await q.query<{ attname: string; attstorage: string }>(
+      `SELECT attname, attstorage FROM pg_attribute
        WHERE attrelid = 'full_text_entries'::regclass AND attname IN ('seq', 'tsv', 'pairs') AND NOT attisdropped`,
     );
-    const columns = new Map(rows.map((r) => [r.attname, r]));
-    if (!columns.has('seq')) {
+    const storage = new Map(rows.map((r) => [r.attname, r.attstorage]));
+    if (!storage.has('seq')) {
       await q.query('ALTER TABLE full_text_entries ADD COLUMN seq bigint GENERATED ALWAYS AS IDENTITY');
       await q.query(SEQ_INDEX_DDL);
     }
-    if (!columns.has('pairs')) {
+    if (storage.get('tsv') !== 'm') await q.query(TSV_STORAGE_DDL);
+    if (!storage.has('pairs')) {
       // A constant default: existing rows are not rewritten.
       await q.query(`ALTER TABLE full_text_entries ADD COLUMN pairs tsvector NOT NULL DEFAULT '${UNPAIRED}'`);
       await q.query('DROP INDEX IF EXISTS full_text_entries_tsv');
       await q.query(TSV_INDEX_DDL);
-    }
-    const plain = (name: string) => columns.get(name)?.attcompression === 'p';
-    if (columns.get('tsv')?.attstorage !== 'm' || !plain('tsv') || !plain('pairs')) {
-      await q.query(TSV_STORAGE_DDL);
     }
     await this.#upgradeForm(q);
     const limit = `gin_pending_list_limit=${PENDING_LIST_KB}`;
