@@ -1,9 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { tagCharacters as tags } from '../../test/support/hand-made-transcript.js';
 import { hiddenPieces, holdsHidden, type TextPiece } from './hidden-characters.js';
 
-/** ASCII as tag characters, the way instructions are hidden in a prompt. */
-const tags = (ascii: string) =>
-  [...ascii].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
 const ENGLAND = '\u{1F3F4}\u{E0067}\u{E0062}\u{E0065}\u{E006E}\u{E0067}\u{E007F}';
 
 /** The pieces joined back: nothing is lost or reordered. */
