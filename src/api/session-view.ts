@@ -1,8 +1,10 @@
 /**
  * Shapes a session rollup row into the wire `Session`: derived status, runtime and active time
- * (with the configured idle threshold and live window), primary model, event count.
+ * (with the configured idle threshold and live window), primary model, event count, and the
+ * tokens' cost at the configured prices.
  */
 import { activeTimeMs, runtimeMs, type Segment } from '../core/active-time.js';
+import { sessionCost } from '../core/pricing.js';
 import { deriveStatus } from '../core/status.js';
 import type { Settings } from '../config/settings.js';
 import type { SessionRow } from '../store/contract.js';
@@ -52,6 +54,8 @@ export function toSession(row: SessionRow, settings: Settings, nowMs: number): S
     counts: { ...s.counts, events: row.eventCount },
     toolCallsByName: s.toolCallsByName,
     tokens: s.tokens,
+    tokensByModel: s.tokensByModel ?? null,
+    cost: sessionCost(s.tokens, s.tokensByModel, s.models, settings.prices),
     transcriptBytes: s.transcriptBytes,
     subagents: s.subagents,
     files: s.files,

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LIST_PRICES, priceOf } from '../core/pricing.js';
 import { defaultSettings, loadSettings, resolveSettings, SETTING_SPECS } from './settings.js';
 
 describe('settings', () => {
@@ -9,7 +10,56 @@ describe('settings', () => {
     expect(defaultSettings()).toEqual({
       userSettings: { transcriptPageSize: 100, transcriptAutoLoadMax: 2000, sessionListPageSize: 100 },
       system: { sessions: { idleThresholdMs: 300_000, liveWindowMs: 86_400_000 } },
+      prices: LIST_PRICES,
     });
+  });
+
+  it('reads model prices over the list prices, a cache price left out being the input price', () => {
+    const { settings, warnings } = resolveSettings({
+      prices: {
+        'claude-fable-5': { input: 2, output: 10, cacheWrite: 2.5, cacheRead: 0.2 },
+        'gpt-5*': { input: 1.25, output: 10 },
+        'claude-opus-4-1': { input: 1, output: 2 },
+      },
+    });
+    expect(warnings).toEqual([]);
+    expect(priceOf('claude-fable-5', settings.prices)).toEqual({
+      input: 2,
+      output: 10,
+      cacheWrite: 2.5,
+      cacheRead: 0.2,
+    });
+    expect(priceOf('gpt-5.6-sol', settings.prices)).toEqual({
+      input: 1.25,
+      output: 10,
+      cacheWrite: 1.25,
+      cacheRead: 1.25,
+    });
+    expect(priceOf('claude-opus-4-1-20250805', settings.prices)?.output).toBe(2);
+    expect(priceOf('claude-haiku-4-5', settings.prices)).toEqual(LIST_PRICES['claude-haiku-4-5']);
+  });
+
+  it('leaves out a bad price with a warning naming it, keeping the others', () => {
+    const { settings, warnings } = resolveSettings({
+      prices: {
+        'no-output': { input: 1 },
+        negative: { input: -1, output: 1 },
+        words: { input: 'cheap', output: 1 },
+        '': { input: 1, output: 1 },
+        good: { input: 1, output: 1 },
+      },
+    });
+    expect(warnings.map((w) => w.split(':')[0])).toEqual([
+      'prices.no-output',
+      'prices.negative',
+      'prices.words',
+      'prices.',
+    ]);
+    expect(warnings[0]).toMatch(/needs input and output prices/);
+    expect(priceOf('good', settings.prices)?.input).toBe(1);
+    expect(priceOf('negative', settings.prices)).toBeNull();
+    expect(resolveSettings({ prices: [1] }).warnings[0]).toMatch(/^prices: \[1\] is not an object/);
+    expect(resolveSettings({ prices: [1] }).settings.prices).toEqual(LIST_PRICES);
   });
 
   it('reads nested and dotted keys', () => {

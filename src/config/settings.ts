@@ -10,6 +10,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ACTIVITY_FLOOR_MS } from '../core/active-time.js';
+import { LIST_PRICES, withListPrices, type ModelPrice, type PriceList } from '../core/pricing.js';
 
 export interface Settings {
   userSettings: {
@@ -28,6 +29,8 @@ export interface Settings {
       liveWindowMs: number;
     };
   };
+  /** Model prices (pricing.ts): the list prices, under config.json's own `prices`. */
+  prices: PriceList;
 }
 
 export interface SettingSpec {
@@ -136,6 +139,7 @@ export function resolveSettings(raw: unknown): LoadedSettings {
     values[spec.key] = clamped;
   }
   const v = (key: string) => values[key]!;
+  const prices = resolvePrices(obj.prices, warnings);
   return {
     warnings,
     settings: {
@@ -150,8 +154,51 @@ export function resolveSettings(raw: unknown): LoadedSettings {
           liveWindowMs: v('system.sessions.liveWindowMs'),
         },
       },
+      prices,
     },
   };
+}
+
+const price = z.number().finite().nonnegative();
+const modelPriceSchema = z.object({
+  input: price,
+  output: price,
+  cacheWrite: price.optional(),
+  cacheRead: price.optional(),
+});
+
+/**
+ * config.json's `prices`: `{"<model>": {"input": 3, "output": 15, "cacheWrite": 3.75, "cacheRead":
+ * 0.3}}`, US dollars per million tokens, a key ending in `*` for every model starting so. A cache
+ * price left out is the input price (never less than the bill). A bad entry is left out with a
+ * warning; the others still count.
+ */
+function resolvePrices(raw: unknown, warnings: string[]): PriceList {
+  if (raw === undefined) return LIST_PRICES;
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    warnings.push(`prices: ${JSON.stringify(raw)} is not an object of model prices; using the list prices`);
+    return LIST_PRICES;
+  }
+  const mine: Record<string, ModelPrice> = {};
+  for (const [model, given] of Object.entries(raw)) {
+    const parsed = modelPriceSchema.safeParse(given);
+    if (model === '' || !parsed.success) {
+      const why = parsed.success
+        ? 'a model name is needed'
+        : 'needs input and output prices (US dollars per million tokens, not negative)';
+      warnings.push(`prices.${model}: ${JSON.stringify(given)} ${why}; left out`);
+      continue;
+    }
+    const { input, output, cacheWrite = input, cacheRead = input } = parsed.data;
+    // A member like any other, even one named __proto__.
+    Object.defineProperty(mine, model, {
+      value: { input, output, cacheWrite, cacheRead },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+  }
+  return withListPrices(mine);
 }
 
 /** The defaults, as a Settings value. */

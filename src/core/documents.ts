@@ -103,6 +103,12 @@ export const summaryDocSchema = z.object({
   }),
   toolCallsByName: z.record(z.string(), z.number().int().nonnegative()),
   tokens: tokenUsageSchema,
+  /**
+   * `tokens` split by the model that wrote each message (`''`: lines that named none); they sum to
+   * `tokens`. Absent from summaries written before the split was kept, and from a session whose
+   * earlier part was counted then (usage.ts).
+   */
+  tokensByModel: z.record(z.string(), tokenUsageSchema).optional(),
   transcriptBytes: z.number().int().nonnegative(),
   files: z.array(
     z.object({

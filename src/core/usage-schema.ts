@@ -7,6 +7,8 @@ export const usageStateSchema = z.object({
   totals: tokenUsageSchema,
   /** Recently seen message ids with the usage already counted for each, least recent first. */
   recent: z.array(z.tuple([z.string(), tokenUsageSchema])),
+  /** The totals by model (usage.ts says when it is absent). */
+  byModel: z.record(z.string(), tokenUsageSchema).optional(),
 });
 
 // The hand-written type and the schema must agree, both ways.

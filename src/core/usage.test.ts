@@ -84,6 +84,39 @@ describe('usage tally', () => {
     expect(t.totals().input).toBe(4);
   });
 
+  it('splits the totals by the model that wrote each message, duplicates included', () => {
+    const t = createUsageTally();
+    t.add('m1', u(10, 1), 'claude-opus');
+    t.add('s1', u(5, 5), 'claude-haiku'); // a subagent's message between two lines of m1
+    t.add('m1', u(10, 40), 'claude-opus');
+    t.add(undefined, u(2, 0)); // no model named
+    t.add('z', u(0, 0), '<synthetic>'); // nothing counted: no entry for it
+    expect(t.byModel()).toEqual({ 'claude-opus': u(10, 40), 'claude-haiku': u(5, 5), '': u(2, 0) });
+    expect(t.totals()).toEqual(u(17, 45));
+  });
+
+  it('keeps the split across a saved state, and leaves it unknown after a state saved without one', () => {
+    const first = createUsageTally();
+    first.add('m1', u(10, 1), 'a');
+    const saved = usageStateSchema.parse(JSON.parse(JSON.stringify(first.state())));
+    const second = createUsageTally(saved);
+    second.add('m1', u(10, 3), 'a');
+    second.add('m2', u(1, 1), 'b');
+    expect(second.byModel()).toEqual({ a: u(10, 3), b: u(1, 1) });
+
+    // An earlier version's state: its tokens can no longer be split, so no split is claimed.
+    const { byModel: _dropped, ...older } = saved;
+    const resumed = createUsageTally(older);
+    resumed.add('m2', u(1, 1), 'b');
+    expect(resumed.byModel()).toBeNull();
+    expect(resumed.state().byModel).toBeUndefined();
+    expect(resumed.totals()).toEqual(u(11, 2));
+    // One that had counted nothing yet loses nothing: the split starts with it.
+    const empty = createUsageTally({ totals: u(0, 0), recent: [] });
+    empty.add('m3', u(1, 2), 'c');
+    expect(empty.byModel()).toEqual({ c: u(1, 2) });
+  });
+
   it('reads API usage objects, treating missing and odd fields as 0', () => {
     expect(
       toTokenUsage({

@@ -17,6 +17,12 @@ export interface UsageState {
   totals: TokenUsage;
   /** Recently seen message ids with the usage already counted for each, least recent first. */
   recent: Array<[string, TokenUsage]>;
+  /**
+   * The totals split by the model that wrote each message (`''` for a line naming none). Absent
+   * from a state saved before they were kept, once it had counted tokens: those could not be
+   * split any more, so that session's split stays unknown rather than short.
+   */
+  byModel?: Record<string, TokenUsage>;
 }
 
 const FIELDS = ['input', 'output', 'cacheWrite', 'cacheRead'] as const;
@@ -42,43 +48,75 @@ export function toTokenUsage(raw: Record<string, unknown>): TokenUsage {
 
 export interface UsageTally {
   /**
-   * Counts one line's usage. A line without a message id is counted on its own; a message id seen
-   * before only raises the totals by how much this line exceeds what was counted. Returns true
-   * when this is the first line of its message.
+   * Counts one line's usage, written by `model`. A line without a message id is counted on its
+   * own; a message id seen before only raises the totals by how much this line exceeds what was
+   * counted (the lines of one message name the same model). Returns true when this is the first
+   * line of its message.
    */
-  add(messageId: string | undefined, usage: TokenUsage | undefined): boolean;
+  add(messageId: string | undefined, usage: TokenUsage | undefined, model?: string): boolean;
   totals(): TokenUsage;
+  /** The totals by model, summing to `totals()`; null when they cannot be known (see UsageState). */
+  byModel(): Record<string, TokenUsage> | null;
   state(): UsageState;
 }
+
+const isZero = (u: TokenUsage) => FIELDS.every((f) => u[f] === 0);
 
 export function createUsageTally(state?: UsageState, window = USAGE_WINDOW): UsageTally {
   const totals: TokenUsage = state ? { ...state.totals } : zeroUsage();
   // Map iteration order is insertion order: re-inserting on every sighting keeps it least-recent-first.
   const recent = new Map<string, TokenUsage>(state?.recent.map(([id, u]) => [id, { ...u }]));
+  // A Map, not an object: a model named `__proto__` must count like any other.
+  const byModel: Map<string, TokenUsage> | null =
+    state?.byModel !== undefined
+      ? new Map(Object.entries(state.byModel).map(([m, u]) => [m, { ...u }]))
+      : !state || isZero(state.totals)
+        ? new Map()
+        : null;
+  /** Adds `delta` to the totals and to the model's. */
+  const count = (delta: TokenUsage, model: string | undefined) => {
+    for (const f of FIELDS) totals[f] += delta[f];
+    if (!byModel || isZero(delta)) return;
+    const key = model ?? '';
+    const mine = byModel.get(key) ?? zeroUsage();
+    for (const f of FIELDS) mine[f] += delta[f];
+    byModel.set(key, mine);
+  };
+  const copy = () => (byModel ? Object.fromEntries([...byModel].map(([m, u]) => [m, { ...u }])) : null);
   return {
-    add(messageId, usage) {
+    add(messageId, usage, model) {
       const u = usage ?? zeroUsage();
       if (!messageId) {
-        for (const f of FIELDS) totals[f] += u[f];
+        count(u, model);
         return true;
       }
       const seen = recent.get(messageId);
       if (seen) {
         const merged = zeroUsage();
+        const delta = zeroUsage();
         for (const f of FIELDS) {
           merged[f] = Math.max(seen[f], u[f]);
-          totals[f] += merged[f] - seen[f];
+          delta[f] = merged[f] - seen[f];
         }
+        count(delta, model);
         recent.delete(messageId);
         recent.set(messageId, merged);
         return false;
       }
-      for (const f of FIELDS) totals[f] += u[f];
+      count(u, model);
       recent.set(messageId, { ...u });
       if (recent.size > window) recent.delete(recent.keys().next().value!);
       return true;
     },
     totals: () => ({ ...totals }),
-    state: () => ({ totals: { ...totals }, recent: [...recent].map(([id, u]) => [id, { ...u }]) }),
+    byModel: copy,
+    state: () => {
+      const split = copy();
+      return {
+        totals: { ...totals },
+        recent: [...recent].map(([id, u]) => [id, { ...u }]),
+        ...(split ? { byModel: split } : {}),
+      };
+    },
   };
 }

@@ -10,6 +10,8 @@ import { backfillCorpus, getJson, startTestServer, type TestServer } from '../su
 import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir, repoRoot } from '../support/paths.js';
 import { POMODORO } from '../support/corpus-sessions.js';
+import type { TokenUsage } from '../../src/core/documents.js';
+import { LIST_PRICES, priceOf, usageCost, type SessionCost } from '../../src/core/pricing.js';
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 const BIG_FILE = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${BIG}.jsonl`);
@@ -313,6 +315,44 @@ describeEngines('read routes', (engine) => {
       expect(body.toolCallsByName.Bash).toBeGreaterThan(0);
       expect(body.tokens.output).toBeGreaterThan(0);
       expect(body.files).toEqual([{ name: 'transcript.jsonl', bytes: 4174835, entries: 812 }]);
+    });
+
+    it('splits the tokens by model and prices each at the list prices, a model without one unpriced', async () => {
+      const { body } = await getJson(server, `/api/sessions/${BIG}`);
+      expect(Object.keys(body.tokensByModel).sort()).toEqual([OPUS41, SONNET4].sort());
+      expect(body.cost.complete).toBe(true);
+      expect(body.cost.byModel[OPUS41]).toBeCloseTo(
+        usageCost(body.tokensByModel[OPUS41], LIST_PRICES['claude-opus-4-1']!),
+        9,
+      );
+      // Every session of the corpus: the split sums to the tokens, and each model is priced or not.
+      const { sessions } = (await getJson(server, '/api/sessions?limit=500')).body;
+      expect(sessions.length).toBe(total);
+      let unpriced = 0;
+      for (const s of sessions as Array<{
+        tokens: TokenUsage;
+        tokensByModel: Record<string, TokenUsage>;
+        cost: SessionCost;
+      }>) {
+        const split = Object.entries(s.tokensByModel);
+        for (const f of ['input', 'output', 'cacheWrite', 'cacheRead'] as const)
+          expect(split.reduce((sum, [, t]) => sum + t[f], 0)).toBe(s.tokens[f]);
+        const expected = Object.fromEntries(
+          split.map(([model, t]) => {
+            const p = priceOf(model, LIST_PRICES);
+            return [model, p && usageCost(t, p)];
+          }),
+        );
+        expect(Object.keys(s.cost.byModel).sort()).toEqual(Object.keys(expected).sort());
+        for (const [model, usd] of Object.entries(expected)) {
+          if (usd === null) expect(s.cost.byModel[model]).toBeNull();
+          else expect(s.cost.byModel[model]).toBeCloseTo(usd, 9);
+        }
+        expect(s.cost.complete).toBe(Object.values(expected).every((usd) => usd !== null));
+        if (!s.cost.complete) unpriced++;
+      }
+      // The corpus has models no price is known for (claude-fable-5, gpt-5.6-sol, …).
+      expect(unpriced).toBeGreaterThan(0);
     });
 
     it('counts subagent files', async () => {

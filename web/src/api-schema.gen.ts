@@ -1686,6 +1686,16 @@ export interface components {
         cacheWrite: number;
         cacheRead: number;
       };
+      /** @description `tokens` by the model that wrote each message (`''`: lines naming none); null for a session summarised before the split was kept (ingesting its transcript again makes it) */
+      tokensByModel: {
+        [key: string]: {
+          input: number;
+          output: number;
+          cacheWrite: number;
+          cacheRead: number;
+        };
+      } | null;
+      cost: components['schemas']['SessionCost'];
       transcriptBytes: number;
       subagents: number;
       files: {
@@ -1694,6 +1704,17 @@ export interface components {
         entries: number;
         agentId?: string;
       }[];
+    };
+    /** @description the tokens at list prices (Anthropic's for the Claude models it prices, under config.json's `prices`); an estimate: cache writes at the five-minute rate, no long-context surcharge */
+    SessionCost: {
+      /** @description US dollars for the tokens that have a price; null when there are tokens and none has one */
+      usd: number | null;
+      /** @description whether every token was priced (false: some model has no price, or the split is unknown) */
+      complete: boolean;
+      /** @description each model's dollars, null for a model without a price */
+      byModel: {
+        [key: string]: number | null;
+      };
     };
     Error: {
       error: {

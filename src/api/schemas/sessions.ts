@@ -5,6 +5,24 @@ import { SESSION_SORT_KEYS, SORT_DIRECTIONS } from '../../store/contract.js';
 
 export const sessionStatusSchema = z.enum(['running', 'abandoned', 'ended']);
 
+export const sessionCostSchema = z
+  .object({
+    usd: z.number().nullable().openapi({
+      description: 'US dollars for the tokens that have a price; null when there are tokens and none has one',
+    }),
+    complete: z.boolean().openapi({
+      description: 'whether every token was priced (false: some model has no price, or the split is unknown)',
+    }),
+    byModel: z.record(z.string(), z.number().nullable()).openapi({
+      description: "each model's dollars, null for a model without a price",
+    }),
+  })
+  .openapi('SessionCost', {
+    description:
+      "the tokens at list prices (Anthropic's for the Claude models it prices, under config.json's `prices`); " +
+      'an estimate: cache writes at the five-minute rate, no long-context surcharge',
+  });
+
 export const sessionSchema = z
   .object({
     id: z.string(),
@@ -36,6 +54,15 @@ export const sessionSchema = z
     counts: summaryDocSchema.shape.counts.extend({ events: z.number() }),
     toolCallsByName: z.record(z.string(), z.number()),
     tokens: tokenUsageSchema,
+    tokensByModel: z
+      .record(z.string(), tokenUsageSchema)
+      .nullable()
+      .openapi({
+        description:
+          "`tokens` by the model that wrote each message (`''`: lines naming none); null for a " +
+          'session summarised before the split was kept (ingesting its transcript again makes it)',
+      }),
+    cost: sessionCostSchema,
     transcriptBytes: z.number(),
     subagents: z.number(),
     files: summaryDocSchema.shape.files,

@@ -66,9 +66,19 @@ function referenceLines(data: Buffer): RefLine[] {
 
 /** Token totals by grouping every usage of the given records by message id (per-field max). */
 function referenceTokens(records: Array<Json | null>): TokenUsage {
+  return referenceSplit(records).get(TOTAL)!;
+}
+
+const TOTAL = Symbol('total');
+
+/**
+ * The same, split by each message's model (`''` when it names none), with the total under TOTAL;
+ * models whose messages counted no token are left out.
+ */
+function referenceSplit(records: Array<Json | null>): Map<string | typeof TOTAL, TokenUsage> {
   const n = (v: unknown) => (typeof v === 'number' && v > 0 ? Math.floor(v) : 0);
-  const total = [0, 0, 0, 0];
-  const byId = new Map<string, number[]>();
+  const messages: Array<{ model: string; v: number[] }> = [];
+  const byId = new Map<string, { model: string; v: number[] }>();
   for (const r of records) {
     const m = r?.message;
     if (!isObject(m) || !isObject(m.usage)) continue;
@@ -79,13 +89,36 @@ function referenceTokens(records: Array<Json | null>): TokenUsage {
       n(u.cache_creation_input_tokens),
       n(u.cache_read_input_tokens),
     ];
+    const model = typeof m.model === 'string' ? m.model : '';
     if (typeof m.id === 'string' && m.id !== '') {
       const seen = byId.get(m.id);
-      byId.set(m.id, seen ? seen.map((x, i) => Math.max(x, v[i]!)) : v);
-    } else v.forEach((x, i) => (total[i]! += x));
+      if (seen) seen.v = seen.v.map((x, i) => Math.max(x, v[i]!));
+      else byId.set(m.id, { model, v });
+    } else messages.push({ model, v });
   }
-  for (const v of byId.values()) v.forEach((x, i) => (total[i]! += x));
-  return { input: total[0]!, output: total[1]!, cacheWrite: total[2]!, cacheRead: total[3]! };
+  const out = new Map<string | typeof TOTAL, TokenUsage>();
+  const add = (key: string | typeof TOTAL, v: number[]) => {
+    const t = out.get(key) ?? { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
+    out.set(key, {
+      input: t.input + v[0]!,
+      output: t.output + v[1]!,
+      cacheWrite: t.cacheWrite + v[2]!,
+      cacheRead: t.cacheRead + v[3]!,
+    });
+  };
+  add(TOTAL, [0, 0, 0, 0]);
+  for (const { model, v } of [...messages, ...byId.values()]) {
+    add(TOTAL, v);
+    if (v.some((x) => x > 0)) add(model, v);
+  }
+  return out;
+}
+
+/** What a summary's `tokensByModel` should be for these records. */
+function referenceByModel(records: Array<Json | null>): Record<string, TokenUsage> {
+  const split = referenceSplit(records);
+  split.delete(TOTAL);
+  return Object.fromEntries(split as Map<string, TokenUsage>);
 }
 
 async function readEntries(file: string, highWaterMark = 64 * 1024): Promise<EntryLine[]> {
@@ -148,6 +181,7 @@ describe.skipIf(files.length === 0)('corpus: every Claude Code file', () => {
       expect(summary.counts.entries).toBe(entries.length);
       expect(summary.counts.malformed).toBe(entries.filter((e) => e.entry.malformed).length);
       expect(summary.tokens).toEqual(referenceTokens(entries.map((e) => e.record)));
+      expect(summary.tokensByModel).toEqual(referenceByModel(entries.map((e) => e.record)));
       for (const e of once.events) eventDocSchema.parse(e);
       expect(new Set(once.events.map((e) => e._id)).size).toBe(once.events.length);
       const n = entries.length;
@@ -240,7 +274,9 @@ describe.skipIf(files.length === 0)('corpus: particular files', () => {
     expect(summary.subagents).toBe(parts.length - 1);
     expect(summary.transcriptBytes).toBe(parts.reduce((s, p) => s + p.size, 0));
     expect(summary.counts.entries).toBe(parts.reduce((s, p) => s + p.entries.length, 0));
-    expect(summary.tokens).toEqual(referenceTokens(parts.flatMap((p) => p.entries.map((e) => e.record))));
+    const records = parts.flatMap((p) => p.entries.map((e) => e.record));
+    expect(summary.tokens).toEqual(referenceTokens(records));
+    expect(summary.tokensByModel).toEqual(referenceByModel(records));
     expect(summary.title).not.toBeNull();
     expect(once.events.some((e) => e.agentId !== undefined)).toBe(true);
     const resumed = accumulate(parts, Math.floor(parts[0]!.entries.length / 2));

@@ -15,7 +15,7 @@
  */
 import { addActivity, parseTimestamp } from '../active-time.js';
 import { MAIN_TRANSCRIPT, docIds } from '../doc-ids.js';
-import type { EventDoc, ProjectedEntry, SummaryDoc } from '../documents.js';
+import type { EventDoc, ProjectedEntry, SummaryDoc, TokenUsage } from '../documents.js';
 import { projectName } from '../project-name.js';
 import { createUsageTally } from '../usage.js';
 import {
@@ -132,7 +132,7 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
     if (isMain && entry.isSidechain && entry.parentUuid === null)
       s.sidechainThreads = (s.sidechainThreads ?? 0) + 1;
     if (entry.role === 'assistant' || entry.usage) {
-      const firstLineOfMessage = usage.add(entry.messageId, entry.usage);
+      const firstLineOfMessage = usage.add(entry.messageId, entry.usage, entry.model);
       if (entry.role === 'assistant' && firstLineOfMessage) {
         counts.assistantMessages++;
         if (isMain && !entry.isSidechain && entry.model && entry.model !== '<synthetic>') {
@@ -249,6 +249,7 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
       counts: { ...s.counts },
       toolCallsByName: Object.fromEntries(byName),
       tokens: usage.totals(),
+      ...tokensByModel(usage.byModel()),
       transcriptBytes: files.reduce((sum, f) => sum + f.bytes, 0),
       files,
       subagents: names.filter((n) => n !== MAIN_TRANSCRIPT).length + (s.sidechainThreads ?? 0),
@@ -273,4 +274,11 @@ function orderedModels(
   return Object.keys(models).sort(
     (a, b) => used(b) - used(a) || at(a) - at(b) || (a < b ? -1 : a > b ? 1 : 0),
   );
+}
+
+/** The summary's `tokensByModel`: left out when the split is unknown. */
+function tokensByModel(split: Record<string, TokenUsage> | null): {
+  tokensByModel?: Record<string, TokenUsage>;
+} {
+  return split ? { tokensByModel: split } : {};
 }

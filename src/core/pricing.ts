@@ -1,0 +1,127 @@
+/**
+ * What a session's tokens cost, at per-model prices: Anthropic's list prices for the Claude models
+ * they are known for, and whatever `config.json` gives under `prices` (settings.ts), which wins.
+ * A model without a price is said to be unpriced, never guessed: a new model's price cannot be
+ * known from here, and a guess from its name (opus-4-8 priced as opus-4) would be a wrong figure
+ * shown as a right one.
+ *
+ * Prices are US dollars per million tokens. Cache writes are priced at the five-minute rate (the
+ * transcript's usage does not always split them by lifetime), and long-context surcharges are not
+ * applied, so a figure is the list-price estimate, not the bill.
+ */
+import type { TokenUsage } from './documents.js';
+
+export interface ModelPrice {
+  input: number;
+  output: number;
+  cacheWrite: number;
+  cacheRead: number;
+}
+
+/**
+ * Prices by model. A key names a model and its dated snapshots (`claude-opus-4-1` prices
+ * `claude-opus-4-1-20250805` too, and not `claude-opus-4-1x`); a key ending in `*` every model
+ * starting with what comes before it. The exact or snapshot match wins over a prefix, and the
+ * longest prefix over a shorter one.
+ */
+export type PriceList = Readonly<Record<string, ModelPrice>>;
+
+const price = (input: number, output: number, cacheWrite: number, cacheRead: number): ModelPrice => ({
+  input,
+  output,
+  cacheWrite,
+  cacheRead,
+});
+
+/** Anthropic's published list prices (USD per million tokens). */
+export const LIST_PRICES: PriceList = {
+  'claude-opus-4-5': price(5, 25, 6.25, 0.5),
+  'claude-opus-4-1': price(15, 75, 18.75, 1.5),
+  'claude-opus-4': price(15, 75, 18.75, 1.5),
+  'claude-opus-4-0': price(15, 75, 18.75, 1.5),
+  'claude-sonnet-4-5': price(3, 15, 3.75, 0.3),
+  'claude-sonnet-4': price(3, 15, 3.75, 0.3),
+  'claude-sonnet-4-0': price(3, 15, 3.75, 0.3),
+  'claude-haiku-4-5': price(1, 5, 1.25, 0.1),
+  'claude-3-7-sonnet': price(3, 15, 3.75, 0.3),
+  'claude-3-5-sonnet': price(3, 15, 3.75, 0.3),
+  'claude-3-5-haiku': price(0.8, 4, 1, 0.08),
+  'claude-3-opus': price(15, 75, 18.75, 1.5),
+  'claude-3-haiku': price(0.25, 1.25, 0.3, 0.03),
+};
+
+const SNAPSHOT = /^-\d{8}$/;
+
+/** The price of `model` in `list`, or null (see PriceList for how keys match). */
+export function priceOf(model: string, list: PriceList): ModelPrice | null {
+  let prefix: { length: number; price: ModelPrice } | null = null;
+  for (const [key, p] of Object.entries(list)) {
+    if (key.endsWith('*')) {
+      const stem = key.slice(0, -1);
+      if (model.startsWith(stem) && (!prefix || stem.length > prefix.length))
+        prefix = { length: stem.length, price: p };
+    } else if (model === key || (model.startsWith(key) && SNAPSHOT.test(model.slice(key.length)))) {
+      return p;
+    }
+  }
+  return prefix?.price ?? null;
+}
+
+/** The user's prices over the list prices: a model the user prices is priced their way. */
+export function withListPrices(user: PriceList): PriceList {
+  const out: Record<string, ModelPrice> = { ...LIST_PRICES };
+  for (const [model, p] of Object.entries(user))
+    Object.defineProperty(out, model, { value: p, enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
+/** Dollars for `tokens` at `p`. */
+export function usageCost(tokens: TokenUsage, p: ModelPrice): number {
+  return (
+    (tokens.input * p.input +
+      tokens.output * p.output +
+      tokens.cacheWrite * p.cacheWrite +
+      tokens.cacheRead * p.cacheRead) /
+    1_000_000
+  );
+}
+
+export interface SessionCost {
+  /** Dollars for the tokens that have a price; null when there are tokens and none has one. */
+  usd: number | null;
+  /** Whether every token was priced: false when some model has no price or the split is unknown. */
+  complete: boolean;
+  /** Each model's dollars (null: no price for it); `''` holds tokens whose line named no model. */
+  byModel: Record<string, number | null>;
+}
+
+const hasTokens = (t: TokenUsage) => t.input + t.output + t.cacheWrite + t.cacheRead > 0;
+
+/**
+ * The cost of a session's tokens. `byModel` is the summary's split; without one (a summary
+ * written before it was kept), a session that used one model has all its tokens from it, and
+ * one that used several cannot be priced.
+ */
+export function sessionCost(
+  tokens: TokenUsage,
+  byModel: Record<string, TokenUsage> | undefined,
+  models: readonly string[],
+  list: PriceList,
+): SessionCost {
+  const real = models.filter((m) => !m.startsWith('<'));
+  const split = byModel ?? (real.length === 1 ? { [real[0]!]: tokens } : null);
+  if (!hasTokens(tokens)) return { usd: 0, complete: true, byModel: {} };
+  if (!split) return { usd: null, complete: false, byModel: {} };
+  const out: Record<string, number | null> = {};
+  let usd: number | null = null;
+  let complete = true;
+  for (const [model, t] of Object.entries(split)) {
+    if (!hasTokens(t)) continue;
+    const p = priceOf(model, list);
+    const cost = p && usageCost(t, p);
+    Object.defineProperty(out, model, { value: cost, enumerable: true, writable: true, configurable: true });
+    if (cost === null) complete = false;
+    else usd = (usd ?? 0) + cost;
+  }
+  return { usd, complete, byModel: out };
+}
