@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { EM_DASH, formatBytes, formatDuration } from './display-format.js';
+import { EM_DASH, formatBytes, formatCost, formatDuration, formatUsd } from './display-format.js';
 
 describe('formatDuration', () => {
   it('shows an em dash when the API could not derive a duration', () => {
@@ -33,5 +33,34 @@ describe('formatBytes', () => {
     expect(formatBytes(4_370_000)).toBe('4.2 MB');
     expect(formatBytes(5 * 1024 ** 4)).toBe('5 TB');
     expect(formatBytes(-1)).toBe(EM_DASH);
+  });
+});
+
+describe('formatUsd and formatCost', () => {
+  it('shows dollars to the cent, a trace as under a cent', () => {
+    expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(0.004)).toBe('<$0.01');
+    expect(formatUsd(0.42)).toBe('$0.42');
+    expect(formatUsd(1234.567)).toBe('$1,234.57');
+    expect(formatUsd(1_000_000)).toBe('$1,000,000.00');
+    expect(formatUsd(null)).toBe(EM_DASH);
+    expect(formatUsd(Number.NaN)).toBe(EM_DASH);
+  });
+  it('says which models have no price, and when the split is unknown', () => {
+    const priced = { usd: 12.3, complete: true, byModel: { a: 12.3 } };
+    const part = { usd: 12.3, complete: false, byModel: { a: 12.3, 'claude-opus-5': null, '': null } };
+    const none = { usd: null, complete: false, byModel: { 'claude-fable-5': null } };
+    const unsplit = { usd: null, complete: false, byModel: {} };
+    expect(formatCost(priced)).toBe('$12.30');
+    expect(formatCost(part)).toBe('$12.30 + unpriced claude-opus-5, no model named');
+    expect(formatCost(none)).toBe('unpriced claude-fable-5');
+    expect(formatCost(unsplit)).toBe('unknown (tokens not split by model)');
+    expect([priced, part, none, unsplit].map((c) => formatCost(c, true))).toEqual([
+      '$12.30',
+      '$12.30+',
+      '?',
+      '?',
+    ]);
+    expect(formatCost({ usd: 0, complete: true, byModel: {} })).toBe('$0.00');
   });
 });

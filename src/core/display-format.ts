@@ -39,3 +39,40 @@ export function formatBytes(n: number | null | undefined): string {
   }
   return `${v >= 100 ? Math.round(v) : v.toFixed(1).replace(/\.0$/, '')} ${units[i]}`;
 }
+
+/** US dollars to the cent: `$0.00`, `<$0.01`, `$0.42`, `$1,234.56`; `—` when absent. */
+export function formatUsd(usd: number | null | undefined): string {
+  if (usd === null || usd === undefined || !Number.isFinite(usd) || usd < 0) return EM_DASH;
+  if (usd > 0 && usd < 0.005) return '<$0.01';
+  const [whole, cents] = usd.toFixed(2).split('.') as [string, string];
+  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`;
+}
+
+/** A session's cost as the API gives it (core/pricing.ts's SessionCost). */
+export interface CostLike {
+  usd: number | null;
+  complete: boolean;
+  byModel: Record<string, number | null>;
+}
+
+/** The models of a cost that have no price, by name (`''`, tokens no line named a model for). */
+export function unpricedModels(cost: CostLike): string[] {
+  return Object.entries(cost.byModel)
+    .filter(([, usd]) => usd === null)
+    .map(([model]) => model || 'no model named');
+}
+
+/**
+ * A session's cost in a phrase: `$12.30`; `$12.30 + unpriced claude-opus-5` when some of its
+ * models have no price; `unpriced claude-fable-5` when none has; `unknown (tokens not split by
+ * model)` for a session summarised before the split was kept that used several models. `short`
+ * (a table cell): `$12.30`, `$12.30+`, `?`.
+ */
+export function formatCost(cost: CostLike, short = false): string {
+  const unpriced = unpricedModels(cost);
+  if (short) return cost.usd === null ? '?' : `${formatUsd(cost.usd)}${cost.complete ? '' : '+'}`;
+  if (cost.complete) return formatUsd(cost.usd ?? 0);
+  if (unpriced.length === 0) return 'unknown (tokens not split by model)';
+  const names = `unpriced ${unpriced.join(', ')}`;
+  return cost.usd === null ? names : `${formatUsd(cost.usd)} + ${names}`;
+}
