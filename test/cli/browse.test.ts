@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand } from '../support/bundle-cli.js';
+import { formatUsd } from '../../src/core/display-format.js';
 import { claudeCorpusDir } from '../support/paths.js';
 
 let s: TestServer;
@@ -135,6 +136,21 @@ describe('transcripts show', () => {
     expect(r.stdout).toMatch(/subagents\/agent-test-hash-123\.jsonl/);
     const json = await cli(['show', '5c03', '--json']);
     expect(JSON.parse(json.stdout)).toEqual((await getJson(s, `/api/sessions/${SID}`)).body);
+  });
+
+  it("shows what the tokens cost, each model's share when there are several, and which have no price", async () => {
+    const big = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
+    const api = (await getJson(s, `/api/sessions/${big}`)).body;
+    const r = await cli(['show', big]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(new RegExp(`^cost\\s+\\${formatUsd(api.cost.usd)}$`, 'm'));
+    const byModel = /^ {2}by model\s+(.+)$/m.exec(r.stdout)?.[1];
+    const dearest = Object.entries(api.cost.byModel as Record<string, number>).sort((a, b) => b[1] - a[1]);
+    expect(byModel).toBe(dearest.map(([model, usd]) => `${model} ${formatUsd(usd)}`).join(', '));
+    const unpriced = (await getJson(s, '/api/sessions?model=claude-opus-5')).body.sessions[0];
+    const u = await cli(['show', unpriced.id]);
+    expect(u.stdout).toMatch(/^cost\s+unpriced claude-opus-5$/m);
+    expect(u.stdout).not.toMatch(/by model/);
   });
 
   it('an exact id wins over longer ids it prefixes; ambiguous and unknown prefixes exit 1', async () => {

@@ -4,7 +4,9 @@ import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import {
   formatBytes,
+  formatCost,
   formatDuration,
+  formatUsd,
   formatTime,
   guardClosedPipe,
   outputWidth,
@@ -29,6 +31,13 @@ export function toolCounts(byName: Record<string, number>): string[] {
     .map(([name, count]) => `${name} ${count.toLocaleString('en-US')}`);
 }
 
+/** Each model's share of a cost, dearest first, a model without a price last: `claude-opus-4-1 $3.20`. */
+export function modelCosts(byModel: Record<string, number | null>): string[] {
+  return Object.entries(byModel)
+    .sort((a, b) => (b[1] ?? -1) - (a[1] ?? -1) || a[0].localeCompare(b[0]))
+    .map(([model, usd]) => `${model || 'no model named'} ${usd === null ? 'no price' : formatUsd(usd)}`);
+}
+
 /**
  * Label/value lines for a session (pure, for the terminal). A value that is a list (the tools)
  * wraps at its items on a terminal instead of being cut.
@@ -36,6 +45,7 @@ export function toolCounts(byName: Record<string, number>): string[] {
 export function sessionLines(s: Session): Array<[string, string | string[]]> {
   const n = (x: number) => x.toLocaleString('en-US');
   const tools = toolCounts(s.toolCallsByName);
+  const models = modelCosts(s.cost.byModel);
   return [
     ['id', s.id],
     ['title', s.title ?? '—'],
@@ -68,6 +78,8 @@ export function sessionLines(s: Session): Array<[string, string | string[]]> {
       'tokens',
       `${n(s.tokens.input)} in, ${n(s.tokens.output)} out, ${n(s.tokens.cacheWrite)} cache write, ${n(s.tokens.cacheRead)} cache read`,
     ],
+    ['cost', formatCost(s.cost)],
+    ...(models.length > 1 ? [['  by model', models] as [string, string[]]] : []),
     [
       'transcript',
       `${formatBytes(s.transcriptBytes)} in ${s.files.length} file${s.files.length === 1 ? '' : 's'}`,
