@@ -95,27 +95,33 @@ export interface SessionCost {
   byModel: Record<string, number | null>;
 }
 
-const hasTokens = (t: TokenUsage) => t.input + t.output + t.cacheWrite + t.cacheRead > 0;
+export const hasTokens = (t: TokenUsage) => t.input + t.output + t.cacheWrite + t.cacheRead > 0;
 
 /**
- * The cost of a session's tokens. `byModel` is the summary's split; without one (a summary
- * written before it was kept), a session that used one model has all its tokens from it, and
- * one that used several cannot be priced.
+ * A session's tokens by model: its summary's split, or, for a summary written before the split was
+ * kept, all of them from its one model; null when it used several (the split is unknown).
  */
-export function sessionCost(
+export function tokenSplit(
   tokens: TokenUsage,
   byModel: Record<string, TokenUsage> | undefined,
   models: readonly string[],
-  list: PriceList,
-): SessionCost {
+): Record<string, TokenUsage> | null {
+  if (byModel) return byModel;
   const real = models.filter((m) => !m.startsWith('<'));
-  const split = byModel ?? (real.length === 1 ? { [real[0]!]: tokens } : null);
-  if (!hasTokens(tokens)) return { usd: 0, complete: true, byModel: {} };
-  if (!split) return { usd: null, complete: false, byModel: {} };
+  if (real.length === 1) return { [real[0]!]: tokens };
+  return hasTokens(tokens) ? null : {};
+}
+
+/** The cost of tokens split by model (`unsplit`: tokens no model can be told for, unpriced). */
+export function splitCost(
+  split: Iterable<[string, TokenUsage]>,
+  list: PriceList,
+  unsplit = false,
+): SessionCost {
   const out: Record<string, number | null> = {};
   let usd: number | null = null;
-  let complete = true;
-  for (const [model, t] of Object.entries(split)) {
+  let complete = !unsplit;
+  for (const [model, t] of split) {
     if (!hasTokens(t)) continue;
     const p = priceOf(model, list);
     const cost = p && usageCost(t, p);
@@ -123,5 +129,17 @@ export function sessionCost(
     if (cost === null) complete = false;
     else usd = (usd ?? 0) + cost;
   }
+  if (complete && usd === null) usd = 0; // nothing to price
   return { usd, complete, byModel: out };
+}
+
+/** The cost of a session's tokens (see `tokenSplit` for a summary without the split). */
+export function sessionCost(
+  tokens: TokenUsage,
+  byModel: Record<string, TokenUsage> | undefined,
+  models: readonly string[],
+  list: PriceList,
+): SessionCost {
+  const split = tokenSplit(tokens, byModel, models);
+  return split ? splitCost(Object.entries(split), list) : splitCost([], list, true);
 }

@@ -414,6 +414,19 @@ export interface Views {
     attribute: 'cwd' | 'model' | 'hostname' | 'source',
     filter?: SessionFilter,
   ): Promise<Array<{ value: string; sessions: number }>>;
+  /** The tokens of the sessions `filter` selects, by model (most tokens first). */
+  tokenTotals(filter?: SessionFilter): Promise<TokenTotals>;
+}
+
+/** What `Views.tokenTotals` answers. */
+export interface TokenTotals {
+  /** Sessions the filter selects. */
+  sessions: number;
+  /**
+   * Each model's tokens over them, and how many of them it wrote in; `model` null for the tokens
+   * of sessions whose split by model is unknown (summarised before it was kept, several models).
+   */
+  byModel: Array<{ model: string | null; sessions: number; tokens: TokenUsage }>;
 }
 
 // ---------------------------------------------------------------------------------------------

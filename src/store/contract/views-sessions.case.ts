@@ -317,6 +317,64 @@ export function describeSessionViews(options: ContractOptions): void {
       expect(await facets('cwd', { hostname: 'nowhere' })).toEqual([]);
     });
 
+    it('totals the tokens of the filtered sessions by model', async () => {
+      await materializeAll(store());
+      const u = (input: number, output: number, cacheWrite = 0, cacheRead = 0) => ({
+        input,
+        output,
+        cacheWrite,
+        cacheRead,
+      });
+      await putDocs(store(), [
+        summaryDoc('t1', {
+          hostname: 'h1',
+          models: ['claude-opus-4', 'claude-haiku'],
+          tokens: u(10, 20, 30, 40),
+          tokensByModel: { 'claude-opus-4': u(7, 20, 30, 40), 'claude-haiku': u(3, 0) },
+        }),
+        // Summarised before the split was kept: one model has them all, several cannot be told apart.
+        summaryDoc('t2', { hostname: 'h1', models: ['claude-opus-4', '<synthetic>'], tokens: u(1, 1) }),
+        summaryDoc('t3', { hostname: 'h2', models: ['a', 'b'], tokens: u(5, 5, 5, 5) }),
+        summaryDoc('t4', { hostname: 'h2', models: [], tokens: u(0, 0) }),
+        // A model name PostgreSQL's JSON would refuse, kept as the rest of the store keeps it.
+        summaryDoc('t5', {
+          hostname: 'h3',
+          models: ['odd\u0000'],
+          tokens: u(1, 0),
+          tokensByModel: { 'odd\u0000': u(1, 0) },
+        }),
+      ]);
+      expect(await store().views.tokenTotals()).toEqual({
+        sessions: 5,
+        byModel: [
+          { model: 'claude-opus-4', sessions: 2, tokens: u(8, 21, 30, 40) },
+          { model: null, sessions: 1, tokens: u(5, 5, 5, 5) },
+          { model: 'claude-haiku', sessions: 1, tokens: u(3, 0) },
+          { model: 'odd\uFFFD', sessions: 1, tokens: u(1, 0) },
+        ],
+      });
+      expect(await store().views.tokenTotals({ hostname: 'h2' })).toEqual({
+        sessions: 2,
+        byModel: [{ model: null, sessions: 1, tokens: u(5, 5, 5, 5) }],
+      });
+      expect(await store().views.tokenTotals({ model: 'claude-haiku' })).toEqual({
+        sessions: 1,
+        byModel: [
+          { model: 'claude-opus-4', sessions: 1, tokens: u(7, 20, 30, 40) },
+          { model: 'claude-haiku', sessions: 1, tokens: u(3, 0) },
+        ],
+      });
+      expect(await store().views.tokenTotals({ hostname: 'nowhere' })).toEqual({ sessions: 0, byModel: [] });
+      // A rewritten summary replaces the session's share; a deleted one takes it away.
+      await putDocs(store(), [summaryDoc('t3', { hostname: 'h2', models: ['b'], tokens: u(2, 0) })]);
+      await deleteDoc(store(), 'summary:t1');
+      expect((await store().views.tokenTotals()).byModel).toEqual([
+        { model: 'b', sessions: 1, tokens: u(2, 0) },
+        { model: 'claude-opus-4', sessions: 1, tokens: u(1, 1) },
+        { model: 'odd\uFFFD', sessions: 1, tokens: u(1, 0) },
+      ]);
+    });
+
     it('follows summary rewrites and deletions', async () => {
       await materializeAll(store());
       await seedSessions(store());

@@ -487,6 +487,31 @@ describePg('postgres: a session rollup made before the text filter and the sorts
   });
 });
 
+describePg('postgres: a session rollup made before the token totals', () => {
+  it('gets each session its token split when a process opens the store, from the summaries', async () => {
+    const { a, reopen } = await firstProcess();
+    const tokens = { input: 3, output: 4, cacheWrite: 0, cacheRead: 0 };
+    await putDocs(a, [
+      summaryDoc('t1', { models: ['m1'], tokens }),
+      summaryDoc('t2', { models: ['m1', 'm2'], tokens, tokensByModel: { m2: tokens } }),
+    ]);
+    const before = await a.views.tokenTotals();
+    expect(before.byModel).toEqual([
+      { model: 'm1', sessions: 1, tokens },
+      { model: 'm2', sessions: 1, tokens },
+    ]);
+    const { client, schema } = await directClient(databaseUrl);
+    try {
+      await Promise.all(stores.splice(0).map((s) => s.close()));
+      await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN token_split`);
+      const b = await reopen();
+      expect(await b.views.tokenTotals()).toEqual(before);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describePg('postgres: a speaker split made before the turns across sessions', () => {
   it("gets the turns' times, the index that orders them and the counts per session when a process opens the store, and reads the newest through it", async () => {
     const { a, reopen } = await firstProcess();

@@ -29,6 +29,7 @@ import {
   type ViewName,
   type Views,
   type WriteOptions,
+  TokenTotals,
 } from '../contract.js';
 import {
   checkFacet,
@@ -48,7 +49,7 @@ import { termParams } from './views/search-query.js';
 import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
 import { sessionEvents } from './views/session-events.js';
 import { sessionFilterSql } from './views/session-filter-sql.js';
-import { facets, getSession, getSessions, listSessions } from './views/session-queries.js';
+import { facets, getSession, getSessions, listSessions, tokenTotals } from './views/session-queries.js';
 import { SessionRollupView, type RollupBatch } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
 import { TranscriptEntriesView } from './views/transcript-entries-view.js';
@@ -308,6 +309,10 @@ export class PostgresViews implements Views {
   ): Promise<Array<{ value: string; sessions: number }>> {
     checkFacet(attribute);
     return this.#over(['session_rollup'], () => facets(this.#db.pool, attribute, filter));
+  }
+
+  async tokenTotals(filter: SessionFilter = {}): Promise<TokenTotals> {
+    return this.#over(['session_rollup'], () => tokenTotals(this.#db.pool, filter));
   }
 
   // ---------------------------------------------------------------------------------------------

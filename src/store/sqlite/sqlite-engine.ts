@@ -131,5 +131,6 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     search: (query) => reads.search(query),
     dailyActivity: (from, to, filter) => reads.dailyActivity(from, to, filter),
     facets: (attribute, filter) => reads.facets(attribute, filter),
+    tokenTotals: (filter) => reads.tokenTotals(filter),
   };
 }

@@ -366,6 +366,31 @@ describe('sqlite views: a session rollup made before the text filter and the sor
   });
 });
 
+describe('sqlite views: a session rollup made before the token totals', () => {
+  it('gets each session its token split when the store opens, from the summaries', async () => {
+    await materializeAll(store);
+    const tokens = { input: 3, output: 4, cacheWrite: 0, cacheRead: 0 };
+    await putDocs(store, [
+      summaryDoc('t1', { models: ['m1'], tokens }),
+      summaryDoc('t2', { models: ['m1', 'm2'], tokens, tokensByModel: { m2: tokens } }),
+    ]);
+    const before = await store.views.tokenTotals();
+    expect(before.byModel).toEqual([
+      { model: 'm1', sessions: 1, tokens },
+      { model: 'm2', sessions: 1, tokens },
+    ]);
+    await store.close();
+    const db = new Database(join(dir, 'transcripts.db'));
+    try {
+      db.exec('ALTER TABLE session_rollup DROP COLUMN token_split');
+    } finally {
+      db.close();
+    }
+    store = await openStore({ dataDir: dir, settings: {} });
+    expect(await store.views.tokenTotals()).toEqual(before);
+  });
+});
+
 describe('sqlite views: a speaker split made before the turns across sessions', () => {
   it("gets the turns' times and the index that orders them when the store opens, and reads the newest through it", async () => {
     await materializeAll(store);

@@ -28,6 +28,7 @@ import {
   type ViewName,
   type Views,
   type WriteOptions,
+  TokenTotals,
 } from '../contract.js';
 import type { DocWriteObserver, PreviousDoc, WrittenDoc } from './doc-write-observer.js';
 import type { SqliteDatabase } from './sqlite-database.js';
@@ -36,7 +37,7 @@ import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.j
 import { FullTextView } from './views/full-text-view.js';
 import { SessionEvents } from './views/session-events.js';
 import { sessionFilterSql } from './views/session-filter-sql.js';
-import { facets, getSession, getSessions, listSessions } from './views/session-queries.js';
+import { facets, getSession, getSessions, listSessions, tokenTotals } from './views/session-queries.js';
 import { SessionRollupView } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
 import { StatementCache, type SqliteView } from './views/sqlite-view.js';
@@ -289,6 +290,11 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#require('session_rollup');
     checkFacet(attribute);
     return facets(this.#cache, attribute, filter);
+  }
+
+  async tokenTotals(filter: SessionFilter = {}): Promise<TokenTotals> {
+    this.#require('session_rollup');
+    return tokenTotals(this.#cache, filter);
   }
 
   // ---------------------------------------------------------------------------------------------

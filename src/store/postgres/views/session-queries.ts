@@ -1,10 +1,11 @@
 /**
- * Reads over the session rollup: the filtered list (newest first, or as sorted), one session, and the facet
- * pickers. The summary itself is read from its document (a key lookup), not copied into the rollup.
+ * Reads over the session rollup: the filtered list (newest first, or as sorted), one session, the facet
+ * pickers, and the token totals. The summary itself is read from its document (a key lookup), not copied into the rollup.
  */
 import type { Segment } from '../../../core/active-time.js';
 import type { SummaryDoc } from '../../../core/documents.js';
-import type { SessionFilter, SessionRow, SessionSort } from '../../contract.js';
+import type { SessionFilter, SessionRow, SessionSort, TokenTotals } from '../../contract.js';
+import { tokenTotals as totalsOf, type TotalsRow } from '../../views-common/token-totals.js';
 import { facetFilter, facetSessionColumn, facetSql } from '../../views-common/facets.js';
 import type { FacetAttribute } from '../../views-common/view-args.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
@@ -92,6 +93,25 @@ export async function facets(
   const f = sessionFilterSql(facetFilter(attribute, filter), facetSessionColumn(attribute));
   const { rows } = await readQuery<{ value: string; sessions: string }>(q, facetSql(attribute, f), f.params);
   return rows.map((r) => ({ value: r.value, sessions: Number(r.sessions) }));
+}
+
+/** The tokens of the filtered sessions by model, from each rollup row's `token_split`. */
+export async function tokenTotals(q: Queryable, filter: SessionFilter): Promise<TokenTotals> {
+  const f = sessionFilterSql(filter, 'r.session_id');
+  const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
+  const [count, split] = await Promise.all([
+    readQuery<{ n: string }>(q, `SELECT count(*) AS n FROM session_rollup r ${where}`, f.params),
+    readQuery<TotalsRow>(
+      q,
+      `SELECT e ->> 0 AS model, count(DISTINCT r.session_id) AS sessions,
+        sum((e ->> 1)::bigint) AS input, sum((e ->> 2)::bigint) AS output,
+        sum((e ->> 3)::bigint) AS cache_write, sum((e ->> 4)::bigint) AS cache_read
+      FROM session_rollup r CROSS JOIN LATERAL jsonb_array_elements(r.token_split::jsonb) e ${where}
+      GROUP BY 1`,
+      f.params,
+    ),
+  ]);
+  return totalsOf(count.rows[0]!.n, split.rows);
 }
 
 function toSessionRow(row: RollupRow): SessionRow {

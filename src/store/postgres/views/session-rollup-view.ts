@@ -12,6 +12,7 @@ import { applyEvent, emptyEventStats, type EventStats } from '../../views-common
 import { combinedActivity, summaryFields } from '../../views-common/summary-fields.js';
 import { listText } from '../../views-common/session-filter.js';
 import { sortValues } from '../../views-common/session-sort.js';
+import { tokenSplitJson } from '../../views-common/token-split.js';
 import type { Queryable } from '../postgres-database.js';
 import {
   pgText,
@@ -39,7 +40,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   list_text text COLLATE "C" NOT NULL DEFAULT '',
   runtime_ms bigint,
   tokens bigint,
-  entries bigint
+  entries bigint,
+  token_split text NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id text COLLATE "C" NOT NULL,
@@ -64,6 +66,7 @@ const DERIVED_COLUMNS = {
   runtime_ms: 'bigint',
   tokens: 'bigint',
   entries: 'bigint',
+  token_split: `text NOT NULL DEFAULT '[]'`,
 };
 
 const SQL = {
@@ -86,16 +89,17 @@ const SQL = {
   deleteModels: 'DELETE FROM session_models WHERE session_id = ANY($1)',
   writeRollup: `INSERT INTO session_rollup
       (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
-       hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries)
+       hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries,
+       token_split)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
       $7::bigint[], $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::int[], $13::text[],
-      $14::text[], $15::bigint[], $16::bigint[], $17::bigint[])
+      $14::text[], $15::bigint[], $16::bigint[], $17::bigint[], $18::text[])
     ON CONFLICT (session_id) DO UPDATE SET summary_id = excluded.summary_id, cwd = excluded.cwd,
       project = excluded.project, hostname = excluded.hostname, source = excluded.source,
       first_ms = excluded.first_ms, last_ms = excluded.last_ms, hook_recorded = excluded.hook_recorded,
       ended_at = excluded.ended_at, end_reason = excluded.end_reason, event_count = excluded.event_count,
       activity = excluded.activity, list_text = excluded.list_text, runtime_ms = excluded.runtime_ms,
-      tokens = excluded.tokens, entries = excluded.entries`,
+      tokens = excluded.tokens, entries = excluded.entries, token_split = excluded.token_split`,
   insertModels: `INSERT INTO session_models (session_id, model)
     SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
   sessions: `SELECT DISTINCT session_id FROM docs WHERE type IN ('summary', 'event') AND NOT deleted`,
@@ -138,9 +142,10 @@ export class SessionRollupView implements PostgresView {
   }
 
   /**
-   * A rollup made before the list's text filter lacks `list_text`, and one made before the list's
-   * sorts lacks their columns: the missing ones are added and every derived column filled from each
-   * session's summary and activity (once; the columns' presence is the mark).
+   * A rollup made before the list's text filter lacks `list_text`, one made before the list's sorts
+   * their columns, and one made before the totals `token_split`: the missing ones are added and
+   * every derived column filled from each session's summary and activity (once; the columns'
+   * presence is the mark).
    */
   async upgrade(q: Queryable): Promise<void> {
     const { rows: has } = await q.query<{ column_name: string }>(
@@ -167,9 +172,9 @@ export class SessionRollupView implements PostgresView {
       const values = rows.map((r, i) => sortValues(docs[i]!, JSON.parse(r.activity) as Segment[]));
       await q.query(
         `UPDATE session_rollup r SET list_text = u.text, runtime_ms = u.runtime_ms, tokens = u.tokens,
-          entries = u.entries
-        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[])
-          AS u(session_id, text, runtime_ms, tokens, entries)
+          entries = u.entries, token_split = u.token_split
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[])
+          AS u(session_id, text, runtime_ms, tokens, entries, token_split)
         WHERE r.session_id = u.session_id`,
         [
           rows.map((r) => r.session_id),
@@ -177,6 +182,7 @@ export class SessionRollupView implements PostgresView {
           values.map((v) => v.runtimeMs),
           values.map((v) => v.tokens),
           values.map((v) => v.entries),
+          docs.map((d) => tokenSplitJson(d)),
         ],
       );
       after = rows.at(-1)!.session_id;
@@ -310,7 +316,7 @@ class Batch implements RollupBatch {
     if (gone.length > 0) await this.#q.query(SQL.deleteRollup, [gone]);
     for (const id of gone) this.refreshed.set(id, null);
 
-    const cols: unknown[][] = Array.from({ length: 17 }, () => []);
+    const cols: unknown[][] = Array.from({ length: 18 }, () => []);
     const models: [string[], string[]] = [[], []];
     for (const [sessionId, summary] of summaries) {
       const doc = JSON.parse(summary.body) as Record<string, unknown>;
@@ -336,6 +342,7 @@ class Batch implements RollupBatch {
         sorted.runtimeMs,
         sorted.tokens,
         sorted.entries,
+        tokenSplitJson(doc),
       ];
       row.forEach((v, i) => cols[i]!.push(v));
       for (const model of fields.models) {

@@ -1,10 +1,11 @@
 /**
- * Reads over the session rollup: the filtered list (newest first, or as sorted), one session, and the facet
- * pickers. The summary itself is read from its document (a key lookup), not copied into the rollup.
+ * Reads over the session rollup: the filtered list (newest first, or as sorted), one session, the facet
+ * pickers, and the token totals. The summary itself is read from its document (a key lookup), not copied into the rollup.
  */
 import type { Segment } from '../../../core/active-time.js';
 import type { SummaryDoc } from '../../../core/documents.js';
-import type { SessionFilter, SessionRow, SessionSort } from '../../contract.js';
+import type { SessionFilter, SessionRow, SessionSort, TokenTotals } from '../../contract.js';
+import { tokenTotals as totalsOf, type TotalsRow } from '../../views-common/token-totals.js';
 import { facetFilter, facetSessionColumn, facetSql } from '../../views-common/facets.js';
 import type { FacetAttribute } from '../../views-common/view-args.js';
 import { sessionOrderSql } from '../../views-common/session-sort.js';
@@ -68,6 +69,25 @@ export function facets(
 ): Array<{ value: string; sessions: number }> {
   const f = sessionFilterSql(facetFilter(attribute, filter), facetSessionColumn(attribute));
   return cache.get(facetSql(attribute, f)).all(f.params) as Array<{ value: string; sessions: number }>;
+}
+
+/** The tokens of the filtered sessions by model, from each rollup row's `token_split`. */
+export function tokenTotals(cache: StatementCache, filter: SessionFilter): TokenTotals {
+  const f = sessionFilterSql(filter, 'r.session_id');
+  const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
+  const { n } = cache.get(`SELECT count(*) AS n FROM session_rollup r ${where}`).get(f.params) as {
+    n: number;
+  };
+  const rows = cache
+    .get(
+      `SELECT e.value ->> '$[0]' AS model, count(DISTINCT r.session_id) AS sessions,
+        sum(e.value ->> '$[1]') AS input, sum(e.value ->> '$[2]') AS output,
+        sum(e.value ->> '$[3]') AS cache_write, sum(e.value ->> '$[4]') AS cache_read
+      FROM session_rollup r, json_each(r.token_split) e ${where}
+      GROUP BY 1`,
+    )
+    .all(f.params) as TotalsRow[];
+  return totalsOf(n, rows);
 }
 
 function toSessionRow(row: RollupRow): SessionRow {

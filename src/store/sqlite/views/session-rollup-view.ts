@@ -14,6 +14,7 @@ import { LazyStatements, type SqliteView } from './sqlite-view.js';
 import { combinedActivity, summaryFields } from '../../views-common/summary-fields.js';
 import { listText } from '../../views-common/session-filter.js';
 import { sortValues } from '../../views-common/session-sort.js';
+import { tokenSplitJson } from '../../views-common/token-split.js';
 
 const DDL = `
 CREATE TABLE IF NOT EXISTS session_rollup (
@@ -33,7 +34,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   list_text TEXT NOT NULL DEFAULT '',
   runtime_ms INTEGER,
   tokens INTEGER,
-  entries INTEGER
+  entries INTEGER,
+  token_split TEXT NOT NULL DEFAULT '[]'
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id TEXT NOT NULL,
@@ -58,6 +60,7 @@ const DERIVED_COLUMNS = {
   runtime_ms: 'INTEGER',
   tokens: 'INTEGER',
   entries: 'INTEGER',
+  token_split: "TEXT NOT NULL DEFAULT '[]'",
 };
 
 const SQL = {
@@ -76,9 +79,11 @@ const SQL = {
   deleteStats: 'DELETE FROM session_event_stats WHERE session_id = ?',
   writeRollup: `INSERT OR REPLACE INTO session_rollup
     (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
-     hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries)
+     hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries,
+     token_split)
     VALUES (@sessionId, @summaryId, @cwd, @project, @hostname, @source, @firstMs, @lastMs,
-     @hookRecorded, @endedAt, @endReason, @eventCount, @activity, @listText, @runtimeMs, @tokens, @entries)`,
+     @hookRecorded, @endedAt, @endReason, @eventCount, @activity, @listText, @runtimeMs, @tokens, @entries,
+     @tokenSplit)`,
   deleteRollup: 'DELETE FROM session_rollup WHERE session_id = ?',
   deleteModels: 'DELETE FROM session_models WHERE session_id = ?',
   insertModel: 'INSERT OR IGNORE INTO session_models (session_id, model) VALUES (?, ?)',
@@ -126,9 +131,10 @@ export class SessionRollupView implements SqliteView {
   }
 
   /**
-   * A rollup made before the list's text filter lacks `list_text`, and one made before the list's
-   * sorts lacks their columns: the missing ones are added and every derived column filled from each
-   * session's summary and activity (one pass over the summaries, once).
+   * A rollup made before the list's text filter lacks `list_text`, one made before the list's sorts
+   * their columns, and one made before the totals `token_split`: the missing ones are added and
+   * every derived column filled from each session's summary and activity (one pass over the
+   * summaries, once).
    */
   upgrade(): void {
     const columns = this.#db.prepare('PRAGMA table_info(session_rollup)').all() as Array<{ name: string }>;
@@ -145,7 +151,7 @@ export class SessionRollupView implements SqliteView {
     );
     const update = this.#db.prepare(
       `UPDATE session_rollup SET list_text = @listText, runtime_ms = @runtimeMs, tokens = @tokens,
-      entries = @entries WHERE session_id = @sessionId`,
+      entries = @entries, token_split = @tokenSplit WHERE session_id = @sessionId`,
     );
     let after = '';
     for (;;) {
@@ -158,6 +164,7 @@ export class SessionRollupView implements SqliteView {
           sessionId: row.session_id,
           listText: listText(fields, row.session_id),
           ...sortValues(doc, JSON.parse(row.activity) as Segment[]),
+          tokenSplit: tokenSplitJson(doc),
         });
       }
       after = rows.at(-1)!.session_id;
@@ -283,6 +290,7 @@ export class SessionRollupView implements SqliteView {
       activity: JSON.stringify(activity),
       listText: listText(fields, sessionId),
       ...sortValues(doc, activity),
+      tokenSplit: tokenSplitJson(doc),
     });
     for (const model of fields.models) s.insertModel.run(sessionId, model);
     this.onSession?.(sessionId, activity);
