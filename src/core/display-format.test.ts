@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { EM_DASH, formatBytes, formatCost, formatDuration, formatUsd } from './display-format.js';
+import {
+  EM_DASH,
+  formatBytes,
+  formatCost,
+  formatDuration,
+  formatUsd,
+  modelShares,
+} from './display-format.js';
 
 describe('formatDuration', () => {
   it('shows an em dash when the API could not derive a duration', () => {
@@ -62,5 +69,13 @@ describe('formatUsd and formatCost', () => {
       '?',
     ]);
     expect(formatCost({ usd: 0, complete: true, byModel: {} })).toBe('$0.00');
+  });
+  it("lists each model's share dearest first, those without a price last", () => {
+    expect(modelShares({ cheap: 0.004, 'claude-fable-5': null, dear: 1234.5, '': null })).toEqual([
+      'dear $1,234.50',
+      'cheap <$0.01',
+      'no model named no price',
+      'claude-fable-5 no price',
+    ]);
   });
 });

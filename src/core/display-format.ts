@@ -63,6 +63,16 @@ export function unpricedModels(cost: CostLike): string[] {
 }
 
 /**
+ * Each model's share of a cost, dearest first, the models without a price last (by name):
+ * `claude-opus-4-1 $3.20`, `claude-fable-5 no price`.
+ */
+export function modelShares(byModel: Record<string, number | null>): string[] {
+  return Object.entries(byModel)
+    .sort((a, b) => (b[1] ?? -1) - (a[1] ?? -1) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+    .map(([model, usd]) => `${model || 'no model named'} ${usd === null ? 'no price' : formatUsd(usd)}`);
+}
+
+/**
  * A session's cost in a phrase: `$12.30`; `$12.30 + unpriced claude-opus-5` when some of its
  * models have no price; `unpriced claude-fable-5` when none has; `unknown (tokens not split by
  * model)` for a session summarised before the split was kept that used several models. `short`

@@ -167,14 +167,15 @@ describe.skipIf(!hasChromium)('session list columns, in Chromium', () => {
     expect(await page.getByTestId('columns-reset').isDisabled()).toBe(true);
 
     // Unknown names are ignored; what it says of known facts holds; a fact it does not name (as
-    // one added since it was written) keeps its default visibility and place.
+    // one added since it was written: active time, shown, and the cost, hidden) keeps its default
+    // visibility and place.
     await page.evaluate(
       (k) =>
         localStorage.setItem(
           k,
           JSON.stringify({
             order: [
-              'cost',
+              'price',
               'tokens',
               'project',
               'model',
@@ -184,7 +185,7 @@ describe.skipIf(!hasChromium)('session list columns, in Chromium', () => {
               'runtime',
               'entries',
             ],
-            shown: { cost: false, model: false, title: false },
+            shown: { price: false, model: false, title: false },
           }),
         ),
       KEY,
@@ -277,6 +278,7 @@ describe.skipIf(!hasChromium)('session list columns, in Chromium', () => {
       'Runtime',
       'Active time',
       'Tokens',
+      'Cost',
       'Entries',
     ])
       await box(page, label).uncheck();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { modelCosts, toolCounts } from './show.js';
+import { toolCounts } from './show.js';
 
 describe('toolCounts (show)', () => {
   it('lists every tool, most used first, ties by name', () => {
@@ -12,16 +12,5 @@ describe('toolCounts (show)', () => {
     ]);
     expect(toolCounts({ Read: 1234 })).toEqual(['Read 1,234']);
     expect(toolCounts({})).toEqual([]);
-  });
-});
-
-describe('modelCosts (show)', () => {
-  it('lists each model dearest first, one without a price last', () => {
-    expect(modelCosts({ cheap: 0.004, 'claude-fable-5': null, dear: 1234.5, '': null })).toEqual([
-      'dear $1,234.50',
-      'cheap <$0.01',
-      'no model named no price',
-      'claude-fable-5 no price',
-    ]);
   });
 });

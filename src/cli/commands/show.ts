@@ -6,7 +6,7 @@ import {
   formatBytes,
   formatCost,
   formatDuration,
-  formatUsd,
+  modelShares,
   formatTime,
   guardClosedPipe,
   outputWidth,
@@ -31,13 +31,6 @@ export function toolCounts(byName: Record<string, number>): string[] {
     .map(([name, count]) => `${name} ${count.toLocaleString('en-US')}`);
 }
 
-/** Each model's share of a cost, dearest first, a model without a price last: `claude-opus-4-1 $3.20`. */
-export function modelCosts(byModel: Record<string, number | null>): string[] {
-  return Object.entries(byModel)
-    .sort((a, b) => (b[1] ?? -1) - (a[1] ?? -1) || a[0].localeCompare(b[0]))
-    .map(([model, usd]) => `${model || 'no model named'} ${usd === null ? 'no price' : formatUsd(usd)}`);
-}
-
 /**
  * Label/value lines for a session (pure, for the terminal). A value that is a list (the tools)
  * wraps at its items on a terminal instead of being cut.
@@ -45,7 +38,7 @@ export function modelCosts(byModel: Record<string, number | null>): string[] {
 export function sessionLines(s: Session): Array<[string, string | string[]]> {
   const n = (x: number) => x.toLocaleString('en-US');
   const tools = toolCounts(s.toolCallsByName);
-  const models = modelCosts(s.cost.byModel);
+  const models = modelShares(s.cost.byModel);
   return [
     ['id', s.id],
     ['title', s.title ?? '—'],

@@ -1,11 +1,14 @@
 /**
  * Formatters for what the UI shows: durations (an em dash when the API could not derive one),
- * token counts, byte sizes, timestamps. Pure and locale-independent so tests pin the output.
+ * token counts, byte sizes, costs, timestamps. Pure and locale-independent so tests pin the output.
  */
 
 // Durations and byte sizes read the same in the UI, the CLI and the Markdown export: one rule on
 // every view (none at all reads `0s`; unknown, null from the API, reads `—`).
 export { EM_DASH, formatBytes, formatDuration } from '../../../src/core/display-format.js';
+// A session's cost reads the same in the UI and the CLI too: `$12.30`, `$12.30 + unpriced …`,
+// `$12.30+` / `?` in a table cell.
+export { formatCost, modelShares } from '../../../src/core/display-format.js';
 import { EM_DASH } from '../../../src/core/display-format.js';
 
 function compact(n: number, unit: number, suffix: string): string {

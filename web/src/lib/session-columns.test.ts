@@ -4,7 +4,9 @@ import {
   DEFAULT_COLUMNS,
   DETAIL_FACTS,
   SESSION_FACTS,
+  SORTED_FACT,
   forcedFact,
+  hiddenCount,
   isDefaultColumns,
   moveFact,
   parseColumns,
@@ -33,10 +35,29 @@ function memoryStorage(initial: string | null = null) {
 }
 
 describe('session list columns', () => {
-  it('shows every fact by default, in the order the row always had', () => {
-    expect(rowFacts(DEFAULT_COLUMNS, 'lastActivity')).toEqual([...SESSION_FACTS]);
+  it('shows every fact but the cost by default, in the order the row always had', () => {
+    expect(rowFacts(DEFAULT_COLUMNS, 'lastActivity')).toEqual(SESSION_FACTS.filter((f) => f !== 'cost'));
     expect(DETAIL_FACTS).not.toContain('provenance');
+    expect(DETAIL_FACTS.indexOf('cost')).toBe(DETAIL_FACTS.indexOf('tokens') + 1);
     expect(isDefaultColumns(DEFAULT_COLUMNS)).toBe(true);
+    // Nothing the person hid: the cost, hidden by default, is not counted.
+    expect(hiddenCount(DEFAULT_COLUMNS)).toBe(0);
+  });
+
+  it('shows the cost when ticked, after the tokens, and keeps that choice through its stored value', () => {
+    const c = setFactShown(DEFAULT_COLUMNS, 'cost', true);
+    expect(isDefaultColumns(c)).toBe(false);
+    expect(hiddenCount(c)).toBe(0);
+    const facts = rowFacts(c, 'lastActivity');
+    expect(facts.indexOf('cost')).toBe(facts.indexOf('tokens') + 1);
+    const back = parseColumns(serializeColumns(c));
+    expect(back).toEqual(c);
+    expect(back.shown.cost).toBe(true);
+    // Hidden again it is the default again.
+    expect(isDefaultColumns(setFactShown(back, 'cost', false))).toBe(true);
+    // No order of the list forces it (the API has no cost order).
+    expect(Object.values(SORTED_FACT)).not.toContain('cost');
+    expect(hiddenCount(setFactShown(c, 'host', false))).toBe(1);
   });
 
   it('round-trips a choice through its stored value', () => {
@@ -78,8 +99,8 @@ describe('session list columns', () => {
   it('ignores unknown and repeated names, keeping the rest of the choice', () => {
     const c = parseColumns(
       JSON.stringify({
-        order: ['entries', 'cost', 'entries', 42, 'provenance', 'project'],
-        shown: { host: false, cost: false, title: false, status: false },
+        order: ['entries', 'price', 'entries', 42, 'provenance', 'project'],
+        shown: { host: false, price: false, title: false, status: false },
       }),
     );
     expect(c.order.slice(0, 2)).toEqual(['entries', 'project']);
@@ -89,7 +110,8 @@ describe('session list columns', () => {
   });
 
   it('gives a fact the value does not name its default visibility and place (a fact added later)', () => {
-    // Written before `activeTime` and `provenance` existed, with the order changed and the host hidden.
+    // Written before `activeTime`, `provenance` and `cost` existed, with the order changed and the
+    // host hidden.
     const c = parseColumns(
       JSON.stringify({
         order: ['tokens', 'project', 'model', 'host', 'lastActivity', 'startedAt', 'runtime', 'entries'],
@@ -107,8 +129,10 @@ describe('session list columns', () => {
     );
     expect(c.shown.activeTime).toBe(true);
     expect(c.shown.provenance).toBe(true);
+    expect(c.shown.cost).toBe(false);
     expect(c.order).toEqual([
       'tokens',
+      'cost',
       'project',
       'model',
       'host',

@@ -18,6 +18,7 @@ export const SESSION_FACTS = [
   'runtime',
   'activeTime',
   'tokens',
+  'cost',
   'entries',
 ] as const;
 export type SessionFact = (typeof SESSION_FACTS)[number];
@@ -39,10 +40,14 @@ export const FACT_LABELS: Record<SessionFact, string> = {
   runtime: 'Runtime',
   activeTime: 'Active time',
   tokens: 'Tokens',
+  cost: 'Cost',
   entries: 'Entries',
 };
 
-/** Whether each fact shows when the person has not said (and for a fact newer than what they said). */
+/**
+ * Whether each fact shows when the person has not said (and for a fact newer than what they said).
+ * The cost is hidden: many histories hold models without a price, whose cells would read `?`.
+ */
 export const DEFAULT_SHOWN: Record<SessionFact, boolean> = {
   provenance: true,
   project: true,
@@ -53,10 +58,11 @@ export const DEFAULT_SHOWN: Record<SessionFact, boolean> = {
   runtime: true,
   activeTime: true,
   tokens: true,
+  cost: false,
   entries: true,
 };
 
-/** The fact each order of the list sorts by (their names are the same). */
+/** The fact each order of the list sorts by (their names are the same; the API has no cost order). */
 export const SORTED_FACT: Record<SessionSortKey, DetailFact> = {
   lastActivity: 'lastActivity',
   startedAt: 'startedAt',
@@ -101,6 +107,14 @@ export function isDefaultColumns(c: SessionColumns): boolean {
     c.order.every((f, i) => f === DETAIL_FACTS[i]) &&
     SESSION_FACTS.every((f) => c.shown[f] === DEFAULT_SHOWN[f])
   );
+}
+
+/**
+ * How many facts the person hid of those shown by default (the Columns button says it): a fact
+ * hidden by default, such as the cost, is not counted, so the default reads as nothing hidden.
+ */
+export function hiddenCount(c: SessionColumns): number {
+  return SESSION_FACTS.filter((f) => DEFAULT_SHOWN[f] && !c.shown[f]).length;
 }
 
 /** The stored value read as columns; anything unexpected falls back to the default, field by field. */

@@ -2,13 +2,15 @@
  * The "Columns" button beside the list's order: a popover with one checkbox per fact a row can
  * show, arrows to reorder the facts under the title, and "Reset to default". The status and the
  * title always show (their boxes are ticked and disabled); the fact the list is sorted by shows
- * even when unticked, and its box says so. The choice is this browser's (use-session-columns.ts).
+ * even when unticked, and its box says so. The button counts the facts hidden of those shown by
+ * default. The choice is this browser's (use-session-columns.ts).
  */
 import { ActionIcon, Button, Checkbox, Group, Popover, Stack, Text } from '@mantine/core';
 import {
   DEFAULT_COLUMNS,
   FACT_LABELS,
   SORTED_FACT,
+  hiddenCount as countHidden,
   isDefaultColumns,
   moveFact,
   setFactShown,
@@ -27,7 +29,7 @@ export function ColumnsControl({
   sortedBy: SessionSortKey;
 }) {
   const sorted = SORTED_FACT[sortedBy];
-  const hiddenCount = Object.values(columns.shown).filter((v) => !v).length;
+  const hiddenCount = countHidden(columns);
   return (
     <Popover position="bottom-end" shadow="md" width={280} withinPortal>
       <Popover.Target>

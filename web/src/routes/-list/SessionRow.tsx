@@ -1,9 +1,10 @@
 /**
  * One row of the session list: status and title, then the facts the person chose to show
  * (columns menu, ../../lib/session-columns.ts) in their order — provenance beside the title;
- * project, model, host, times, tokens, entries under it. By default every fact shows, last
- * activity first of the times (the list's usual order), the start after it. The fact the list is
- * sorted by stands out. `re` marks the words of the list's free-text filter in the title and project.
+ * project, model, host, times, tokens, cost, entries under it. By default every fact but the cost
+ * shows, last activity first of the times (the list's usual order), the start after it. The fact
+ * the list is sorted by stands out. `re` marks the words of the list's free-text filter in the
+ * title and project.
  */
 import { Group, Paper, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
@@ -12,6 +13,7 @@ import { HighlightedText } from '../../components/HighlightedText.js';
 import { ProvenanceChip } from '../../components/ProvenanceChip.js';
 import { StatusMarker } from '../../components/StatusMarker.js';
 import {
+  formatCost,
   formatCount,
   formatDuration,
   formatTimestamp,
@@ -104,6 +106,11 @@ const DETAILS: Record<DetailFact, (s: Session, re: RegExp | null, sorted: boolea
   tokens: (s, _re, sorted) => (
     <Fact fact="tokens" label="tokens" testId="tokens" sorted={sorted}>
       {formatTokens(totalTokens(s.tokens))}
+    </Fact>
+  ),
+  cost: (s) => (
+    <Fact fact="cost" label="cost" testId="cost">
+      <span title={formatCost(s.cost)}>{formatCost(s.cost, true)}</span>
     </Fact>
   ),
   entries: (s, _re, sorted) => (

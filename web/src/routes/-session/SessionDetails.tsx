@@ -1,7 +1,7 @@
 /**
  * Everything known about a session, above its transcript: title, status and provenance; where,
- * when and with what it ran; token usage; counts and tool calls by name; subagents and files;
- * the blueprint's data links for it.
+ * when and with what it ran; token usage and its cost; counts and tool calls by name; subagents
+ * and files; the blueprint's data links for it.
  */
 import {
   Badge,
@@ -22,16 +22,18 @@ import { AnchorLink } from '../../components/AnchorLink.js';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { ApiAnchor } from '../../components/ApiLink.js';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import type { ReactNode } from 'react';
+import { Fragment, type ReactNode } from 'react';
 import { ProvenanceChip } from '../../components/ProvenanceChip.js';
 import { StatusMarker } from '../../components/StatusMarker.js';
 import {
   formatBytes,
+  formatCost,
   formatCount,
   formatCountOf,
   formatDuration,
   formatTokens,
   formatUtc,
+  modelShares,
   totalTokens,
 } from '../../lib/format.js';
 import type { SessionDetail } from '../../queries/api.js';
@@ -48,6 +50,36 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
         {children}
       </Table.Td>
     </Table.Tr>
+  );
+}
+
+const COST_NOTE =
+  'An estimate at list prices: cache writes at the five-minute rate, no long-context surcharge. ' +
+  'config.json `prices` sets the prices of other models.';
+
+/**
+ * The session's cost (`formatCost`), then, for a session that used more than one model, each
+ * model's share: `$14.10 · claude-sonnet-4-20250514 $4.00 · claude-opus-4-1-20250805 $10.10`.
+ */
+function CostValue({ cost }: { cost: SessionDetail['cost'] }) {
+  const models = modelShares(cost.byModel);
+  return (
+    <Tooltip label={COST_NOTE} multiline w={320}>
+      <span data-testid="detail-cost-value">
+        <span data-testid="detail-cost-total">{formatCost(cost)}</span>
+        {models.length > 1 && (
+          <span data-testid="detail-cost-by-model">
+            {models.map((share, i) => (
+              <Fragment key={i}>
+                {' · '}
+                {/* A model and its figure wrap together, never a figure onto the next model's line. */}
+                <span style={{ whiteSpace: 'nowrap' }}>{share}</span>
+              </Fragment>
+            ))}
+          </span>
+        )}
+      </span>
+    </Tooltip>
   );
 }
 
@@ -159,6 +191,9 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
                   {formatTokens(totalTokens(s.tokens))} total · {formatTokens(s.tokens.input)} in ·{' '}
                   {formatTokens(s.tokens.output)} out · {formatTokens(s.tokens.cacheWrite)} cache write ·{' '}
                   {formatTokens(s.tokens.cacheRead)} cache read
+                </Row>
+                <Row label="cost" testId="detail-cost">
+                  <CostValue cost={s.cost} />
                 </Row>
                 <Row label="transcript">{formatBytes(s.transcriptBytes)}</Row>
               </Table.Tbody>

@@ -1,0 +1,142 @@
+/**
+ * What a session's tokens cost, in a real browser over the shared corpus: the session page's
+ * `cost` row reads what core/display-format.ts's formatCost makes of the API's own `cost` (with
+ * each model's share when there are several, and a tooltip saying it is a list-price estimate),
+ * a model without a price is named as unpriced, and the list's optional Cost column (hidden by
+ * default, not an order) shows `$…` cells and `?` for a session none of whose tokens has a price.
+ */
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { formatCost, formatUsd, type CostLike } from '../../src/core/display-format.js';
+import { getJson } from '../support/api-server.js';
+import { browserSuite, corpusServer, hasChromium, screenshot, skipReason } from './harness.js';
+
+// page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const getComputedStyle: any;
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+const TWO_MODELS = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
+const SONNET4 = 'claude-sonnet-4-20250514';
+const OPUS41 = 'claude-opus-4-1-20250805';
+const UNPRICED = 'claude-opus-5';
+
+if (!hasChromium) console.log(skipReason);
+
+describe.skipIf(!hasChromium)('session cost, in Chromium', () => {
+  // The development build, so React's warnings are console errors the tests fail on.
+  const suite = browserSuite((staticDir) => corpusServer(staticDir), undefined, 'development');
+
+  const apiCost = async (id: string): Promise<CostLike> => {
+    const r = await getJson(suite.server, `/api/sessions/${id}`);
+    expect(r.status).toBe(200);
+    return r.body.cost as CostLike;
+  };
+  /** The one session of the corpus that used the model without a price. */
+  const unpricedSession = async (): Promise<string> => {
+    const r = await getJson(suite.server, `/api/sessions?model=${UNPRICED}`);
+    expect(r.status).toBe(200);
+    expect(r.body.sessions.length).toBeGreaterThan(0);
+    return r.body.sessions[0].id as string;
+  };
+  const rows = (page: Page) => page.getByTestId('session-row');
+  const menu = (page: Page) => page.getByTestId('columns-menu');
+
+  it("shows the session's cost as the API gives it, each model's share, and what the figure is", async () => {
+    const cost = await apiCost(TWO_MODELS);
+    expect(cost.complete).toBe(true);
+    expect(Object.keys(cost.byModel).sort()).toEqual([OPUS41, SONNET4].sort());
+
+    const page = await suite.open(`/app/sessions/${TWO_MODELS}`);
+    const row = page.getByTestId('detail-cost');
+    await row.waitFor();
+    expect(await row.getByTestId('detail-cost-total').textContent()).toBe(formatCost(cost));
+    expect(formatCost(cost)).toMatch(/^\$[\d,]+\.\d\d$/);
+    const text = (await row.textContent())!;
+    expect(text.startsWith(formatCost(cost))).toBe(true);
+    for (const model of [SONNET4, OPUS41]) {
+      const usd = cost.byModel[model]!;
+      expect(text).toContain(` · ${model} ${formatUsd(usd)}`);
+    }
+    // Right after the tokens, in the same card.
+    const labels = await page
+      .getByTestId('detail-tokens')
+      .locator('xpath=ancestor::tbody')
+      .evaluate((tb) => [...tb.querySelectorAll('tr')].map((tr) => tr.firstElementChild!.textContent));
+    expect(labels.indexOf('cost')).toBe(labels.indexOf('tokens') + 1);
+
+    await row.getByTestId('detail-cost-value').hover();
+    const tip = page.getByRole('tooltip');
+    await tip.waitFor();
+    await expect.poll(() => tip.evaluate((el) => getComputedStyle(el).opacity)).toBe('1');
+    const said = (await tip.textContent())!;
+    expect(said).toContain('list prices');
+    expect(said).toContain('five-minute rate');
+    expect(said).toContain('config.json `prices`');
+    await screenshot(page, 'cost-session');
+    suite.current.assertNoErrors();
+  });
+
+  it('names a model without a price as unpriced rather than guessing a figure', async () => {
+    const id = await unpricedSession();
+    const cost = await apiCost(id);
+    expect(cost.usd).toBeNull();
+    expect(formatCost(cost)).toBe(`unpriced ${UNPRICED}`);
+
+    const page = await suite.open(`/app/sessions/${id}`);
+    const total = page.getByTestId('detail-cost-total');
+    await total.waitFor();
+    expect(await total.textContent()).toBe(`unpriced ${UNPRICED}`);
+    expect(await page.getByTestId('detail-tokens').textContent()).not.toMatch(/^0 total/);
+    suite.current.assertNoErrors();
+  });
+
+  it('shows the Cost column once ticked: $ cells, ? for a price unknown, and no cost order', async () => {
+    const id = await unpricedSession();
+    const page = await suite.open('/app/');
+    await rows(page).first().waitFor();
+    // Hidden by default, and not counted as hidden by the person.
+    expect(await page.getByTestId('cost').count()).toBe(0);
+    expect(await page.getByTestId('columns-button').getAttribute('aria-label')).toBe('Columns');
+
+    // The sort picker offers no cost order.
+    await page.getByTestId('sort-by').click();
+    const options = await page.getByRole('option').allTextContents();
+    expect(options).toContain('Tokens');
+    expect(options).not.toContain('Cost');
+    await page.keyboard.press('Escape');
+
+    await page.getByTestId('columns-button').click();
+    await menu(page).waitFor();
+    const box = menu(page).getByRole('checkbox', { name: 'Cost', exact: true });
+    expect(await box.isChecked()).toBe(false);
+    await box.check();
+    await page.keyboard.press('Escape');
+    await menu(page).waitFor({ state: 'hidden' });
+
+    // Every row on screen shows it, right after the tokens, as formatCost's short form.
+    await rows(page).first().getByTestId('cost').waitFor();
+    const facts = await rows(page).evaluateAll((els) =>
+      els.map((r) => [...r.querySelectorAll('[data-fact]')].map((f) => f.getAttribute('data-fact')!)),
+    );
+    for (const f of facts) expect(f.indexOf('cost')).toBe(f.indexOf('tokens') + 1);
+    const cells = await rows(page)
+      .getByTestId('cost')
+      .evaluateAll((els) => els.map((el) => el.lastElementChild!.textContent!));
+    expect(cells.length).toBe(facts.length);
+    for (const c of cells) expect(c).toMatch(/^(\$[\d,]+\.\d\d\+?|<\$0\.01\+?|\?)$/);
+    expect(cells.some((c) => c.startsWith('$'))).toBe(true);
+    // The button does not count the cost, shown now, nor did it while hidden by default.
+    expect(await page.getByTestId('columns-button').getAttribute('aria-label')).toBe('Columns');
+
+    // The session whose only model has no price reads `?`, its title the long phrase.
+    await page.goto(`${suite.server.url}/app/?model=${UNPRICED}`);
+    const row = page.locator(`[data-testid="session-row"][data-session-id="${id}"]`);
+    await row.waitFor();
+    const cell = row.getByTestId('cost').locator('[title]');
+    expect(await cell.textContent()).toBe('?');
+    expect(await cell.getAttribute('title')).toBe(`unpriced ${UNPRICED}`);
+    await screenshot(page, 'cost-list');
+    suite.current.assertNoErrors();
+  });
+});
