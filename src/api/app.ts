@@ -30,6 +30,7 @@ import { healthRoutes } from './routes/health.js';
 import { ingestRoutes } from './routes/ingest.js';
 import { migrateRoutes } from './routes/migrate.js';
 import { searchRoutes } from './routes/search.js';
+import { totalsRoutes } from './routes/totals.js';
 import { sessionRoutes } from './routes/sessions.js';
 import { turnsRoutes } from './routes/turns.js';
 import { storeRoutes } from './routes/store.js';
@@ -122,6 +123,7 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   app.route('/api/sessions', sessionRoutes(deps));
   app.route('/api/turns', turnsRoutes(deps));
   app.route('/api', searchRoutes(deps));
+  app.route('/api', totalsRoutes(deps));
   app.route('/api/store', storeRoutes(deps));
   app.route('/api/ingest', ingestRoutes(deps));
   app.route('/api/migrate', migrateRoutes(deps));

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { LIST_PRICES } from '../core/pricing.js';
 import { ENV_VARS } from './env.js';
 import { packageRoot } from './paths.js';
 import { SETTING_SPECS } from './settings.js';
@@ -20,5 +21,12 @@ describe('docs/settings.md', () => {
 
   it('documents every environment variable', () => {
     for (const v of ENV_VARS) expect(doc, v.name).toContain(`| \`${v.name}\``);
+  });
+
+  it('lists every built-in price as it is', () => {
+    for (const [model, p] of Object.entries(LIST_PRICES))
+      expect(doc, model).toContain(
+        `| \`${model}\` | ${p.input} | ${p.output} | ${p.cacheWrite} | ${p.cacheRead} |`,
+      );
   });
 });

@@ -355,6 +355,70 @@ describeEngines('read routes', (engine) => {
       expect(unpriced).toBeGreaterThan(0);
     });
 
+    it("totals the filtered sessions' tokens by model and prices them as each session is priced", async () => {
+      type Priced = {
+        id: string;
+        tokens: TokenUsage;
+        tokensByModel: Record<string, TokenUsage>;
+        cost: SessionCost;
+      };
+      const kinds = ['input', 'output', 'cacheWrite', 'cacheRead'] as const;
+      for (const query of ['', `model=${OPUS41}`, `cwd=${encodeURIComponent(BIG_CWD)}&from=2025-08-01`]) {
+        const [{ body: totals }, { body: list }] = await Promise.all([
+          getJson(server, `/api/totals?${query}`),
+          getJson(server, `/api/sessions?limit=500&${query}`),
+        ]);
+        const sessions = list.sessions as Priced[];
+        expect(totals.sessions).toBe(list.total);
+        for (const f of kinds) expect(totals.tokens[f]).toBe(sessions.reduce((n, s) => n + s.tokens[f], 0));
+        // Each model's row: the sum of its sessions' shares, priced as a session's own share is.
+        const expected = new Map<string, { sessions: number; tokens: TokenUsage }>();
+        for (const s of sessions)
+          for (const [model, t] of Object.entries(s.tokensByModel)) {
+            const e = expected.get(model) ?? {
+              sessions: 0,
+              tokens: { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 },
+            };
+            e.sessions++;
+            for (const f of kinds) e.tokens[f] += t[f];
+            expected.set(model, e);
+          }
+        expect(totals.byModel.map((m: { model: string }) => m.model).sort()).toEqual(
+          [...expected.keys()].sort(),
+        );
+        for (const m of totals.byModel as Array<{
+          model: string;
+          sessions: number;
+          tokens: TokenUsage;
+          usd: number | null;
+        }>) {
+          expect(m).toMatchObject(expected.get(m.model)!);
+          const shares = sessions.map((s) => s.cost.byModel[m.model]).filter((v) => v !== undefined);
+          if (m.usd === null) expect(shares.every((v) => v === null)).toBe(true);
+          else
+            expect(m.usd).toBeCloseTo(
+              shares.reduce((n: number, v) => n + v!, 0),
+              6,
+            );
+        }
+        expect(totals.complete).toBe(sessions.every((s) => s.cost.complete));
+        const usd = sessions.reduce((n, s) => n + (s.cost.usd ?? 0), 0);
+        if (totals.usd === null) expect(usd).toBe(0);
+        else expect(totals.usd).toBeCloseTo(usd, 6);
+      }
+      const big = (await getJson(server, `/api/totals?idPrefix=${BIG.slice(0, 8)}`)).body;
+      expect(big.sessions).toBe(1);
+      expect(big.byModel.map((m: { model: string }) => m.model).sort()).toEqual([OPUS41, SONNET4].sort());
+      expect((await getJson(server, '/api/totals?hostname=nowhere')).body).toEqual({
+        sessions: 0,
+        tokens: { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 },
+        usd: 0,
+        complete: true,
+        byModel: [],
+      });
+      expect((await getJson(server, '/api/totals?from=2025-09-01&to=2025-08-01')).status).toBe(400);
+    });
+
     it('counts subagent files', async () => {
       const { body } = await getJson(server, `/api/sessions/${WITH_SUBAGENT}`);
       expect(body.subagents).toBe(1);

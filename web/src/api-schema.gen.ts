@@ -814,6 +814,83 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/totals': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Tokens and their cost over the sessions the filters select
+     * @description The filters of `GET /api/sessions`; every selected session counts whole (a `model` filter selects the sessions that used the model, and their other models count too).
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description exact working directory */
+          cwd?: string;
+          /** @description exact project: the working directory's last segment, so every directory so named */
+          project?: string;
+          /** @description exact model name (any model the session used) */
+          model?: string;
+          /** @description exact host name */
+          hostname?: string;
+          /** @description exact recorder (`live`, `backfill`, …) */
+          source?: string;
+          /** @description sessions whose activity overlaps [from, to]; ISO date or time */
+          from?: string;
+          /** @description end of the range (a bare date means the end of that UTC day) */
+          to?: string;
+          /** @description session id prefix */
+          idPrefix?: string;
+          /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
+          text?: string;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Totals */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Totals'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/store/docs': {
     parameters: {
       query?: never;
@@ -1928,6 +2005,36 @@ export interface components {
       values: {
         value: string;
         sessions: number;
+      }[];
+    };
+    /** @description the tokens at list prices, as each session prices them (`Session.cost`): an estimate, not the bill */
+    Totals: {
+      /** @description sessions the filters select */
+      sessions: number;
+      tokens: {
+        input: number;
+        output: number;
+        cacheWrite: number;
+        cacheRead: number;
+      };
+      /** @description US dollars for the tokens that have a price; null when there are tokens and none has one */
+      usd: number | null;
+      /** @description whether every token was priced (false: some model has no price, or some split is unknown) */
+      complete: boolean;
+      /** @description most tokens first */
+      byModel: {
+        /** @description null: the tokens of sessions summarised before they were split by model that used several */
+        model: string | null;
+        /** @description of the selected sessions, those it wrote in */
+        sessions: number;
+        tokens: {
+          input: number;
+          output: number;
+          cacheWrite: number;
+          cacheRead: number;
+        };
+        /** @description null: no price for this model */
+        usd: number | null;
       }[];
     };
     AllDocs: {
