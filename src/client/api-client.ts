@@ -23,11 +23,13 @@ import type {
   TurnsAcross,
 } from '../api/schemas/sessions.js';
 import type { AllDocs, LocalDoc, ObjectList, ObjectPage, RevsResult } from '../api/schemas/store.js';
+import type { Totals } from '../api/schemas/totals.js';
 import type { SessionSortKey, SortDirection } from '../store/contract.js';
 import type { Dispatcher } from 'undici';
 import { ApiConnectionError, ApiError, NotAnApiError } from './api-error.js';
 
 export type {
+  Totals,
   Activity,
   Blueprint,
   Facets,
@@ -79,6 +81,7 @@ export const SHAPES = {
   search: { enabled: 'boolean', hits: 'array' },
   activity: { days: 'array' },
   facets: { values: 'array' },
+  totals: { sessions: 'number', byModel: 'array' },
   migrateStatus: { currentVersion: 'number', pending: 'array', applied: 'array' },
   migrateResult: { from: 'number', to: 'number', steps: 'array' },
   allDocs: { rows: 'array' },
@@ -482,6 +485,9 @@ export class ApiClient {
     attribute: 'cwd' | 'model' | 'hostname' | 'source',
     q: SessionFilters & { idPrefix?: string; text?: string } = {},
   ) => this.get<Facets>(`/api/facets/${attribute}`, q as Query, SHAPES.facets);
+  /** Tokens by model, and their cost, over the sessions `q` selects. */
+  totals = (q: SessionFilters & { idPrefix?: string; text?: string } = {}) =>
+    this.get<Totals>('/api/totals', q as Query, SHAPES.totals);
 
   // --- migrations ---------------------------------------------------------------------------
   migrateStatus = () => this.get<MigrateStatusBody>('/api/migrate/status', undefined, SHAPES.migrateStatus);

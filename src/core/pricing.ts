@@ -47,6 +47,7 @@ export const LIST_PRICES: PriceList = {
   'claude-3-5-sonnet': price(3, 15, 3.75, 0.3),
   'claude-3-5-haiku': price(0.8, 4, 1, 0.08),
   'claude-3-opus': price(15, 75, 18.75, 1.5),
+  'claude-3-sonnet': price(3, 15, 3.75, 0.3),
   'claude-3-haiku': price(0.25, 1.25, 0.3, 0.03),
 };
 

@@ -126,6 +126,35 @@ describe('transcripts sessions', () => {
   });
 });
 
+describe('transcripts totals', () => {
+  it('sums what the filtered sessions used by model, with the cost, and --json is the API answer', async () => {
+    const api = (await getJson(s, '/api/totals')).body;
+    const r = await cli(['totals']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^MODEL\s+SESSIONS\s+INPUT\s+OUTPUT\s+CACHE WRITE\s+CACHE READ\s+COST$/);
+    expect(lines).toHaveLength(api.byModel.length + 2);
+    api.byModel.forEach((m: { model: string | null; sessions: number; usd: number | null }, i: number) => {
+      const cost = m.usd === null ? 'no price' : formatUsd(m.usd);
+      expect(lines[i + 1]).toMatch(
+        new RegExp(`^${m.model ?? '\\(several'}.*\\s${m.sessions}\\s.*${cost.replace(/[$.]/g, '\\$&')}$`),
+      );
+    });
+    expect(lines.at(-1)).toMatch(
+      new RegExp(
+        `^total: ${api.sessions} sessions, [\\d,]+ tokens, \\$[\\d,.]+ \\+ unpriced .*claude-opus-5`,
+      ),
+    );
+    const json = await cli(['totals', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual(api);
+    const opus = await cli(['totals', '--model', 'claude-opus-4-1-20250805', '--json']);
+    expect(JSON.parse(opus.stdout)).toEqual(
+      (await getJson(s, '/api/totals?model=claude-opus-4-1-20250805')).body,
+    );
+    expect((await cli(['totals', '--host', 'nowhere'])).stdout).toBe('no sessions match the filters\n');
+  });
+});
+
 describe('transcripts show', () => {
   it('accepts a unique prefix and shows the details', async () => {
     const r = await cli(['show', '5c03']);

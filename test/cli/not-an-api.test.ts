@@ -114,6 +114,7 @@ describe('an address that answers, but not like a transcripts API', () => {
       ['events', '5c0375b4'],
       ['facets', 'cwd'],
       ['activity'],
+      ['totals'],
     ].entries()) {
       const r = await runCommand([...args, '--webapi', otherJson.url]);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(1);

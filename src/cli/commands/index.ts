@@ -21,6 +21,7 @@ import { serveCommand } from './serve.js';
 import { sessionsCommand } from './sessions.js';
 import { showCommand } from './show.js';
 import { statusCommand } from './status.js';
+import { totalsCommand } from './totals.js';
 import { transcriptCommand } from './transcript.js';
 import { turnsCommand } from './turns.js';
 import { uninstallCommand } from './uninstall.js';
@@ -44,6 +45,7 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   turnsCommand as CommandSpec<never>,
   activityCommand as CommandSpec<never>,
   facetsCommand as CommandSpec<never>,
+  totalsCommand as CommandSpec<never>,
   hookCommand as CommandSpec<never>,
   hooksInstallCommand as CommandSpec<never>,
   hooksUninstallCommand as CommandSpec<never>,

@@ -5,7 +5,13 @@ import type { Io } from '../../io.js';
 import { terminalLine } from './terminal-text.js';
 
 // Durations and byte sizes read the same in the CLI, the web UI and the Markdown export.
-export { formatBytes, formatCost, formatDuration, modelShares } from '../../../core/display-format.js';
+export {
+  formatBytes,
+  formatCost,
+  formatDuration,
+  formatUsd,
+  modelShares,
+} from '../../../core/display-format.js';
 
 /** `2025-07-05 19:39` (UTC, minutes) for tables; an em dash when unknown. */
 export function formatTime(iso: string | null | undefined): string {
