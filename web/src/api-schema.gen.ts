@@ -1763,7 +1763,7 @@ export interface components {
         cacheWrite: number;
         cacheRead: number;
       };
-      /** @description `tokens` by the model that wrote each message (`''`: lines naming none); null for a session summarised before the split was kept (ingesting its transcript again makes it) */
+      /** @description `tokens` by the model that wrote each message (`''`: lines naming none); null for a session first ingested by a version that did not keep the split and that used several models (one that used a single model has all its tokens from it) */
       tokensByModel: {
         [key: string]: {
           input: number;

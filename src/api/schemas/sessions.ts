@@ -60,7 +60,8 @@ export const sessionSchema = z
       .openapi({
         description:
           "`tokens` by the model that wrote each message (`''`: lines naming none); null for a " +
-          'session summarised before the split was kept (ingesting its transcript again makes it)',
+          'session first ingested by a version that did not keep the split and that used several models ' +
+          '(one that used a single model has all its tokens from it)',
       }),
     cost: sessionCostSchema,
     transcriptBytes: z.number(),
