@@ -4,8 +4,10 @@ import {
   formatBytes,
   formatCost,
   formatDuration,
+  formatTotalsCost,
   formatUsd,
   modelShares,
+  totalsModelName,
 } from './display-format.js';
 
 describe('formatDuration', () => {
@@ -77,5 +79,46 @@ describe('formatUsd and formatCost', () => {
       'no model named no price',
       'claude-fable-5 no price',
     ]);
+  });
+});
+
+describe('formatTotalsCost', () => {
+  const priced = { model: 'claude-sonnet-4-20250514', usd: 12.3 };
+  it('reads a complete total as its figure', () => {
+    expect(formatTotalsCost({ usd: 3412.5, complete: true, byModel: [priced] })).toBe('$3,412.50');
+    expect(formatTotalsCost({ usd: 0, complete: true, byModel: [] })).toBe('$0.00');
+  });
+  it('names one or two models without a price', () => {
+    const unpriced = { model: 'claude-opus-5', usd: null };
+    expect(formatTotalsCost({ usd: 12.3, complete: false, byModel: [priced, unpriced] })).toBe(
+      '$12.30 + unpriced claude-opus-5',
+    );
+    expect(formatTotalsCost({ usd: null, complete: false, byModel: [unpriced] })).toBe(
+      'unpriced claude-opus-5',
+    );
+    expect(
+      formatTotalsCost({
+        usd: 12.3,
+        complete: false,
+        byModel: [priced, unpriced, { model: 'claude-fable-5', usd: null }],
+      }),
+    ).toBe('$12.30 + unpriced claude-opus-5, claude-fable-5');
+  });
+  it('says only that the figure is a floor with more unpriced models or tokens not split', () => {
+    const three = ['a', 'b', 'c'].map((model) => ({ model, usd: null }));
+    expect(formatTotalsCost({ usd: 12.3, complete: false, byModel: [priced, ...three] })).toBe('$12.30+');
+    const unsplit = { model: null, usd: null };
+    // Never "unknown (tokens not split by model)" while other models are priced.
+    expect(formatTotalsCost({ usd: 12.3, complete: false, byModel: [priced, unsplit] })).toBe('$12.30+');
+    expect(
+      formatTotalsCost({ usd: 12.3, complete: false, byModel: [priced, unsplit, { model: 'x', usd: null }] }),
+    ).toBe('$12.30+');
+    expect(formatTotalsCost({ usd: null, complete: false, byModel: [unsplit] })).toBe('cost unknown');
+    expect(formatTotalsCost({ usd: null, complete: false, byModel: three })).toBe('cost unknown');
+  });
+  it('names the models of the totals', () => {
+    expect(totalsModelName('claude-opus-5')).toBe('claude-opus-5');
+    expect(totalsModelName(null)).toBe('several models, not split');
+    expect(totalsModelName('')).toBe('no model named');
   });
 });

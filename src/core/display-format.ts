@@ -86,3 +86,33 @@ export function formatCost(cost: CostLike, short = false): string {
   const names = `unpriced ${unpriced.join(', ')}`;
   return cost.usd === null ? names : `${formatUsd(cost.usd)} + ${names}`;
 }
+
+/** The cost part of `GET /api/totals` (`model` null: tokens of sessions not split by model). */
+export interface TotalsCostLike {
+  usd: number | null;
+  complete: boolean;
+  byModel: readonly { model: string | null; usd: number | null }[];
+}
+
+/**
+ * The cost of the list's totals in a few words: `$3,412.50`; `$3,412.50 + unpriced claude-opus-5`
+ * (`unpriced …` alone when nothing has a price) when one or two named models have no price and
+ * every token's model is known; else, with tokens not split by model or more models unpriced,
+ * `$3,412.50+` (the figure counts the priced tokens only), or `cost unknown` when none is priced.
+ */
+export function formatTotalsCost(t: TotalsCostLike): string {
+  if (t.complete) return formatUsd(t.usd ?? 0);
+  const unsplit = t.byModel.some((m) => m.model === null);
+  const unpriced = t.byModel.filter((m) => m.model !== null && m.usd === null).length;
+  if (!unsplit && unpriced > 0 && unpriced <= 2) {
+    const byModel = Object.fromEntries(t.byModel.map((m) => [m.model ?? '', m.usd]));
+    return formatCost({ usd: t.usd, complete: false, byModel });
+  }
+  return t.usd === null ? 'cost unknown' : `${formatUsd(t.usd)}+`;
+}
+
+/** A model of the totals by name: null is the tokens of sessions that used several, not split. */
+export function totalsModelName(model: string | null): string {
+  if (model === null) return 'several models, not split';
+  return model || 'no model named';
+}

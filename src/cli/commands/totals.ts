@@ -4,7 +4,13 @@
  */
 import type { SessionFilters, Totals } from '../../client/api-client.js';
 import { defineCommand } from '../command.js';
-import { formatUsd, guardClosedPipe, outputWidth } from './shared/format.js';
+import {
+  formatTotalsCost,
+  formatUsd,
+  guardClosedPipe,
+  outputWidth,
+  totalsModelName,
+} from './shared/format.js';
 import {
   filterOptions,
   jsonOption,
@@ -28,13 +34,10 @@ type ModelRow = Totals['byModel'][number];
 const n = (x: number) => x.toLocaleString('en-US');
 const all = (t: ModelRow['tokens']) => t.input + t.output + t.cacheWrite + t.cacheRead;
 
-/** The closing line: sessions, tokens and cost, and which models had no price. */
+/** The closing line: sessions, tokens and cost, as the web UI's list says them. */
 export function totalsLine(t: Totals): string {
-  const unpriced = t.byModel.filter((m) => m.usd === null).map((m) => m.model ?? 'several models, not split');
-  const usd = t.usd === null ? 'no price' : formatUsd(t.usd);
-  const rest = t.complete ? '' : ` + unpriced ${unpriced.join(', ')}`;
   const sessions = `${n(t.sessions)} session${t.sessions === 1 ? '' : 's'}`;
-  return `${sessions}, ${n(all(t.tokens))} tokens, ${usd}${t.usd === null ? '' : rest}`;
+  return `${sessions}, ${n(all(t.tokens))} tokens, ${formatTotalsCost(t)}`;
 }
 
 export const totalsCommand = defineCommand<TotalsOptions>({
@@ -72,7 +75,7 @@ export const totalsCommand = defineCommand<TotalsOptions>({
     const right = 'right' as const;
     const lines = formatTable<ModelRow>(
       [
-        { header: 'MODEL', value: (m) => m.model ?? '(several models, not split)', flex: true, min: 12 },
+        { header: 'MODEL', value: (m) => totalsModelName(m.model), flex: true, min: 12 },
         { header: 'SESSIONS', value: (m) => n(m.sessions), align: right },
         { header: 'INPUT', value: (m) => n(m.tokens.input), align: right },
         { header: 'OUTPUT', value: (m) => n(m.tokens.output), align: right },

@@ -8,8 +8,19 @@
 export { EM_DASH, formatBytes, formatDuration } from '../../../src/core/display-format.js';
 // A session's cost reads the same in the UI and the CLI too: `$12.30`, `$12.30 + unpriced …`,
 // `$12.30+` / `?` in a table cell.
-export { formatCost, modelShares } from '../../../src/core/display-format.js';
+export {
+  formatCost,
+  formatTotalsCost,
+  formatUsd,
+  modelShares,
+  totalsModelName,
+} from '../../../src/core/display-format.js';
 import { EM_DASH } from '../../../src/core/display-format.js';
+
+/** What a cost figure is, wherever one shows (a session's cost row, the list's totals). */
+export const COST_NOTE =
+  'An estimate at list prices: cache writes at the five-minute rate, no long-context surcharge. ' +
+  'config.json `prices` sets the prices of other models.';
 
 function compact(n: number, unit: number, suffix: string): string {
   const v = n / unit;

@@ -27,6 +27,8 @@ export type SearchHit = components['schemas']['SearchHit'];
 export type Activity = components['schemas']['Activity'];
 export type ActivityDay = components['schemas']['ActivityDay'];
 export type Facets = components['schemas']['Facets'];
+/** `GET /api/totals`: the tokens and cost of the sessions the list's filters select, by model. */
+export type Totals = components['schemas']['Totals'];
 
 /** Same-origin: the API serves the UI at /app, and the dev server proxies /api. */
 export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });

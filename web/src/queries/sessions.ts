@@ -9,7 +9,7 @@ import {
 import { projectName, type FacetValue } from '../lib/facet-match.js';
 import { pickFilters, type SessionFilters } from '../lib/search-params.js';
 import type { SessionSortKey, SortDirection } from '../lib/session-sort.js';
-import { api, unwrap, type SessionList } from './api.js';
+import { api, unwrap, type SessionList, type Totals } from './api.js';
 
 export interface SessionListParams extends SessionFilters {
   idPrefix?: string;
@@ -98,6 +98,18 @@ export const sessionCountQueryOptions = (filters: SessionListParams = {}) =>
           api.GET('/api/sessions', { params: { query: { ...filters, limit: 0 } }, signal }),
         )
       ).total,
+  });
+
+/**
+ * What the sessions `filters` select used, summed (`GET /api/totals`): the list's filters, id
+ * prefix and free text (`listQueryParams`), never its order. The previous answer stays while the
+ * next loads, so the list's totals line does not blank on each filter change.
+ */
+export const totalsQueryOptions = (filters: Omit<SessionListParams, 'sort' | 'dir'> = {}) =>
+  queryOptions({
+    queryKey: ['sessions', 'totals', filters],
+    queryFn: ({ signal }) => unwrap<Totals>(api.GET('/api/totals', { params: { query: filters }, signal })),
+    placeholderData: keepPreviousData,
   });
 
 export const sessionQueryOptions = (id: string) =>

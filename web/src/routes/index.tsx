@@ -2,7 +2,8 @@
  * The session list (`/app/`): filters held in the URL and passed to `GET /api/sessions` (the
  * free text as `text`, matched by the API over every session, not over the pages loaded), one
  * removable chip per filter, a virtualised list that loads the next page as you scroll, and the
- * two empty states (nothing recorded yet / nothing matches these filters).
+ * two empty states (nothing recorded yet / nothing matches these filters). Above it, the count and
+ * what those sessions used and cost (`GET /api/totals`, same filters; `-list/ListTotals.tsx`).
  */
 import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
@@ -36,6 +37,7 @@ import type { FacetValue } from '../lib/facet-match.js';
 import { NothingMatches, NothingRecorded } from './-list/EmptyList.js';
 import { ListError } from './-list/ListError.js';
 import { ListFilters } from './-list/ListFilters.js';
+import { ListTotals } from './-list/ListTotals.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
 import { SortControl } from './-list/SortControl.js';
@@ -48,10 +50,15 @@ import { useSavedFilters } from './-root/use-saved-items.js';
 /** The API parameters of the list's URL state (a project resolves against the directories the API knows). */
 function listParams(search: SessionListSearch, cwds?: readonly FacetValue[]): SessionListParams {
   return {
-    ...listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds),
+    ...listFilterParams(search, cwds),
     ...(search.sort ? { sort: search.sort } : {}),
     ...(search.dir ? { dir: search.dir } : {}),
   };
+}
+
+/** The filters, id prefix and free text of the list's API parameters: what its totals are asked. */
+function listFilterParams(search: SessionListSearch, cwds?: readonly FacetValue[]): SessionListParams {
+  return listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds);
 }
 
 /** The words of the free text, marked in each row's title and project. */
@@ -81,6 +88,7 @@ function SessionListPage() {
   const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
   const cwds = useProjectCwds(search.project);
   const params = listParams(search, cwds);
+  const totalsFilters = listFilterParams(search, cwds);
   const list = useSuspenseInfiniteQuery(
     sessionListInfiniteOptions(params, bp.userSettings.sessionListPageSize),
   );
@@ -131,11 +139,14 @@ function SessionListPage() {
   return (
     <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="session-list-page">
       <Group justify="space-between" gap="xs">
-        <Text size="sm" c="dimmed" data-testid="session-count">
-          {search.text
-            ? `${formatCountOf(total, 'session')} ${total === 1 ? 'matches' : 'match'} “${search.text}”`
-            : formatCountOf(total, 'session')}
-        </Text>
+        <ListTotals
+          filters={totalsFilters}
+          count={
+            search.text
+              ? `${formatCountOf(total, 'session')} ${total === 1 ? 'matches' : 'match'} “${search.text}”`
+              : formatCountOf(total, 'session')
+          }
+        />
         <Group gap="xs">
           <SortControl sort={search.sort} dir={search.dir} onChange={setFilters} />
           <ColumnsControl columns={columns} onChange={setColumns} sortedBy={sortedBy} />

@@ -9,8 +9,10 @@ export {
   formatBytes,
   formatCost,
   formatDuration,
+  formatTotalsCost,
   formatUsd,
   modelShares,
+  totalsModelName,
 } from '../../../core/display-format.js';
 
 /** `2025-07-05 19:39` (UTC, minutes) for tables; an em dash when unknown. */

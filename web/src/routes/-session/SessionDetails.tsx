@@ -26,6 +26,7 @@ import { Fragment, type ReactNode } from 'react';
 import { ProvenanceChip } from '../../components/ProvenanceChip.js';
 import { StatusMarker } from '../../components/StatusMarker.js';
 import {
+  COST_NOTE,
   formatBytes,
   formatCost,
   formatCount,
@@ -52,10 +53,6 @@ function Row({ label, children, testId }: { label: string; children: ReactNode; 
     </Table.Tr>
   );
 }
-
-const COST_NOTE =
-  'An estimate at list prices: cache writes at the five-minute rate, no long-context surcharge. ' +
-  'config.json `prices` sets the prices of other models.';
 
 /**
  * The session's cost (`formatCost`), then, for a session that used more than one model, each
