@@ -61,6 +61,9 @@ export async function measureApi(base: string, requestsPerRoute = 200): Promise<
     ['sessions: by tokens', '/api/sessions?sort=tokens&limit=100', 10],
     ['sessions: cwd, fewest entries', `/api/sessions?cwd=${q(some.cwd ?? '')}&sort=entries&dir=asc`, 10],
     ['one session', `/api/sessions/${big.id}`, 10],
+    // Every session's token split summed by model (the list's totals line).
+    ['totals: no filter', '/api/totals', 10],
+    ['totals: cwd', `/api/totals?cwd=${q(some.cwd ?? '')}`, 10],
     ['transcript: first page', `/api/sessions/${big.id}/transcript?offset=0&limit=${page}`, 10],
     [
       'transcript: middle page',
