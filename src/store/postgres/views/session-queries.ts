@@ -95,23 +95,25 @@ export async function facets(
   return rows.map((r) => ({ value: r.value, sessions: Number(r.sessions) }));
 }
 
-/** The tokens of the filtered sessions by model, from each rollup row's `token_split`. */
+/**
+ * The tokens of the filtered sessions by model, from each rollup row's `token_split`: the count
+ * and the sums in one statement (one round trip), the sums as one JSON value.
+ */
 export async function tokenTotals(q: Queryable, filter: SessionFilter): Promise<TokenTotals> {
   const f = sessionFilterSql(filter, 'r.session_id');
   const where = f.where.length > 0 ? `WHERE ${f.where.join(' AND ')}` : '';
-  const [count, split] = await Promise.all([
-    readQuery<{ n: string }>(q, `SELECT count(*) AS n FROM session_rollup r ${where}`, f.params),
-    readQuery<TotalsRow>(
-      q,
-      `SELECT e ->> 0 AS model, count(DISTINCT r.session_id) AS sessions,
+  const { rows } = await readQuery<{ n: string; split: TotalsRow[] }>(
+    q,
+    `WITH s AS MATERIALIZED (SELECT r.session_id, r.token_split FROM session_rollup r ${where})
+    SELECT (SELECT count(*) FROM s) AS n, coalesce((SELECT json_agg(t) FROM (
+      SELECT e ->> 0 AS model, count(DISTINCT s.session_id) AS sessions,
         sum((e ->> 1)::bigint) AS input, sum((e ->> 2)::bigint) AS output,
         sum((e ->> 3)::bigint) AS cache_write, sum((e ->> 4)::bigint) AS cache_read
-      FROM session_rollup r CROSS JOIN LATERAL jsonb_array_elements(r.token_split::jsonb) e ${where}
-      GROUP BY 1`,
-      f.params,
-    ),
-  ]);
-  return totalsOf(count.rows[0]!.n, split.rows);
+      FROM s CROSS JOIN LATERAL jsonb_array_elements(s.token_split::jsonb) e
+      GROUP BY 1) t), '[]') AS split`,
+    f.params,
+  );
+  return totalsOf(rows[0]!.n, rows[0]!.split);
 }
 
 function toSessionRow(row: RollupRow): SessionRow {
