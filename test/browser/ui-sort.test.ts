@@ -132,6 +132,9 @@ describe.skipIf(!hasChromium)('session list order, in Chromium', () => {
   it('fits a phone: the order and the filters stay on screen, nothing scrolls sideways', async () => {
     const page = await suite.open('/app/?sort=tokens&hostname=test-host', { width: 390, height: 800 });
     await page.getByTestId('sort-control').waitFor();
+    // Measured once the totals have come: their line, beside the order, is the longest it gets.
+    await page.getByTestId('list-totals-usage').waitFor();
+    await page.getByTestId('sort-dir').waitFor({ state: 'visible' });
     expect(await hasHorizontalOverflow(page)).toBe(false);
     const box = (await page.getByTestId('sort-dir').boundingBox())!;
     expect(box.x + box.width).toBeLessThanOrEqual(390);
