@@ -179,7 +179,7 @@ function resolvePrices(raw: unknown, warnings: string[]): PriceList {
     warnings.push(`prices: ${JSON.stringify(raw)} is not an object of model prices; using the list prices`);
     return LIST_PRICES;
   }
-  const mine: Record<string, ModelPrice> = {};
+  const mine: Array<[string, ModelPrice]> = [];
   for (const [model, given] of Object.entries(raw)) {
     const parsed = modelPriceSchema.safeParse(given);
     if (model === '' || !parsed.success) {
@@ -190,15 +190,9 @@ function resolvePrices(raw: unknown, warnings: string[]): PriceList {
       continue;
     }
     const { input, output, cacheWrite = input, cacheRead = input } = parsed.data;
-    // A member like any other, even one named __proto__.
-    Object.defineProperty(mine, model, {
-      value: { input, output, cacheWrite, cacheRead },
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
+    mine.push([model, { input, output, cacheWrite, cacheRead }]);
   }
-  return withListPrices(mine);
+  return withListPrices(Object.fromEntries(mine));
 }
 
 /** The defaults, as a Settings value. */

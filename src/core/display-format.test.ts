@@ -7,7 +7,7 @@ import {
   formatTotalsCost,
   formatUsd,
   modelShares,
-  totalsModelName,
+  modelLabel,
 } from './display-format.js';
 
 describe('formatDuration', () => {
@@ -117,8 +117,8 @@ describe('formatTotalsCost', () => {
     expect(formatTotalsCost({ usd: null, complete: false, byModel: three })).toBe('cost unknown');
   });
   it('names the models of the totals', () => {
-    expect(totalsModelName('claude-opus-5')).toBe('claude-opus-5');
-    expect(totalsModelName(null)).toBe('several models, not split');
-    expect(totalsModelName('')).toBe('no model named');
+    expect(modelLabel('claude-opus-5')).toBe('claude-opus-5');
+    expect(modelLabel(null)).toBe('several models, not split');
+    expect(modelLabel('')).toBe('no model named');
   });
 });

@@ -59,7 +59,7 @@ export interface CostLike {
 export function unpricedModels(cost: CostLike): string[] {
   return Object.entries(cost.byModel)
     .filter(([, usd]) => usd === null)
-    .map(([model]) => model || 'no model named');
+    .map(([model]) => modelLabel(model));
 }
 
 /**
@@ -69,7 +69,7 @@ export function unpricedModels(cost: CostLike): string[] {
 export function modelShares(byModel: Record<string, number | null>): string[] {
   return Object.entries(byModel)
     .sort((a, b) => (b[1] ?? -1) - (a[1] ?? -1) || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
-    .map(([model, usd]) => `${model || 'no model named'} ${usd === null ? 'no price' : formatUsd(usd)}`);
+    .map(([model, usd]) => `${modelLabel(model)} ${modelCost(usd)}`);
 }
 
 /**
@@ -111,8 +111,16 @@ export function formatTotalsCost(t: TotalsCostLike): string {
   return t.usd === null ? 'cost unknown' : `${formatUsd(t.usd)}+`;
 }
 
-/** A model of the totals by name: null is the tokens of sessions that used several, not split. */
-export function totalsModelName(model: string | null): string {
+/**
+ * A model by name wherever tokens are split by model: `''` holds the tokens of lines that named
+ * none, and null (the totals) those of sessions that used several and were not split.
+ */
+export function modelLabel(model: string | null): string {
   if (model === null) return 'several models, not split';
   return model || 'no model named';
+}
+
+/** One model's dollars, or `no price` for a model without one. */
+export function modelCost(usd: number | null): string {
+  return usd === null ? 'no price' : formatUsd(usd);
 }

@@ -10,6 +10,7 @@
  * applied, so a figure is the list-price estimate, not the bill.
  */
 import type { TokenUsage } from './documents.js';
+import { tokenSum } from './usage.js';
 
 export interface ModelPrice {
   input: number;
@@ -70,10 +71,8 @@ export function priceOf(model: string, list: PriceList): ModelPrice | null {
 
 /** The user's prices over the list prices: a model the user prices is priced their way. */
 export function withListPrices(user: PriceList): PriceList {
-  const out: Record<string, ModelPrice> = { ...LIST_PRICES };
-  for (const [model, p] of Object.entries(user))
-    Object.defineProperty(out, model, { value: p, enumerable: true, writable: true, configurable: true });
-  return out;
+  // fromEntries makes own members, even one named __proto__; a later entry wins.
+  return Object.fromEntries([...Object.entries(LIST_PRICES), ...Object.entries(user)]);
 }
 
 /** Dollars for `tokens` at `p`. */
@@ -96,7 +95,7 @@ export interface SessionCost {
   byModel: Record<string, number | null>;
 }
 
-export const hasTokens = (t: TokenUsage) => t.input + t.output + t.cacheWrite + t.cacheRead > 0;
+export const hasTokens = (t: TokenUsage) => tokenSum(t) > 0;
 
 /**
  * A session's tokens by model: its summary's split, or, for a summary written before the split was
@@ -119,19 +118,20 @@ export function splitCost(
   list: PriceList,
   unsplit = false,
 ): SessionCost {
-  const out: Record<string, number | null> = {};
-  let usd: number | null = null;
-  let complete = !unsplit;
+  const costs: Array<[string, number | null]> = [];
   for (const [model, t] of split) {
     if (!hasTokens(t)) continue;
     const p = priceOf(model, list);
-    const cost = p && usageCost(t, p);
-    Object.defineProperty(out, model, { value: cost, enumerable: true, writable: true, configurable: true });
-    if (cost === null) complete = false;
-    else usd = (usd ?? 0) + cost;
+    costs.push([model, p && usageCost(t, p)]);
   }
-  if (complete && usd === null) usd = 0; // nothing to price
-  return { usd, complete, byModel: out };
+  const priced = costs.flatMap(([, usd]) => (usd === null ? [] : [usd]));
+  const complete = !unsplit && priced.length === costs.length;
+  return {
+    // Nothing to price costs nothing; tokens of which none has a price cost unknown.
+    usd: priced.length > 0 ? priced.reduce((a, b) => a + b, 0) : complete ? 0 : null,
+    complete,
+    byModel: Object.fromEntries(costs), // own members, even one named __proto__
+  };
 }
 
 /** The cost of a session's tokens (see `tokenSplit` for a summary without the split). */

@@ -31,6 +31,16 @@ export function zeroUsage(): TokenUsage {
   return { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
 }
 
+/** Every kind of token, summed. */
+export function tokenSum(t: TokenUsage): number {
+  return t.input + t.output + t.cacheWrite + t.cacheRead;
+}
+
+/** Adds `t` to `into`, kind by kind. */
+export function addUsage(into: TokenUsage, t: TokenUsage): void {
+  for (const f of FIELDS) into[f] += t[f];
+}
+
 /** A token count from an untrusted value: non-numbers, negatives and NaN become 0. */
 function count(v: unknown): number {
   return typeof v === 'number' && Number.isFinite(v) && v > 0 ? Math.floor(v) : 0;
@@ -60,8 +70,6 @@ export interface UsageTally {
   state(): UsageState;
 }
 
-const isZero = (u: TokenUsage) => FIELDS.every((f) => u[f] === 0);
-
 export function createUsageTally(state?: UsageState, window = USAGE_WINDOW): UsageTally {
   const totals: TokenUsage = state ? { ...state.totals } : zeroUsage();
   // Map iteration order is insertion order: re-inserting on every sighting keeps it least-recent-first.
@@ -70,16 +78,16 @@ export function createUsageTally(state?: UsageState, window = USAGE_WINDOW): Usa
   const byModel: Map<string, TokenUsage> | null =
     state?.byModel !== undefined
       ? new Map(Object.entries(state.byModel).map(([m, u]) => [m, { ...u }]))
-      : !state || isZero(state.totals)
+      : !state || tokenSum(state.totals) === 0
         ? new Map()
         : null;
   /** Adds `delta` to the totals and to the model's. */
   const count = (delta: TokenUsage, model: string | undefined) => {
-    for (const f of FIELDS) totals[f] += delta[f];
-    if (!byModel || isZero(delta)) return;
+    addUsage(totals, delta);
+    if (!byModel || tokenSum(delta) === 0) return;
     const key = model ?? '';
     const mine = byModel.get(key) ?? zeroUsage();
-    for (const f of FIELDS) mine[f] += delta[f];
+    addUsage(mine, delta);
     byModel.set(key, mine);
   };
   const copy = () => (byModel ? Object.fromEntries([...byModel].map(([m, u]) => [m, { ...u }])) : null);

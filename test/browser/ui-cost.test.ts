@@ -17,7 +17,7 @@ import {
   formatTokens,
   formatTotalsCost,
   totalTokens,
-  totalsModelName,
+  modelLabel,
 } from '../../web/src/lib/format.js';
 import type { components } from '../../web/src/api-schema.gen.js';
 import { getJson } from '../support/api-server.js';
@@ -181,7 +181,7 @@ describe.skipIf(!hasChromium)('session cost, in Chromium', () => {
       .evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td')].map((td) => td.textContent!)));
   const apiRows = (t: Totals) =>
     t.byModel.map((m) => [
-      totalsModelName(m.model),
+      modelLabel(m.model),
       formatCount(m.sessions),
       formatTokens(totalTokens(m.tokens)),
       m.usd === null ? 'no price' : formatUsd(m.usd),

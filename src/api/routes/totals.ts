@@ -3,7 +3,8 @@
  * cost at the configured prices (core/pricing.ts) — the list's filters, summed rather than paged.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { priceOf, splitCost, usageCost } from '../../core/pricing.js';
+import { splitCost } from '../../core/pricing.js';
+import { addUsage, zeroUsage } from '../../core/usage.js';
 import type { TokenUsage } from '../../core/documents.js';
 import type { ApiDeps } from '../deps.js';
 import { badRequest } from '../http-error.js';
@@ -35,21 +36,17 @@ export function totalsRoutes(deps: ApiDeps) {
     if (problem) throw badRequest(problem);
     const totals = await deps.store.views.tokenTotals(listFilter(q));
     const prices = deps.settings.prices;
-    const tokens: TokenUsage = { input: 0, output: 0, cacheWrite: 0, cacheRead: 0 };
-    for (const { tokens: t } of totals.byModel) {
-      tokens.input += t.input;
-      tokens.output += t.output;
-      tokens.cacheWrite += t.cacheWrite;
-      tokens.cacheRead += t.cacheRead;
-    }
+    const tokens = zeroUsage();
+    for (const m of totals.byModel) addUsage(tokens, m.tokens);
     const named = totals.byModel.flatMap((m) =>
       m.model === null ? [] : [[m.model, m.tokens] as [string, TokenUsage]],
     );
     const cost = splitCost(named, prices, named.length < totals.byModel.length);
-    const byModel = totals.byModel.map((m) => {
-      const price = m.model === null ? null : priceOf(m.model, prices);
-      return { ...m, usd: price && usageCost(m.tokens, price) };
-    });
+    // Each model priced once, by splitCost; the unsplit tokens have no price.
+    const byModel = totals.byModel.map((m) => ({
+      ...m,
+      usd: m.model === null ? null : (cost.byModel[m.model] ?? null),
+    }));
     return c.json(
       { sessions: totals.sessions, tokens, usd: cost.usd, complete: cost.complete, byModel },
       200,

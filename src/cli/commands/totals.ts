@@ -3,14 +3,9 @@
  * they cost at the instance's prices (GET /api/totals; prices in docs/settings.md).
  */
 import type { SessionFilters, Totals } from '../../client/api-client.js';
+import { tokenSum } from '../../core/usage.js';
 import { defineCommand } from '../command.js';
-import {
-  formatTotalsCost,
-  formatUsd,
-  guardClosedPipe,
-  outputWidth,
-  totalsModelName,
-} from './shared/format.js';
+import { formatTotalsCost, modelCost, guardClosedPipe, outputWidth, modelLabel } from './shared/format.js';
 import {
   filterOptions,
   jsonOption,
@@ -32,12 +27,11 @@ export interface TotalsOptions {
 type ModelRow = Totals['byModel'][number];
 
 const n = (x: number) => x.toLocaleString('en-US');
-const all = (t: ModelRow['tokens']) => t.input + t.output + t.cacheWrite + t.cacheRead;
 
 /** The closing line: sessions, tokens and cost, as the web UI's list says them. */
 export function totalsLine(t: Totals): string {
   const sessions = `${n(t.sessions)} session${t.sessions === 1 ? '' : 's'}`;
-  return `${sessions}, ${n(all(t.tokens))} tokens, ${formatTotalsCost(t)}`;
+  return `${sessions}, ${n(tokenSum(t.tokens))} tokens, ${formatTotalsCost(t)}`;
 }
 
 export const totalsCommand = defineCommand<TotalsOptions>({
@@ -75,13 +69,13 @@ export const totalsCommand = defineCommand<TotalsOptions>({
     const right = 'right' as const;
     const lines = formatTable<ModelRow>(
       [
-        { header: 'MODEL', value: (m) => totalsModelName(m.model), flex: true, min: 12 },
+        { header: 'MODEL', value: (m) => modelLabel(m.model), flex: true, min: 12 },
         { header: 'SESSIONS', value: (m) => n(m.sessions), align: right },
         { header: 'INPUT', value: (m) => n(m.tokens.input), align: right },
         { header: 'OUTPUT', value: (m) => n(m.tokens.output), align: right },
         { header: 'CACHE WRITE', value: (m) => n(m.tokens.cacheWrite), align: right },
         { header: 'CACHE READ', value: (m) => n(m.tokens.cacheRead), align: right },
-        { header: 'COST', value: (m) => (m.usd === null ? 'no price' : formatUsd(m.usd)), align: right },
+        { header: 'COST', value: (m) => modelCost(m.usd), align: right },
       ],
       t.byModel,
       outputWidth(ctx.io, ctx.env),

@@ -19,10 +19,9 @@ function usage(v: unknown): TokenUsage {
  * (which JSON.stringify writes as an escape), so each reads as U+FFFD, as everywhere else it is stored.
  */
 function label(model: string): string {
-  return model.replace(
-    /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    '\uFFFD',
-  );
+  return model
+    .replaceAll('\u0000', '\uFFFD')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 export function tokenSplitJson(doc: Record<string, unknown>): string {

@@ -3,6 +3,7 @@
  * (null: tokens of sessions whose split is unknown) with its sessions and summed counts, as
  * numbers or (PostgreSQL's sums) numeric strings.
  */
+import { tokenSum } from '../../core/usage.js';
 import type { TokenTotals } from '../contract.js';
 
 export interface TotalsRow {
@@ -26,12 +27,10 @@ export function tokenTotals(sessions: number | string, rows: TotalsRow[]): Token
       cacheRead: n(r.cache_read),
     },
   }));
-  const all = (t: TokenTotals['byModel'][number]['tokens']) =>
-    t.input + t.output + t.cacheWrite + t.cacheRead;
   // Most tokens first; ties by name, the unknown split last.
   byModel.sort(
     (a, b) =>
-      all(b.tokens) - all(a.tokens) ||
+      tokenSum(b.tokens) - tokenSum(a.tokens) ||
       (a.model === null ? 1 : b.model === null ? -1 : a.model < b.model ? -1 : a.model > b.model ? 1 : 0),
   );
   return { sessions: n(sessions), byModel };

@@ -11,9 +11,9 @@ export { EM_DASH, formatBytes, formatDuration } from '../../../src/core/display-
 export {
   formatCost,
   formatTotalsCost,
-  formatUsd,
+  modelCost,
   modelShares,
-  totalsModelName,
+  modelLabel,
 } from '../../../src/core/display-format.js';
 import { EM_DASH } from '../../../src/core/display-format.js';
 

@@ -11,8 +11,9 @@ export {
   formatDuration,
   formatTotalsCost,
   formatUsd,
+  modelCost,
   modelShares,
-  totalsModelName,
+  modelLabel,
 } from '../../../core/display-format.js';
 
 /** `2025-07-05 19:39` (UTC, minutes) for tables; an em dash when unknown. */

@@ -12,9 +12,9 @@ import {
   formatCount,
   formatTokens,
   formatTotalsCost,
-  formatUsd,
+  modelCost,
   totalTokens,
-  totalsModelName,
+  modelLabel,
 } from '../../lib/format.js';
 import type { Totals } from '../../queries/api.js';
 import { totalsQueryOptions, type SessionListParams } from '../../queries/sessions.js';
@@ -94,11 +94,11 @@ function ByModel({ totals, modelFiltered }: { totals: Totals; modelFiltered: boo
               data-model={m.model ?? undefined}
               data-testid="list-totals-model"
             >
-              <Table.Td style={{ overflowWrap: 'anywhere' }}>{totalsModelName(m.model)}</Table.Td>
+              <Table.Td style={{ overflowWrap: 'anywhere' }}>{modelLabel(m.model)}</Table.Td>
               <Table.Td ta="right">{formatCount(m.sessions)}</Table.Td>
               <Table.Td ta="right">{formatTokens(totalTokens(m.tokens))}</Table.Td>
               <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }}>
-                {m.usd === null ? 'no price' : formatUsd(m.usd)}
+                {modelCost(m.usd)}
               </Table.Td>
             </Table.Tr>
           ))}
