@@ -23,6 +23,7 @@ import { hostCheck } from './middleware/host-check.js';
 import { declaredQueries, knownQueryOnly, type DeclaredQueries } from './middleware/known-query.js';
 import { staticApp } from './middleware/static-app.js';
 import { tokenAuth } from './middleware/token.js';
+import { mcpRoutes } from '../mcp/http.js';
 import { completeDocument } from './openapi-doc.js';
 import { createRouter, describeValidationError } from './router.js';
 import { blueprintRoutes } from './routes/blueprint.js';
@@ -129,6 +130,10 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   app.route('/api/migrate', migrateRoutes(deps));
   app.route('/api/health', healthRoutes(deps));
   app.route('/api/blueprint', blueprintRoutes(deps));
+  app.route(
+    '/api/mcp',
+    mcpRoutes({ fetch: (r) => app.fetch(r), token: options.token, version: deps.version }),
+  );
 
   app.openAPIRegistry.registerComponent('securitySchemes', 'bearer', {
     type: 'http',

@@ -12,6 +12,7 @@ import { hooksStatusCommand } from './hooks/status.js';
 import { hooksUninstallCommand } from './hooks/uninstall.js';
 import { installCommand } from './install.js';
 import { importCommand } from './import.js';
+import { mcpCommand } from './mcp.js';
 import { migrateDownCommand } from './migrate/down.js';
 import { migrateStatusCommand } from './migrate/status.js';
 import { migrateUpCommand } from './migrate/up.js';
@@ -46,6 +47,7 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   activityCommand as CommandSpec<never>,
   facetsCommand as CommandSpec<never>,
   totalsCommand as CommandSpec<never>,
+  mcpCommand as CommandSpec<never>,
   hookCommand as CommandSpec<never>,
   hooksInstallCommand as CommandSpec<never>,
   hooksUninstallCommand as CommandSpec<never>,
