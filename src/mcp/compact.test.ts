@@ -74,6 +74,19 @@ describe('rendering', () => {
     expect(r.length).toBeLessThan(500);
   });
 
+  it("drops a tool's terminal colours and other control characters, keeping newlines", () => {
+    const e = entry({
+      index: 2,
+      role: 'tool_result',
+      kind: 'user',
+      toolResults: [{ toolUseId: 't', content: '\x1b[0;32m✓\x1b[0m ok\x07', isError: false }],
+    });
+    expect(renderEntry(e)).toBe('[#2 · tool result]\n← result: ✓ ok\n\n');
+    expect(renderEntry(entry({ index: 3, text: 'a\x1b[1mb\x1b[0m\n\tc' }))).toBe(
+      '[#3 · Claude]\nab\n\tc\n\n',
+    );
+  });
+
   it('gives nothing for an entry with nothing to show', () => {
     expect(renderEntry(entry({ index: 1, kind: 'progress', role: 'system' }))).toBe('');
     expect(renderEntry(entry({ index: 1, thinking: 'only thinking' }))).toBe('');

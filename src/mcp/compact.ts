@@ -9,6 +9,7 @@
  * an entry longer than the budget continues on the next page instead of being lost.
  */
 import type { ProjectedEntry } from '../core/documents.js';
+import stripAnsi from 'strip-ansi';
 import { promptText } from '../core/transcript/turns.js';
 
 /** Characters of a tool call's input shown on its line. */
@@ -45,10 +46,19 @@ export function formatCursor(c: Cursor): string {
 
 /** Whitespace runs as one space, at most `max` characters, with `…` and the count left out. */
 export function oneLine(value: string, max: number): string {
-  const flat = value.replace(/\s+/g, ' ').trim();
+  const flat = plain(value).replace(/\s+/g, ' ').trim();
   if (flat.length <= max) return flat;
   const cut = cutAt(flat, max);
   return `${flat.slice(0, cut)}… (+${flat.length - cut} chars)`;
+}
+
+/**
+ * Text as a model should read it: a tool's terminal colours (escape sequences) removed, and other
+ * control characters but newlines and tabs dropped.
+ */
+export function plain(value: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are what this removes
+  return stripAnsi(value).replace(/[\u0000-\u0008\u000b-\u001f\u007f]/g, '');
 }
 
 /** A text of at most `max` characters (plus a note of what was left out). */
@@ -95,14 +105,14 @@ export function toolCallLine(name: string, input: unknown): string {
   return `→ ${name}: ${oneLine(summary, TOOL_INPUT_CHARS)}`;
 }
 
-/** Who an entry is: You for the person's own text, Claude, else its role and kind. */
+/** Who an entry is: You for the person's own text, Claude, a tool result, else its role and kind. */
 export function speaker(e: ProjectedEntry): string {
   const side = e.isSidechain ? ' (subagent)' : '';
+  if (e.isCompactSummary) return `compaction summary${side}`;
   if (e.role === 'assistant') return `Claude${side}`;
-  if (e.role === 'user') {
-    if (promptText(e) !== null) return `You${side}`;
-    return e.toolResults?.length ? `tool result${side}` : `user (${e.kind})${side}`;
-  }
+  if (e.role === 'tool_result' || (e.role === 'user' && e.toolResults?.length)) return `tool result${side}`;
+  if (e.role === 'user')
+    return promptText(e) !== null ? `You${side}` : `user (${e.kind === 'user' ? 'meta' : e.kind})${side}`;
   return e.kind && e.kind !== e.role ? `${e.role} (${e.kind})` : e.role;
 }
 
@@ -121,9 +131,9 @@ export function renderEntry(e: ProjectedEntry, options: RenderOptions = {}): str
   const body: string[] = [];
   const item = options.style === 'markdown' ? '- ' : '';
   if (e.malformed) body.push(`[malformed line${e.error ? `: ${e.error}` : ''}]`);
-  if (options.thinking && e.thinking?.trim()) body.push(`[thinking] ${e.thinking.trim()}`);
+  if (options.thinking && e.thinking?.trim()) body.push(`[thinking] ${plain(e.thinking).trim()}`);
   const prompt = e.role === 'user' ? promptText(e) : null;
-  const text = (prompt ?? e.text ?? '').trim();
+  const text = plain(prompt ?? e.text ?? '').trim();
   if (text) body.push(text);
   for (const t of e.toolUses ?? []) body.push(item + toolCallLine(t.name, t.input));
   for (const r of e.toolResults ?? [])
@@ -145,7 +155,7 @@ export function renderTurn(
   const where = t.file === 'transcript.jsonl' ? '' : t.file;
   const parts = [`#${t.index}`, who, shortTime(t.timestamp), where].filter(Boolean);
   const head = options.style === 'markdown' ? `#### ${parts.join(' · ')}` : `[${parts.join(' · ')}]`;
-  return `${head}\n${t.text.trim()}\n\n`;
+  return `${head}\n${plain(t.text).trim()}\n\n`;
 }
 
 export interface PageFill {

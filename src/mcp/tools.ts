@@ -28,6 +28,7 @@ import {
   formatCursor,
   oneLine,
   parseCursor,
+  plain,
   readPage,
   renderEntry,
   renderTurn,
@@ -401,40 +402,48 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       }
       if (args.role !== 'both' && args.file)
         throw new ToolInputError('role "you" and "claude" cover every file of the session: leave file out.');
-      const s = await resolveSession(client, args.id);
+      const problem = sessionIdProblem(args.id);
+      if (problem)
+        throw new ToolInputError(
+          `"${args.id}" is not a session id (${problem}). Pass an id from search or list_sessions.`,
+        );
       const file = args.file ?? MAIN;
-      const render = { thinking: args.thinking };
-      const page =
-        args.role === 'both'
-          ? await readPage(
-              async (o) => {
-                const p = await client.transcript(s.id, { file, offset: o, limit: BATCH });
-                return { items: p.entries, total: p.total };
-              },
-              (e) => renderEntry(e, render),
-              start,
-              args.budget,
-            )
-          : await readPage(
-              async (o) => {
-                const role = args.role === 'you' ? 'user' : 'assistant';
-                const p = await client.turns(s.id, { role, offset: o, limit: BATCH });
-                return { items: p.turns, total: p.total };
-              },
-              (t) => renderTurn(t),
-              start,
-              args.budget,
-            );
+      const role = args.role === 'you' ? 'user' : 'assistant';
+      // Read at once with the id given: a prefix (or an unknown id) is resolved only on a 404,
+      // so a page costs the model one request to the API, not two.
+      let id = args.id;
+      let resolved = false;
+      const fetchBatch = async (o: number) => {
+        if (args.role === 'both') {
+          const p = await client.transcript(id, { file, offset: o, limit: BATCH });
+          return { items: p.entries.map((e) => renderEntry(e, { thinking: args.thinking })), total: p.total };
+        }
+        const p = await client.turns(id, { role, offset: o, limit: BATCH });
+        return { items: p.turns.map((t) => renderTurn(t)), total: p.total };
+      };
+      const load = async (o: number) => {
+        try {
+          return await fetchBatch(o);
+        } catch (err) {
+          if (resolved || !(err instanceof ApiError) || err.status !== 404) throw err;
+          resolved = true;
+          const s = await resolveSession(client, args.id);
+          if (s.id === id) throw new ToolInputError(`${err.message}: get_session lists the session's files.`);
+          id = s.id;
+          return fetchBatch(o);
+        }
+      };
+      const page = await readPage(load, (block) => block, start, args.budget);
       const nextCursor = page.next ? formatCursor(page.next) : null;
       const unit = args.role === 'both' ? 'entries' : 'turns';
       const head =
-        `${s.title ?? s.id} — ${args.role === 'both' ? file : args.role === 'you' ? 'your prompts' : "Claude's answers"}, ` +
+        `Session ${id} — ${args.role === 'both' ? file : args.role === 'you' ? 'your prompts' : "Claude's answers"}, ` +
         `from ${formatCursor(start)} of ${page.total} ${unit}:`;
       const tail = nextCursor
         ? `\n[page ends here: call read_transcript with cursor "${nextCursor}" to read on]`
         : '\n[end of transcript]';
       return answer(`${head}\n\n${page.text || '(nothing to show here)\n'}${tail}`, {
-        sessionId: s.id,
+        sessionId: id,
         file: args.role === 'both' ? file : null,
         role: args.role,
         cursor: formatCursor(start),
@@ -483,7 +492,7 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       const nextOffset = next < r.total ? next : null;
       const lines = turns.map((t) => {
         const title = t.session?.title ? oneLine(t.session.title, 80) : '(untitled)';
-        return `[${shortTime(t.timestamp)} · ${title} · session ${t.sessionId} #${t.index}]\n${t.text.trim()}`;
+        return `[${shortTime(t.timestamp)} · ${title} · session ${t.sessionId} #${t.index}]\n${plain(t.text).trim()}`;
       });
       const head = `${r.total} ${args.role === 'you' ? 'prompts' : 'answers'}${
         turns.length ? `, ${args.offset + 1}–${next} shown (newest first)` : ''

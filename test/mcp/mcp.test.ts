@@ -284,6 +284,11 @@ describe.each(['stdio', 'http'] as const)('over %s', (kind) => {
     );
     const cursor = await call(client, 'read_transcript', { id: BIG, cursor: 'page two' });
     expect(textOf(cursor)).toMatch(/nextCursor of the previous page/);
+    const noFile = await call(client, 'read_transcript', { id: BIG, file: 'subagents/agent-none.jsonl' });
+    expect(noFile.isError).toBe(true);
+    expect(textOf(noFile)).toMatch(/no transcript file.*get_session lists the session's files/);
+    const byPrefix = await call(client, 'read_transcript', { id: BIG.slice(0, 8), budget: 2000 });
+    expect((byPrefix.structuredContent as any).sessionId).toBe(BIG);
     const date = await call(client, 'totals', { from: 'last tuesday' });
     expect(date.isError).toBe(true);
     expect(textOf(date)).toMatch(/refused the arguments: .*from.*Correct that argument/);
