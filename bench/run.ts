@@ -2,7 +2,8 @@
  * `npm run bench`: generates a corpus (default 200 MB; `--size-mb N`), then measures in one run
  * the parse-only baseline, a full ingest, an unchanged re-run and a one-line append, each in its
  * own process, and prints a table of throughput and ratios to the baseline. Ratios, not absolute
- * times, are what compare across machines.
+ * times, are what compare across machines. With the API on, it also measures the routes' latency
+ * and the MCP server's `search` and `read_transcript` over stdio beside the API requests behind them.
  *
  * `--engine sqlite|postgres` (or both, comma separated) chooses the store: the embedded SQLite
  * file + object directory, or PostgreSQL (a fresh schema in `--database-url`, default
@@ -18,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startTestServer, binPath, cleanEnv, type TestServer } from '../test/support/api-server.js';
 import { measureApi, type LatencyRow } from './api-latency.js';
+import { measureMcp, type McpLatencyRow } from './mcp-latency.js';
 import { benchEngines, type BenchEngine, type EngineName } from './engines.js';
 import { generateCorpus } from './generate-corpus.js';
 
@@ -111,6 +113,7 @@ interface EngineResult {
   appendMs: number;
   backfillMBs?: number;
   latency?: LatencyRow[];
+  mcp?: McpLatencyRow[];
   /** Export throughput ÷ tar's, import's ÷ backfill's. */
   exportRatio?: number;
   importRatio?: number;
@@ -230,8 +233,25 @@ async function benchEngine(
       latency.map((r) => [r.name, fmt(r.p50, 2), fmt(r.p99, 2), `≤ ${r.target} ms`]),
     );
     console.log('\ntargets: backfill through the API ≥ 0.67 of in-process ingest');
+    const mcp = await measureMcp(server.url, binPath, server.env, args.requests);
+    console.log(
+      '\nMCP over stdio (transcripts mcp, the SDK client) next to the API request behind each call\n',
+    );
+    printTable(
+      ['call', 'API p50 ms', 'API p99 ms', 'MCP p50 ms', 'MCP p99 ms', 'ratio p50', 'ratio p99'],
+      mcp.map((r) => [
+        r.name,
+        fmt(r.apiP50, 2),
+        fmt(r.apiP99, 2),
+        fmt(r.mcpP50, 2),
+        fmt(r.mcpP99, 2),
+        fmt(r.mcpP50 / r.apiP50, 2),
+        fmt(r.mcpP99 / r.apiP99, 2),
+      ]),
+    );
+    console.log('\ntargets: an MCP call ≤ 2× its API request');
     const bundles = await measureBundles(engine, server, tmp, corpus.bytes, backfillMs, reference);
-    return { ...result, backfillMBs, latency, ...bundles };
+    return { ...result, backfillMBs, latency, mcp, ...bundles };
   } finally {
     await server.stop();
   }
@@ -371,6 +391,9 @@ function printSideBySide(results: EngineResult[]): void {
   ];
   for (const [i, l] of (base.latency ?? []).entries()) {
     rows.push(row(`p50 ms: ${l.name}`, (r) => r.latency?.[i]?.p50, 2));
+  }
+  for (const [i, m] of (base.mcp ?? []).entries()) {
+    rows.push(row(`p50 ms: MCP ${m.name}`, (r) => r.mcp?.[i]?.mcpP50, 2));
   }
   printTable(head, rows);
   console.log('\ntargets: query p50 within 2× of the embedded engine; ingest at least 1/2 of it');
