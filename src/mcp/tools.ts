@@ -214,8 +214,9 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
       description:
         'Full-text search over every transcript (prompts, answers, tool calls and results). All words must ' +
         'match; "a quoted phrase" matches exactly; a trailing * matches a prefix (deploy*). Takes the session ' +
-        "filters. Each hit gives the session id and title, the entry index (read around it with read_transcript's " +
-        'cursor set to that index), a snippet with the matches in «», and a link into the web UI. Best first.',
+        'filters. Each hit gives the session id and title, the file and entry index (read around it with ' +
+        "read_transcript, its cursor set to that index and, for a subagent's file, file set to it), a snippet with " +
+        'the matches in «», and a link into the web UI. Best first.',
       inputSchema: {
         query: text('query', 1000).describe('the words or "phrase" to find'),
         ...filterShape,
