@@ -10,7 +10,8 @@
  * bracket, `=`): `/home/a/b`, `C:\data\x`, `\\server\share`. A relative name (`s1/transcript.jsonl`)
  * and a single segment (`/api`) are left alone.
  */
-const ABSOLUTE_PATH = /(?<=^|[\s'"`([{<=,;])(?:[A-Za-z]:[\\/]|\\\\|\/)(?:[^\s'"`()[\]{}<>,;\\/]+[\\/])+[^\s'"`()[\]{}<>,;]*/g;
+const ABSOLUTE_PATH =
+  /(?<=^|[\s'"`([{<=,;])(?:[A-Za-z]:[\\/]|\\\\|\/)(?:[^\s'"`()[\]{}<>,;\\/]+[\\/])+[^\s'"`()[\]{}<>,;]*/g;
 
 export function redactPaths(message: string): string {
   return message.replace(ABSOLUTE_PATH, '…');

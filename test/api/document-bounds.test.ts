@@ -128,7 +128,18 @@ describeEngines('document bounds (issue 42)', (engine) => {
       await refused([summary('far', { lastActivity: far })], 'docs.0.lastActivity', 'now + 1 day');
       await refused([summary('old', { firstActivity: '1999-12-31T23:59:59.000Z' })], 'docs.0.firstActivity');
       await refused([summary('nan', { activity: [[T0, null]] })], 'docs.0.activity.0.1');
-      await refused([summary('inf', { activity: [[T0, 1e309]] })], 'docs.0.activity.0');
+      // JSON reads 1e309 as Infinity.
+      const infinite = JSON.stringify({ docs: [summary('inf', { activity: [[T0, 0]] })] }).replace(
+        `[[${T0},0]]`,
+        `[[${T0},1e309]]`,
+      );
+      const inf = await getJson(server, '/api/ingest/docs', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: infinite,
+      });
+      expect(inf.status).toBe(400);
+      expect(inf.body.error.message).toContain('docs.0.activity.0');
       const event = {
         _id: 'event:far-event:1',
         type: 'event',

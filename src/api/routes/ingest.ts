@@ -139,7 +139,8 @@ export function ingestRoutes(deps: ApiDeps) {
     if (problems.length) throw badRequest(problems.join('; '));
     // What the calendar would write for these summaries, bounded per request (doc-limits.ts).
     let days = 0;
-    for (const doc of body.docs) if (doc.type === 'summary') days += activityDays(doc.activity as [number, number][]);
+    for (const doc of body.docs)
+      if (doc.type === 'summary') days += activityDays(doc.activity as [number, number][]);
     if (days > MAX_ACTIVITY_DAYS_PER_REQUEST)
       throw badRequest(
         `body field docs: the summaries' activity covers ${days} UTC days in all; one request may cover at ` +

@@ -271,7 +271,10 @@ export function sessionRoutes(deps: ApiDeps) {
   /** The entry with `index` in a file: the page at that offset, or a short search around it. */
   async function findEntry(id: string, file: string, index: number): Promise<ProjectedEntry | null> {
     // No page starts past MAX_OFFSET; the walk below still finds an index beyond it.
-    const page = await store.views.transcriptPage(id, file, { offset: Math.min(index, MAX_OFFSET), limit: 1 });
+    const page = await store.views.transcriptPage(id, file, {
+      offset: Math.min(index, MAX_OFFSET),
+      limit: 1,
+    });
     const direct = page.entries[0];
     if (direct && direct.index === index) return direct;
     if (page.total === 0) return null;

@@ -51,15 +51,13 @@ export const boundedUintString = (max: number) =>
 
 /** A non-negative integer in a query string (at most `max` when given). */
 export const intParam = (name: string, description: string, max?: number) =>
-  (max === undefined ? uintString() : boundedUintString(max))
-    .optional()
-    .openapi({
-      param: { name, in: 'query' },
-      description,
-      type: 'integer',
-      minimum: 0,
-      ...(max === undefined ? {} : { maximum: max }),
-    });
+  (max === undefined ? uintString() : boundedUintString(max)).optional().openapi({
+    param: { name, in: 'query' },
+    description,
+    type: 'integer',
+    minimum: 0,
+    ...(max === undefined ? {} : { maximum: max }),
+  });
 
 /** An ISO 8601 date or time (UTC unless it gives a zone); a bare date as `to` means the end of that (UTC) day. */
 export const isoParam = (name: string, description: string) =>
