@@ -5,6 +5,9 @@
  * segment and no error shows a server path. End to end on a real server per engine, including the
  * poisoned summary of the issue: refused, and `/api/health` stays fast while `/api/activity` runs.
  */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACTIVITY_MIN_MS,
@@ -16,7 +19,7 @@ import {
   MAX_OFFSET,
   MAX_RANGE_DAYS,
 } from '../../src/core/doc-limits.js';
-import { getJson, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, runCli, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 
 let server: TestServer;
@@ -258,6 +261,41 @@ describeEngines('document bounds (issue 42)', (engine) => {
       const session = await getJson(server, `/api/sessions/${sid}`);
       expect(session.body.status).not.toBe('running');
     });
+  });
+
+  it('backfills a transcript whose lines say the year 275760 and 1999: kept, flagged, not "running"', async () => {
+    const tree = mkdtempSync(path.join(tmpdir(), 'ct-far-'));
+    try {
+      mkdirSync(path.join(tree, 'proj'));
+      const line = (i: number, timestamp: string) =>
+        JSON.stringify({
+          type: 'user',
+          sessionId: 'far-backfill',
+          uuid: `u${i}`,
+          timestamp,
+          message: { role: 'user', content: `prompt ${i}` },
+        });
+      const lines = [
+        line(0, '+275760-09-13T00:00:00.000Z'),
+        line(1, '1999-12-31T23:59:59.000Z'),
+        line(2, iso(T0)),
+        line(3, iso(T1)),
+      ];
+      writeFileSync(path.join(tree, 'proj', 'far-backfill.jsonl'), `${lines.join('\n')}\n`);
+      const r = await runCli(['backfill', '--dir', tree, '--webapi', server.url], { env: server.env });
+      expect(r.code, r.stderr).toBe(0);
+      const session = await getJson(server, '/api/sessions/far-backfill');
+      expect(session.status).toBe(200);
+      expect(session.body.startedAt).toBe(iso(T0));
+      expect(session.body.lastActivity).toBe(iso(T1));
+      expect(session.body.status).not.toBe('running');
+      const page = await getJson(server, '/api/sessions/far-backfill/transcript');
+      expect(
+        page.body.entries.map((e: { timestampOutOfRange?: boolean }) => e.timestampOutOfRange ?? false),
+      ).toEqual([true, true, false, false]);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   describe('range queries cap the days they read', () => {
