@@ -26,6 +26,7 @@ import { tokenAuth } from './middleware/token.js';
 import { mcpRoutes } from '../mcp/http.js';
 import { completeDocument } from './openapi-doc.js';
 import { createRouter, describeValidationError } from './router.js';
+import { redactPaths } from './redact-paths.js';
 import { blueprintRoutes } from './routes/blueprint.js';
 import { healthRoutes } from './routes/health.js';
 import { ingestRoutes } from './routes/ingest.js';
@@ -188,9 +189,11 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
 
   app.onError((err, c) => {
     if (err instanceof HttpError) return errorBody(c, err.status, err.code, err.message, err.headers);
+    // Past this point the message is not ours to word: it may carry a server path (issue 42).
     if (err instanceof StoreInputError || err instanceof MigrationRangeError)
-      return errorBody(c, 400, 'bad_request', err.message);
-    if (err instanceof ViewMissingError) return errorBody(c, 503, 'service_unavailable', err.message);
+      return errorBody(c, 400, 'bad_request', redactPaths(err.message));
+    if (err instanceof ViewMissingError)
+      return errorBody(c, 503, 'service_unavailable', redactPaths(err.message));
     if (err instanceof z.ZodError)
       return errorBody(c, 400, 'bad_request', describeValidationError('json', err));
     if (err instanceof HTTPException) {
@@ -200,14 +203,14 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
       else if (status === 415)
         message = `unsupported Content-Type "${c.req.header('content-type') ?? ''}": send application/json`;
       else if (!message) message = err.getResponse().statusText || `HTTP ${status}`;
-      return errorBody(c, status, codeForStatus(status), message);
+      return errorBody(c, status, codeForStatus(status), redactPaths(message));
     }
     const e = err as Error & { code?: string; status?: number };
     // Engines may raise typed errors we do not import: honour an explicit HTTP status on them.
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500)
-      return errorBody(c, e.status, codeForStatus(e.status), e.message);
+      return errorBody(c, e.status, codeForStatus(e.status), redactPaths(e.message));
     logError(`${c.req.method} ${c.req.path}: ${e.stack ?? String(err)}`);
-    return errorBody(c, 500, 'internal', `internal error: ${e.message ?? String(err)}`);
+    return errorBody(c, 500, 'internal', `internal error: ${redactPaths(e.message ?? String(err))}`);
   });
 
   return app;

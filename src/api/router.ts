@@ -24,28 +24,36 @@ export function describeValidationError(
   target: string,
   error: z.ZodError,
   at: readonly PropertyKey[] = [],
+  /** How many times a query parameter was given: a repeated one is said to be, whatever zod said. */
+  timesGiven?: (name: string) => number,
 ): string {
   const what = TARGET_WORDS[target] ?? target;
-  return error.issues
-    .map((issue) => {
-      const path = [...at, ...issue.path].map(String).join('.');
-      if (issue.code === 'unrecognized_keys') {
-        const keys = (issue as { keys?: string[] }).keys ?? [];
-        return keys
-          .map(
-            (k) =>
-              `${what} ${path ? `${path}.` : ''}${k}: unknown ${target === 'json' ? 'field' : 'parameter'}`,
-          )
-          .join('; ');
-      }
-      if (!path) return target === 'json' ? `request body: ${issue.message}` : `${what}s: ${issue.message}`;
-      return `${what} ${path}: ${issue.message}`;
-    })
-    .join('; ');
+  const lines = error.issues.map((issue) => {
+    const path = [...at, ...issue.path].map(String).join('.');
+    if (issue.code === 'unrecognized_keys') {
+      const keys = (issue as { keys?: string[] }).keys ?? [];
+      return keys
+        .map(
+          (k) =>
+            `${what} ${path ? `${path}.` : ''}${k}: unknown ${target === 'json' ? 'field' : 'parameter'}`,
+        )
+        .join('; ');
+    }
+    if (!path) return target === 'json' ? `request body: ${issue.message}` : `${what}s: ${issue.message}`;
+    const times = timesGiven?.(path) ?? 1;
+    if (times > 1) return `${what} ${path}: given ${times} times; give it once`;
+    return `${what} ${path}: ${issue.message}`;
+  });
+  // A parameter given twice fails once for each check; say so once.
+  return [...new Set(lines)].join('; ');
 }
 
 export function validationErrorResponse(c: Context, target: string, error: z.ZodError): Response {
-  return c.json({ error: { code: 'bad_request', message: describeValidationError(target, error) } }, 400);
+  const timesGiven = target === 'query' ? (name: string) => c.req.queries(name)?.length ?? 0 : undefined;
+  return c.json(
+    { error: { code: 'bad_request', message: describeValidationError(target, error, [], timesGiven) } },
+    400,
+  );
 }
 
 /** A route group with the shared validation hook. */

@@ -6,7 +6,7 @@
  * written. The original object is what gets sent, never zod's parsed copy, so content (and the
  * content hash that decides "unchanged") is exactly what the source stored.
  */
-import { describeZodError, docIds, sessionDocSchema } from '../core/documents.js';
+import { describeZodError, docIds, sessionDocSchema, summaryActivityProblem } from '../core/documents.js';
 import { objectKeyProblem, sessionIdProblem } from '../core/object-key.js';
 import { contentHash, parseRev } from '../core/revision.js';
 
@@ -60,6 +60,10 @@ export function checkBundleDoc(value: unknown): CheckedDoc {
     return { ok: false, reason: `${d._id}: a ${d.type} document's _id must be ${want}` };
   if (d.type === 'event' && !d._id.startsWith(`event:${d.sessionId}:`))
     return { ok: false, reason: `${d._id}: an event document's _id must start with event:${d.sessionId}:` };
+  if (d.type === 'summary') {
+    const p = summaryActivityProblem(d);
+    if (p) return { ok: false, reason: `${d._id}: ${p.field}: ${p.message}` };
+  }
   if (d.type === 'chunk') {
     const key = objectKeyProblem(`${d.sessionId}/${d.file}`);
     if (key) return { ok: false, reason: `${d._id}: file: ${key}` };

@@ -8,16 +8,22 @@
  * threshold stays a read-time setting while a session stores a few dozen numbers, not thousands.
  */
 
+import { inActivityWindow } from './doc-limits.js';
+
 /** The smallest idle threshold the settings accept; segments are merged at this granularity. */
 export const ACTIVITY_FLOOR_MS = 60_000;
 
 export type Segment = [number, number];
 
-/** Parses an ISO timestamp to epoch ms; null when missing or unparseable. */
+/**
+ * Parses an ISO timestamp to epoch ms; null when missing, unparseable or outside the activity
+ * window (2000-01-01 .. now + 1 day, doc-limits.ts): a line stamped in the year 275760 would keep
+ * its session "running" for ever and spread it over every day in between, so it counts for nothing.
+ */
 export function parseTimestamp(ts: unknown): number | null {
   if (typeof ts !== 'string' || ts === '') return null;
   const ms = Date.parse(ts);
-  return Number.isFinite(ms) ? ms : null;
+  return inActivityWindow(ms) ? ms : null;
 }
 
 /** Inserts one timestamp into sorted segments (in place), merging neighbours within the floor. */

@@ -4,16 +4,64 @@
  * an error names the offending field. Types are inferred from the schemas: one source of truth.
  */
 import { z } from 'zod';
+import {
+  ACTIVITY_MIN_MS,
+  activityMaxMs,
+  DOC_TIME_MIN_MS,
+  MAX_ACTIVITY_SEGMENTS,
+  MAX_AMOUNT,
+  MAX_COUNT,
+  MAX_LIST,
+  MAX_NAME_CHARS,
+  MAX_TEXT_CHARS,
+} from './doc-limits.js';
 
-/** ISO 8601 timestamp (any offset accepted on input; we write UTC `Z`). */
-const isoTimestamp = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 timestamp');
+/** One-line strings (ids, names, paths, models): at most MAX_NAME_CHARS. */
+const name = () => z.string().max(MAX_NAME_CHARS, { error: `must be at most ${MAX_NAME_CHARS} characters` });
+/** Free text: at most MAX_TEXT_CHARS. */
+const text = () => z.string().max(MAX_TEXT_CHARS, { error: `must be at most ${MAX_TEXT_CHARS} characters` });
+/** A count or entry index: a non-negative integer up to MAX_COUNT. */
+const count = () =>
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .max(MAX_COUNT, { error: `must be at most ${MAX_COUNT}` });
+/** Bytes or tokens: a non-negative integer up to MAX_AMOUNT. */
+const amount = () =>
+  z
+    .number()
+    .int()
+    .nonnegative()
+    .max(MAX_AMOUNT, { error: `must be at most ${MAX_AMOUNT}` });
+/** A list of at most MAX_LIST items. */
+const list = <T extends z.ZodType>(item: T) =>
+  z.array(item).max(MAX_LIST, { error: `must have at most ${MAX_LIST} items` });
+/** A map of at most MAX_LIST members. */
+const map = <T extends z.ZodType>(value: T) =>
+  z
+    .record(name(), value)
+    .refine((r) => Object.keys(r).length <= MAX_LIST, { error: `must have at most ${MAX_LIST} members` });
+
+const iso = (what: string, min: number, minWords: string) =>
+  name().superRefine((s, ctx) => {
+    const ms = Date.parse(s);
+    if (!Number.isFinite(ms)) ctx.addIssue({ code: 'custom', message: 'must be an ISO 8601 timestamp' });
+    else if (ms < min || ms > activityMaxMs())
+      ctx.addIssue({ code: 'custom', message: `${what} must lie between ${minWords} and now + 1 day` });
+  });
+
+/** ISO 8601 timestamp of a document (any offset accepted on input; we write UTC `Z`): 1970 .. now + 1 day. */
+const isoTimestamp = iso('a timestamp', DOC_TIME_MIN_MS, '1970-01-01');
+/** An instant of activity: 2000-01-01 .. now + 1 day (doc-limits.ts). */
+const activityTimestamp = iso('activity', ACTIVITY_MIN_MS, '2000-01-01');
 
 /** Token usage of one assistant message; streamed duplicates of a message are counted once. */
 export const tokenUsageSchema = z.object({
-  input: z.number().int().nonnegative(),
-  output: z.number().int().nonnegative(),
-  cacheWrite: z.number().int().nonnegative(),
-  cacheRead: z.number().int().nonnegative(),
+  input: amount(),
+  output: amount(),
+  cacheWrite: amount(),
+  cacheRead: amount(),
 });
 export type TokenUsage = z.infer<typeof tokenUsageSchema>;
 
@@ -26,100 +74,116 @@ export type EntryRole = (typeof entryRoles)[number];
  * excluded), so projection may shorten large fields (`truncated: true`) without losing anything.
  */
 export const projectedEntrySchema = z.object({
-  index: z.number().int().nonnegative(),
-  byteStart: z.number().int().nonnegative(),
-  byteEnd: z.number().int().nonnegative(),
+  index: count(),
+  byteStart: amount(),
+  byteEnd: amount(),
   role: z.enum(entryRoles),
   /** The line's `type`, refined by `subtype` (`system:compact_boundary`); `malformed` for non-JSON. */
-  kind: z.string(),
-  uuid: z.string().optional(),
-  parentUuid: z.string().nullable().optional(),
-  timestamp: z.string().optional(),
-  text: z.string().optional(),
-  thinking: z.string().optional(),
-  toolUses: z.array(z.object({ id: z.string(), name: z.string(), input: z.unknown() })).optional(),
-  toolResults: z
-    .array(
-      z.object({
-        toolUseId: z.string(),
-        content: z.string(),
-        isError: z.boolean(),
-        /** The subagent a Task call ran (Claude Code 2.x `toolUseResult.agentId`): its file is
-         *  `subagents/agent-<agentId>.jsonl`. */
-        agentId: z.string().optional(),
-      }),
-    )
-    .optional(),
-  images: z.array(z.object({ mediaType: z.string(), bytes: z.number().int().nonnegative() })).optional(),
+  kind: name(),
+  uuid: name().optional(),
+  parentUuid: name().nullable().optional(),
+  /** As the line gave it; an instant outside 2000 .. now + 1 day is kept but flagged below. */
+  timestamp: name().optional(),
+  /** The line's timestamp lies outside 2000-01-01 .. now + 1 day: it is left out of the session's
+   *  activity, the calendar and the turn times (doc-limits.ts). */
+  timestampOutOfRange: z.boolean().optional(),
+  text: text().optional(),
+  thinking: text().optional(),
+  toolUses: list(z.object({ id: name(), name: name(), input: z.unknown() })).optional(),
+  toolResults: list(
+    z.object({
+      toolUseId: name(),
+      content: text(),
+      isError: z.boolean(),
+      /** The subagent a Task call ran (Claude Code 2.x `toolUseResult.agentId`): its file is
+       *  `subagents/agent-<agentId>.jsonl`. */
+      agentId: name().optional(),
+    }),
+  ).optional(),
+  images: list(z.object({ mediaType: name(), bytes: amount() })).optional(),
   isSidechain: z.boolean().optional(),
   isMeta: z.boolean().optional(),
   isCompactSummary: z.boolean().optional(),
-  agentId: z.string().optional(),
-  model: z.string().optional(),
-  messageId: z.string().optional(),
+  agentId: name().optional(),
+  model: name().optional(),
+  messageId: name().optional(),
   usage: tokenUsageSchema.optional(),
   malformed: z.boolean().optional(),
-  error: z.string().optional(),
+  error: text().optional(),
   truncated: z.boolean().optional(),
 });
 export type ProjectedEntry = z.infer<typeof projectedEntrySchema>;
 
 const docBase = {
-  _id: z.string().min(1),
-  _rev: z.string().optional(),
-  sessionId: z.string().min(1),
+  _id: name().min(1),
+  _rev: name().optional(),
+  sessionId: name().min(1),
   timestamp: isoTimestamp,
 };
 
 /** Activity segments `[startMs, endMs]`, merged at the minimum idle threshold (see active-time.ts). */
-export const activitySchema = z.array(z.tuple([z.number(), z.number()]));
+export const activitySchema = z
+  .array(z.tuple([z.number(), z.number()]))
+  .max(MAX_ACTIVITY_SEGMENTS, { error: `must have at most ${MAX_ACTIVITY_SEGMENTS} segments` })
+  .superRefine((segments, ctx) => {
+    const max = activityMaxMs();
+    for (let i = 0; i < segments.length; i++) {
+      const [start, end] = segments[i]!;
+      const bad = (message: string) => ctx.addIssue({ code: 'custom', path: [i], message });
+      if (!Number.isFinite(start) || !Number.isFinite(end)) return bad('must be finite numbers');
+      if (start > end) return bad('start must not be after end');
+      if (start < ACTIVITY_MIN_MS || end > max)
+        return bad('must lie between 2000-01-01 and now + 1 day (epoch ms)');
+      if (i > 0 && start < segments[i - 1]![1]) return bad('must start after the previous segment ends');
+    }
+  });
 
 export const summaryDocSchema = z.object({
   ...docBase,
   type: z.literal('summary'),
-  cwd: z.string().nullable(),
-  project: z.string().nullable(),
+  cwd: name().nullable(),
+  project: name().nullable(),
   /** Most assistant messages of the main conversation first, then by first use. */
-  models: z.array(z.string()),
-  hostname: z.string().nullable(),
-  gitBranch: z.string().nullable(),
-  source: z.string(),
+  models: list(name()),
+  hostname: name().nullable(),
+  gitBranch: name().nullable(),
+  source: name(),
   provenance: z.enum(['live', 'backfilled']),
-  version: z.string().nullable(),
-  firstActivity: isoTimestamp.nullable(),
-  lastActivity: isoTimestamp.nullable(),
-  title: z.string().nullable(),
+  version: name().nullable(),
+  firstActivity: activityTimestamp.nullable(),
+  lastActivity: activityTimestamp.nullable(),
+  title: name().nullable(),
   titleSource: z.enum(['custom', 'ai', 'summary', 'prompt']).nullable(),
   counts: z.object({
-    entries: z.number().int().nonnegative(),
-    prompts: z.number().int().nonnegative(),
-    assistantMessages: z.number().int().nonnegative(),
-    toolCalls: z.number().int().nonnegative(),
-    toolErrors: z.number().int().nonnegative(),
-    malformed: z.number().int().nonnegative(),
-    sidechainEntries: z.number().int().nonnegative(),
-    compactions: z.number().int().nonnegative(),
-    images: z.number().int().nonnegative(),
+    entries: count(),
+    prompts: count(),
+    assistantMessages: count(),
+    toolCalls: count(),
+    toolErrors: count(),
+    malformed: count(),
+    sidechainEntries: count(),
+    compactions: count(),
+    images: count(),
   }),
-  toolCallsByName: z.record(z.string(), z.number().int().nonnegative()),
+  toolCallsByName: map(count()),
   tokens: tokenUsageSchema,
   /**
    * `tokens` split by the model that wrote each message (`''`: lines that named none); they sum to
    * `tokens`. Absent from summaries written before the split was kept, and from a session whose
    * earlier part was counted then (usage.ts).
    */
-  tokensByModel: z.record(z.string(), tokenUsageSchema).optional(),
-  transcriptBytes: z.number().int().nonnegative(),
-  files: z.array(
+  tokensByModel: map(tokenUsageSchema).optional(),
+  transcriptBytes: amount(),
+  files: list(
     z.object({
-      name: z.string(),
-      bytes: z.number().int().nonnegative(),
-      entries: z.number().int().nonnegative(),
-      agentId: z.string().optional(),
+      name: name(),
+      bytes: amount(),
+      entries: count(),
+      agentId: name().optional(),
     }),
   ),
   /** Subagent files, plus subagent threads inside the main transcript (the older layout). */
-  subagents: z.number().int().nonnegative(),
+  subagents: count(),
   activity: activitySchema,
 });
 export type SummaryDoc = z.infer<typeof summaryDocSchema>;
@@ -127,21 +191,23 @@ export type SummaryDoc = z.infer<typeof summaryDocSchema>;
 export const eventDocSchema = z.object({
   ...docBase,
   type: z.literal('event'),
+  /** When it happened: it counts as the session's activity, so inside 2000 .. now + 1 day. */
+  timestamp: activityTimestamp,
   /** Claude Code hook event name (`SessionStart`, `UserPromptSubmit`, `PostToolUse`, …) or a future one. */
-  event: z.string().min(1),
+  event: name().min(1),
   reconstructed: z.boolean().optional(),
-  cwd: z.string().optional(),
-  hostname: z.string().optional(),
-  toolName: z.string().optional(),
-  toolUseId: z.string().optional(),
+  cwd: name().optional(),
+  hostname: name().optional(),
+  toolName: name().optional(),
+  toolUseId: name().optional(),
   success: z.boolean().optional(),
-  preview: z.string().optional(),
-  error: z.string().optional(),
-  reason: z.string().optional(),
-  trigger: z.string().optional(),
-  agentId: z.string().optional(),
-  entryIndex: z.number().int().nonnegative().optional(),
-  data: z.record(z.string(), z.unknown()).optional(),
+  preview: text().optional(),
+  error: text().optional(),
+  reason: text().optional(),
+  trigger: name().optional(),
+  agentId: name().optional(),
+  entryIndex: count().optional(),
+  data: z.record(name(), z.unknown()).optional(),
 });
 export type EventDoc = z.infer<typeof eventDocSchema>;
 
@@ -149,13 +215,13 @@ export const chunkDocSchema = z.object({
   ...docBase,
   type: z.literal('chunk'),
   /** Object name within the session: `transcript.jsonl` or `subagents/<name>.jsonl`. */
-  file: z.string().min(1),
-  byteStart: z.number().int().nonnegative(),
-  byteEnd: z.number().int().nonnegative(),
-  firstIndex: z.number().int().nonnegative(),
-  entryCount: z.number().int().nonnegative(),
+  file: name().min(1),
+  byteStart: amount(),
+  byteEnd: amount(),
+  firstIndex: count(),
+  entryCount: count(),
   /** Present on a full-content chunk; absent on an index-only chunk. */
-  entries: z.array(projectedEntrySchema).optional(),
+  entries: list(projectedEntrySchema).optional(),
 });
 export type ChunkDoc = z.infer<typeof chunkDocSchema>;
 
@@ -167,6 +233,28 @@ export const sessionDocSchema = z.discriminatedUnion('type', [
 export type SessionDoc = z.infer<typeof sessionDocSchema>;
 
 export { docIds, MAIN_TRANSCRIPT } from './doc-ids.js';
+
+/**
+ * What the schema alone cannot check of a valid summary: its activity lies inside its first and
+ * last activity (which it must then have). A problem as `{field, message}`, or null.
+ */
+export function summaryActivityProblem(
+  d: Pick<SummaryDoc, 'activity' | 'firstActivity' | 'lastActivity'>,
+): { field: string; message: string } | null {
+  if (d.activity.length === 0) return null;
+  if (d.firstActivity === null || d.lastActivity === null)
+    return {
+      field: d.firstActivity === null ? 'firstActivity' : 'lastActivity',
+      message: 'must be given when activity is not empty',
+    };
+  const first = Date.parse(d.firstActivity);
+  const last = Date.parse(d.lastActivity);
+  if (first > last) return { field: 'firstActivity', message: 'must not be after lastActivity' };
+  const i = d.activity.findIndex(([start, end]) => start < first || end > last);
+  return i < 0
+    ? null
+    : { field: `activity.${i}`, message: 'must lie between firstActivity and lastActivity' };
+}
 
 /**
  * Formats a zod error as one line naming each failing field by path, e.g.

@@ -6,11 +6,15 @@
  */
 
 const SEGMENT = /^[A-Za-z0-9._@+=,-][A-Za-z0-9._@+=, -]*$/;
+/** A file name's limit on every common filesystem (NAME_MAX); segments are ASCII, so bytes = chars. */
+export const MAX_SEGMENT_BYTES = 255;
+/** A whole key's limit. */
+export const MAX_KEY_CHARS = 1024;
 
 /** Returns an error message naming what is wrong, or null when the key is acceptable. */
 export function objectKeyProblem(key: string): string | null {
   if (typeof key !== 'string' || key.length === 0) return 'object key is empty';
-  if (key.length > 1024) return 'object key is longer than 1024 characters';
+  if (key.length > MAX_KEY_CHARS) return `object key is longer than ${MAX_KEY_CHARS} characters`;
   if (key.startsWith('/')) return `object key "${key}" is absolute`;
   const parts = key.split('/');
   if (parts.length < 2) return `object key "${key}" must be <sessionId>/<name>`;
@@ -18,6 +22,8 @@ export function objectKeyProblem(key: string): string | null {
     if (part === '' || part === '.' || part === '..')
       return `object key "${key}" has an empty, "." or ".." segment`;
     if (!SEGMENT.test(part)) return `object key "${key}" has a disallowed character in "${part}"`;
+    if (part.length > MAX_SEGMENT_BYTES)
+      return `object key "${key}" has a segment of ${part.length} bytes; at most ${MAX_SEGMENT_BYTES} are allowed`;
   }
   return null;
 }

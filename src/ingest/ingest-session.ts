@@ -19,6 +19,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { open, stat } from 'node:fs/promises';
+import { parseTimestamp } from '../core/active-time.js';
 import { docIds, MAIN_TRANSCRIPT } from '../core/doc-ids.js';
 import type { ChunkDoc, EventDoc, ProjectedEntry } from '../core/documents.js';
 import { sessionIdProblem } from '../core/object-key.js';
@@ -336,7 +337,8 @@ interface OpenChunk {
 function chunkDoc(sessionId: string, file: string, chunk: OpenChunk): ChunkDoc & DocInput {
   const first = chunk.entries[0]!;
   const last = chunk.entries[chunk.entries.length - 1]!;
-  const ts = chunk.entries.find((e) => e.timestamp && !Number.isNaN(Date.parse(e.timestamp)))?.timestamp;
+  // The first time believed (active-time.ts): a line stamped in the year 275760 is kept, not dated by.
+  const ts = chunk.entries.find((e) => parseTimestamp(e.timestamp) !== null)?.timestamp;
   return {
     _id: docIds.chunk(sessionId, file, first.byteStart),
     type: 'chunk',

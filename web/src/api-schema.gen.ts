@@ -42,7 +42,7 @@ export interface paths {
           dir?: 'desc' | 'asc';
           /** @description page size: default userSettings.sessionListPageSize; over 500 it is clamped to 500, not refused; 0 answers just the total */
           limit?: number;
-          /** @description items to skip */
+          /** @description items to skip (at most 1000000000) */
           offset?: number;
         };
         header?: never;
@@ -173,7 +173,7 @@ export interface paths {
           file?: string;
           /** @description page size: default userSettings.transcriptPageSize; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
           limit?: number;
-          /** @description items to skip */
+          /** @description items to skip (at most 1000000000) */
           offset?: number;
         };
         header?: never;
@@ -246,7 +246,7 @@ export interface paths {
           role?: 'user' | 'assistant';
           /** @description page size: default userSettings.transcriptPageSize; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
           limit?: number;
-          /** @description items to skip */
+          /** @description items to skip (at most 1000000000) */
           offset?: number;
         };
         header?: never;
@@ -390,7 +390,7 @@ export interface paths {
         query?: {
           /** @description page size: default 100; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
           limit?: number;
-          /** @description items to skip */
+          /** @description items to skip (at most 1000000000) */
           offset?: number;
         };
         header?: never;
@@ -546,7 +546,7 @@ export interface paths {
           to?: string;
           /** @description page size: default 50; over 1000 it is clamped to 1000, not refused; 0 answers just the total */
           limit?: number;
-          /** @description items to skip */
+          /** @description items to skip (at most 1000000000) */
           offset?: number;
         };
         header?: never;
@@ -624,7 +624,7 @@ export interface paths {
           to?: string;
           /** @description page size: default 20; over 100 it is clamped to 100, not refused; 0 answers just the total */
           limit?: number;
-          /** @description items to skip */
+          /** @description items to skip (at most 1000000000) */
           offset?: number;
         };
         header?: never;
@@ -671,7 +671,7 @@ export interface paths {
     };
     /**
      * Daily activity rollup (the calendar)
-     * @description One row per UTC day with activity in [from, to]; defaults to the last 365 days. Filters apply.
+     * @description One row per UTC day with activity in [from, to]; defaults to the last 365 days. Filters apply. A range of more than 3700 days is refused with 400.
      */
     get: {
       parameters: {
@@ -1870,6 +1870,7 @@ export interface components {
         uuid?: string;
         parentUuid?: string | null;
         timestamp?: string;
+        timestampOutOfRange?: boolean;
         text?: string;
         thinking?: string;
         toolUses?: {

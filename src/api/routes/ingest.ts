@@ -4,7 +4,8 @@
  * streaming object upload with an optional sha256 check, and a full-text reindex.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { docIds, sessionDocSchema } from '../../core/documents.js';
+import { docIds, sessionDocSchema, summaryActivityProblem } from '../../core/documents.js';
+import { activityDays, MAX_ACTIVITY_DAYS_PER_REQUEST } from '../../core/doc-limits.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocInput } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
@@ -93,6 +94,10 @@ function docProblem(doc: Record<string, unknown>, i: number): string | null {
           : `event:${d.sessionId}:…`;
     return at('_id', `a ${d.type} document's id must be ${want}, got ${d._id}`);
   }
+  if (d.type === 'summary') {
+    const p = summaryActivityProblem(d);
+    if (p) return at(p.field, p.message);
+  }
   if (d.type === 'chunk') {
     const key = objectKeyProblem(`${d.sessionId}/${d.file}`);
     if (key) return at('file', key);
@@ -132,6 +137,15 @@ export function ingestRoutes(deps: ApiDeps) {
       if (p) problems.push(p);
     }
     if (problems.length) throw badRequest(problems.join('; '));
+    // What the calendar would write for these summaries, bounded per request (doc-limits.ts).
+    let days = 0;
+    for (const doc of body.docs)
+      if (doc.type === 'summary') days += activityDays(doc.activity as [number, number][]);
+    if (days > MAX_ACTIVITY_DAYS_PER_REQUEST)
+      throw badRequest(
+        `body field docs: the summaries' activity covers ${days} UTC days in all; one request may cover at ` +
+          `most ${MAX_ACTIVITY_DAYS_PER_REQUEST} (send fewer summaries per request)`,
+      );
     const results = await store.docs.commit(body.docs as DocInput[], body.locals ?? [], {
       deferSearch: body.deferSearch === true,
     });

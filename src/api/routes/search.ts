@@ -4,10 +4,19 @@
  * not materialised, so the UI can show a hint instead of failing.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { SEARCH_STALE, ViewMissingError } from '../../store/contract.js';
+import { SEARCH_STALE, ViewMissingError, type DayActivity } from '../../store/contract.js';
 import { bridgeGaps } from '../../core/active-time.js';
 import { ignoredTerms } from '../../store/views-common/search-terms.js';
-import { splitByDay } from '../../store/views-common/split-by-day.js';
+import { setImmediate } from 'node:timers/promises';
+import {
+  clipSegments,
+  daySlices,
+  daysInRange,
+  rangeCapMessage,
+  splitByDay,
+  utcDay,
+} from '../../store/views-common/split-by-day.js';
+import { MAX_RANGE_DAYS } from '../../core/doc-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest } from '../http-error.js';
@@ -59,7 +68,8 @@ const activityRoute = createRoute({
   path: '/activity',
   summary: 'Daily activity rollup (the calendar)',
   description:
-    'One row per UTC day with activity in [from, to]; defaults to the last 365 days. Filters apply.',
+    'One row per UTC day with activity in [from, to]; defaults to the last 365 days. Filters apply. ' +
+    `A range of more than ${MAX_RANGE_DAYS} days is refused with 400.`,
   tags: ['sessions'],
   request: { query: z.object(filterQueryShape).strict() },
   responses: {
@@ -91,6 +101,16 @@ const facetsRoute = createRoute({
 });
 
 const DAY = 86_400_000;
+interface ActivityDayOut {
+  day: string;
+  sessions: number;
+  activeMs: number;
+  entries: number;
+  items: Array<{ sessionId: string; project: string | null; activeMs: number; entries: number }>;
+}
+
+/** Days of the calendar read per statement (see the activity route). */
+const ACTIVITY_SLICE_DAYS = 31;
 
 export function searchRoutes(deps: ApiDeps) {
   const app = createRouter();
@@ -165,42 +185,45 @@ export function searchRoutes(deps: ApiDeps) {
     const to = isoBound(q.to, true) ?? new Date(deps.now()).toISOString();
     const from = isoBound(q.from, false) ?? new Date(Date.parse(to) - 365 * DAY).toISOString();
     if (Date.parse(from) > Date.parse(to)) throw badRequest('query parameter from: must not be after to');
+    const span = daysInRange(utcDay(Date.parse(from)), utcDay(Date.parse(to)));
+    if (span > MAX_RANGE_DAYS) throw badRequest(`query parameters from and to: ${rangeCapMessage(span)}`);
     // The range is the call's own; the filter's other conditions apply as to the list.
     const { from: _from, to: _to, ...filter } = sessionFilter(q);
-    const rows = await store.views.dailyActivity(from, to, filter);
-    // Each day's active time at the idle threshold, as a session's own is derived (session-view.ts):
-    // the gaps it counts are filled in before the activity is split at midnight.
+    // Read a month at a time, the event loop free in between: a calendar of years over a large
+    // history is tens of thousands of rows, which read and shaped at once held every other
+    // request for most of a second (issue 42).
     const threshold = deps.settings.system.sessions.idleThresholdMs;
-    const byDay = new Map<string, Map<string, number>>();
-    const activeOn = (r: (typeof rows)[number]) => {
-      let split = byDay.get(r.sessionId);
-      if (!split) byDay.set(r.sessionId, (split = splitByDay(bridgeGaps(r.activity, threshold))));
-      return split.get(r.day) ?? r.activeMs;
-    };
-    const days = new Map<
-      string,
-      { day: string; sessions: number; activeMs: number; entries: number; items: typeof rows }
-    >();
-    for (const r of rows) {
-      let d = days.get(r.day);
-      if (!d) days.set(r.day, (d = { day: r.day, sessions: 0, activeMs: 0, entries: 0, items: [] }));
-      const item = { ...r, activeMs: activeOn(r) };
-      d.sessions++;
-      d.activeMs += item.activeMs;
-      d.entries += item.entries;
-      d.items.push(item);
+    const out: ActivityDayOut[] = [];
+    const slices = daySlices(utcDay(Date.parse(from)), utcDay(Date.parse(to)), ACTIVITY_SLICE_DAYS);
+    for (const [i, slice] of slices.entries()) {
+      if (i > 0) await setImmediate();
+      const rows = await store.views.dailyActivity(slice.from, slice.to, filter);
+      // Each day's active time at the idle threshold, as a session's own is derived (session-view.ts):
+      // the gaps it counts are filled in before the activity is split at midnight, within the slice.
+      const lo = Date.parse(slice.from);
+      const hi = Date.parse(slice.to) + DAY - 1;
+      const split = new Map<string, Map<string, number>>();
+      const activeOn = (r: DayActivity) => {
+        let days = split.get(r.sessionId);
+        if (!days)
+          split.set(
+            r.sessionId,
+            (days = splitByDay(clipSegments(bridgeGaps(r.activity, threshold), lo, hi))),
+          );
+        return days.get(r.day) ?? r.activeMs;
+      };
+      const days = new Map<string, ActivityDayOut>();
+      for (const r of rows) {
+        let d = days.get(r.day);
+        if (!d) days.set(r.day, (d = { day: r.day, sessions: 0, activeMs: 0, entries: 0, items: [] }));
+        const activeMs = activeOn(r);
+        d.sessions++;
+        d.activeMs += activeMs;
+        d.entries += r.entries;
+        d.items.push({ sessionId: r.sessionId, project: r.project, activeMs, entries: r.entries });
+      }
+      out.push(...[...days.values()].sort((x, y) => x.day.localeCompare(y.day)));
     }
-    const out = [...days.values()]
-      .sort((a, b) => a.day.localeCompare(b.day))
-      .map((d) => ({
-        ...d,
-        items: d.items.map((i) => ({
-          sessionId: i.sessionId,
-          project: i.project,
-          activeMs: i.activeMs,
-          entries: i.entries,
-        })),
-      }));
     return c.json({ from, to, days: out }, 200);
   });
 

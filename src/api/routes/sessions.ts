@@ -4,6 +4,7 @@
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../../core/documents.js';
+import { MAX_COUNT, MAX_OFFSET } from '../../core/doc-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest, notFound } from '../http-error.js';
@@ -16,7 +17,7 @@ import {
   pageQueryShape,
   rangeProblem,
   sessionIdParam,
-  uintString,
+  boundedUintString,
 } from '../schemas/common.js';
 import {
   eventsSchema,
@@ -138,7 +139,12 @@ const rawRoute = createRoute({
   request: {
     params: z.object({
       id: sessionIdParam,
-      index: uintString().openapi({ param: { name: 'index', in: 'path' }, type: 'integer', minimum: 0 }),
+      index: boundedUintString(MAX_COUNT).openapi({
+        param: { name: 'index', in: 'path' },
+        type: 'integer',
+        minimum: 0,
+        maximum: MAX_COUNT,
+      }),
     }),
     query: z.object({ file: fileQuery }).strict(),
   },
@@ -264,7 +270,11 @@ export function sessionRoutes(deps: ApiDeps) {
 
   /** The entry with `index` in a file: the page at that offset, or a short search around it. */
   async function findEntry(id: string, file: string, index: number): Promise<ProjectedEntry | null> {
-    const page = await store.views.transcriptPage(id, file, { offset: index, limit: 1 });
+    // No page starts past MAX_OFFSET; the walk below still finds an index beyond it.
+    const page = await store.views.transcriptPage(id, file, {
+      offset: Math.min(index, MAX_OFFSET),
+      limit: 1,
+    });
     const direct = page.entries[0];
     if (direct && direct.index === index) return direct;
     if (page.total === 0) return null;

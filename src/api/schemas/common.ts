@@ -5,6 +5,7 @@
 import { z } from '@hono/zod-openapi';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import { readIsoTime } from '../../core/iso-time.js';
+import { MAX_OFFSET } from '../../core/doc-limits.js';
 import type { SessionFilter } from '../../store/contract.js';
 import { MAX_TEXT_WORDS } from '../../store/views-common/session-filter.js';
 
@@ -44,11 +45,19 @@ export const uintString = () =>
     .regex(/^\d{1,15}$/, { error: 'must be a non-negative integer' })
     .transform(Number);
 
-/** A non-negative integer in a query string. */
-export const intParam = (name: string, description: string) =>
-  uintString()
-    .optional()
-    .openapi({ param: { name, in: 'query' }, description, type: 'integer', minimum: 0 });
+/** A non-negative integer as it appears in a URL, at most `max` (the message names the bound). */
+export const boundedUintString = (max: number) =>
+  uintString().refine((n) => n <= max, { error: `must be at most ${max}` });
+
+/** A non-negative integer in a query string (at most `max` when given). */
+export const intParam = (name: string, description: string, max?: number) =>
+  (max === undefined ? uintString() : boundedUintString(max)).optional().openapi({
+    param: { name, in: 'query' },
+    description,
+    type: 'integer',
+    minimum: 0,
+    ...(max === undefined ? {} : { maximum: max }),
+  });
 
 /** An ISO 8601 date or time (UTC unless it gives a zone); a bare date as `to` means the end of that (UTC) day. */
 export const isoParam = (name: string, description: string) =>
@@ -165,7 +174,7 @@ export const limitParam = (rule: LimitRule) =>
 /** `limit` and `offset` of a paged route. */
 export const pageQueryShape = (rule: LimitRule) => ({
   limit: limitParam(rule),
-  offset: intParam('offset', 'items to skip'),
+  offset: intParam('offset', `items to skip (at most ${MAX_OFFSET})`, MAX_OFFSET),
 });
 
 /**

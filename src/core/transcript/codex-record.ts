@@ -12,6 +12,7 @@
  * Like project-entry.ts: every field is untrusted, nothing throws, large fields are capped.
  */
 import type { EntryRole, ProjectedEntry, TokenUsage } from '../documents.js';
+import { parseTimestamp } from '../active-time.js';
 import { capText, capToolInput, cutString, safeStringify } from './caps.js';
 import { isRecord, str } from './content-blocks.js';
 
@@ -213,7 +214,12 @@ export function projectCodexRecord(
   const sub = type === 'response_item' || type === 'event_msg' ? str(p.type) : undefined;
   const entry: ProjectedEntry = { ...at, role: 'other', kind: short(sub ? `${type}:${sub}` : type)! };
   const timestamp = short(r.timestamp);
-  if (timestamp !== undefined) entry.timestamp = timestamp;
+  if (timestamp !== undefined) {
+    entry.timestamp = timestamp;
+    // Kept as given, but flagged: outside the window it counts for no activity (active-time.ts).
+    if (Number.isFinite(Date.parse(timestamp)) && parseTimestamp(timestamp) === null)
+      entry.timestampOutOfRange = true;
+  }
   const setText = (field: 'text' | 'thinking', value: string | undefined) => {
     if (!value) return;
     const capped = capText(value);

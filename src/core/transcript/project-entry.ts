@@ -6,6 +6,7 @@
  */
 import type { EntryRole, ProjectedEntry } from '../documents.js';
 import { toTokenUsage } from '../usage.js';
+import { parseTimestamp } from '../active-time.js';
 import { capText, cutString, safeStringify } from './caps.js';
 import { isCodexRecord, projectCodexRecord } from './codex-record.js';
 import { emptyParts, isRecord, readContent, str, type ContentParts } from './content-blocks.js';
@@ -117,7 +118,12 @@ function projectRecord(r: Record<string, unknown>, at: EntryPosition): Projected
   if (r.parentUuid === null) entry.parentUuid = null;
   else if (typeof r.parentUuid === 'string') entry.parentUuid = short(r.parentUuid)!;
   const timestamp = short(r.timestamp);
-  if (timestamp !== undefined) entry.timestamp = timestamp;
+  if (timestamp !== undefined) {
+    entry.timestamp = timestamp;
+    // Kept as given, but flagged: outside the window it counts for no activity (active-time.ts).
+    if (Number.isFinite(Date.parse(timestamp)) && parseTimestamp(timestamp) === null)
+      entry.timestampOutOfRange = true;
+  }
   if (parts.text.length > 0) {
     const text = capText(parts.text.join('\n\n'));
     entry.text = text.value;

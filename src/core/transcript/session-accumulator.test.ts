@@ -335,4 +335,27 @@ describe('session accumulator', () => {
     const state = { ...createAccumulator(init).state(), v: 99 } as never;
     expect(() => createAccumulator(init, state)).toThrow(/version/);
   });
+
+  it('keeps a line stamped outside 2000 .. now + 1 day, flagged, out of the activity (issue 42)', () => {
+    const acc = createAccumulator(init);
+    const far = { ...prompt(0, 'from the far future'), timestamp: '+275760-09-13T00:00:00.000Z' };
+    const old = { ...prompt(0, 'from the last century'), timestamp: '1999-12-31T23:59:59.000Z' };
+    const lines = [prompt(0, 'hello'), far, old, assistant(60, 'm1', [{ type: 'text', text: 'hi' }])];
+    const entries = lines.map((line, index) => {
+      const { entry, record } = projectLine(Buffer.from(JSON.stringify(line)), {
+        index,
+        byteStart: 0,
+        byteEnd: 0,
+      });
+      acc.add(entry, record, MAIN);
+      return entry;
+    });
+    expect(entries.map((e) => e.timestampOutOfRange ?? false)).toEqual([false, true, true, false]);
+    expect(entries[1]!.timestamp).toBe('+275760-09-13T00:00:00.000Z');
+    const s = summaryDocSchema.parse(acc.summary());
+    expect(s.counts.entries).toBe(4);
+    expect(s.firstActivity).toBe(ts(0));
+    expect(s.lastActivity).toBe(ts(60));
+    expect(s.activity).toEqual([[Date.parse(ts(0)), Date.parse(ts(60))]]);
+  });
 });

@@ -9,11 +9,13 @@ import { chunkDoc, entry, eventDoc, putDocs, summaryDoc } from './view-fixtures.
 import { describeSearchViews, seedSearch } from './views-search.case.js';
 import { describeSessionViews, materializeAll, seedSessions } from './views-sessions.case.js';
 import { describeTranscriptViews } from './views-transcript.case.js';
+import { describeBoundsViews } from './views-bounds.case.js';
 
 export function describeViewsContract(options: ContractOptions): void {
   describeSessionViews(options);
   describeTranscriptViews(options);
   describeSearchViews(options);
+  describeBoundsViews(options);
   describeViewLifecycle(options);
   describeViewDependencies(options);
 }

@@ -2,6 +2,7 @@
  * Argument checks every engine's `Views` applies the same way, so a bad page, view name, role or
  * facet is the same `StoreInputError` whichever engine answers.
  */
+import { MAX_OFFSET, MAX_PAGE_LIMIT } from '../../core/doc-limits.js';
 import { StoreInputError, VIEW_NAMES, type Page, type ViewName } from '../contract.js';
 
 export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
@@ -23,6 +24,10 @@ export function checkPage(page: Page): Page {
     throw new StoreInputError('limit must be a non-negative integer');
   if (!Number.isInteger(offset) || offset < 0)
     throw new StoreInputError('offset must be a non-negative integer');
+  // PostgreSQL reads both as `integer` (and a search adds and doubles them): past 2^31 it failed
+  // where SQLite answered, so both engines refuse the same bounds (doc-limits.ts).
+  if (limit > MAX_PAGE_LIMIT) throw new StoreInputError(`limit must be at most ${MAX_PAGE_LIMIT}`);
+  if (offset > MAX_OFFSET) throw new StoreInputError(`offset must be at most ${MAX_OFFSET}`);
   return { limit, offset };
 }
 

@@ -7,7 +7,7 @@
 import type { Segment } from '../../../core/active-time.js';
 import type { DayActivity, ViewName } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
-import { dayBound, entriesPerDay, parsedOnce, splitByDay } from '../../views-common/split-by-day.js';
+import { dayRange, entriesPerDay, parsedOnce, splitByDay } from '../../views-common/split-by-day.js';
 import { readQuery, type Queryable } from '../postgres-database.js';
 import {
   columns,
@@ -89,7 +89,8 @@ export class DailyActivityView implements PostgresView {
 
   /** Session-days in `[from, to]` (days or ISO timestamps, inclusive), day by day. */
   async query(q: Queryable, from: string, to: string, filter: FilterSql): Promise<DayActivity[]> {
-    const params = [...filter.params, dayBound(from, 'from'), dayBound(to, 'to')];
+    const days = dayRange(from, to);
+    const params = [...filter.params, days.from, days.to];
     const lo = `$${params.length - 1}`;
     const hi = `$${params.length}`;
     const { rows } = await readQuery<{

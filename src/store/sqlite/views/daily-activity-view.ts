@@ -10,7 +10,7 @@ import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import type { FilterSql } from './session-filter-sql.js';
-import { dayBound, entriesPerDay, parsedOnce, splitByDay } from '../../views-common/split-by-day.js';
+import { dayRange, entriesPerDay, parsedOnce, splitByDay } from '../../views-common/split-by-day.js';
 import { forEachDoc, LazyStatements, type SqliteView, type StatementCache } from './sqlite-view.js';
 
 const DDL = `
@@ -92,6 +92,7 @@ export class DailyActivityView implements SqliteView {
 
   /** Session-days in `[from, to]` (days or ISO timestamps, inclusive), day by day. */
   query(from: string, to: string, filter: FilterSql, cache: StatementCache): DayActivity[] {
+    const days = dayRange(from, to);
     const rows = cache
       .get(
         `WITH days AS (
@@ -105,7 +106,7 @@ export class DailyActivityView implements SqliteView {
         GROUP BY d.day, d.session_id
         ORDER BY d.day, d.session_id`,
       )
-      .all({ ...filter.params, d_from: dayBound(from, 'from'), d_to: dayBound(to, 'to') }) as Array<{
+      .all({ ...filter.params, d_from: days.from, d_to: days.to }) as Array<{
       day: string;
       session_id: string;
       project: string | null;
