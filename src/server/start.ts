@@ -35,6 +35,7 @@ import type { Store } from '../store/contract.js';
 import { type FirstImport, startFirstImport } from './first-import.js';
 import { type Live, startLive } from './live.js';
 import { startSearchCatchUp } from './search-catch-up.js';
+import { closeStalledUploads, stallTimeoutMs, timeoutServerOptions } from './timeouts.js';
 
 export interface StartServerOptions {
   env?: Env;
@@ -137,6 +138,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     );
   }
 
+  const stallMs = stallTimeoutMs(env);
+
   const paths = resolvePaths(env);
   makeDirsSync(paths.dataDir);
   const { settings, warnings } = loadSettings(paths.configFile);
@@ -196,11 +199,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     now: clock.now,
   });
 
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  // Node answers 408 to a request still arriving after 300 s: an upload of a transcript of a few
-  // hundred MB from a machine on a slow link takes longer, and failed that way at every attempt.
-  // A stalled client is left to the balancer's (or the client's) own timeouts.
-  server.requestTimeout = 0;
+  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: timeoutServerOptions(stallMs) }) as Server;
+  closeStalledUploads(server, stallMs, log);
   // Requests Node refuses before the app sees them (headers over its 16 KiB limit, say) are
   // answered in the API's error shape rather than with a bare status line.
   server.on('clientError', onClientError());
