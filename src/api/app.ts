@@ -117,13 +117,18 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   app.use('*', securityHeaders());
   app.use('*', hostCheck(options.allowedHosts ?? []));
   if (options.token) app.use('/api/*', tokenAuth(options.token));
-  // Before any body is read: another site's page must not be able to write (issue 42).
-  app.use('/api/*', sameOriginWrites({ bodyTypes: [{ pathPrefix: '/api/ingest/objects/', type: 'application/octet-stream' }] }));
   // Checked against the description, which is complete only once every route is registered below.
   let declared: DeclaredQueries | undefined;
   app.use(
     '/api/*',
     knownQueryOnly(() => (declared ??= declaredQueries(description()))),
+  );
+  // Before any body is read: another site's page must not be able to write (issue 42).
+  app.use(
+    '/api/*',
+    sameOriginWrites({
+      bodyTypes: [{ pathPrefix: '/api/ingest/objects/', type: 'application/octet-stream' }],
+    }),
   );
 
   app.route('/api/sessions', sessionRoutes(deps));

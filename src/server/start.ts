@@ -16,6 +16,7 @@ import { isLoopbackHost, isWildcardHost, readServiceEnv } from '../config/env.js
 import { dialHost } from '../config/api-url.js';
 import { readInstanceEnv, writeInstanceEnv } from '../config/instance-env.js';
 import { makeDirsSync } from '../config/make-dirs.js';
+import { listModes, makePrivate, usePrivateUmask } from '../config/private-files.js';
 import {
   claudeProjectsDir,
   codexSessionsDir,
@@ -119,6 +120,21 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
+/** An instance from before files were private (or copied in with cp): made private, and said so. */
+function repairModes(dataDir: string, log: (line: string) => void): void {
+  const { changed, failed } = makePrivate(dataDir);
+  if (changed.length > 0)
+    log(
+      `file modes: made ${changed.length} path${changed.length === 1 ? '' : 's'} in ${dataDir} private ` +
+        `(0700 directories, 0600 files; others could read them): ${listModes(changed)}`,
+    );
+  if (failed.length > 0)
+    log(
+      `warning: file modes: cannot make ${failed.length} path${failed.length === 1 ? '' : 's'} in ${dataDir} private ` +
+        `(${failed[0]!.error}): ${listModes(failed)}; other users of this machine may read them`,
+    );
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => console.log(line));
@@ -141,7 +157,9 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   const stallMs = stallTimeoutMs(env);
 
   const paths = resolvePaths(env);
+  usePrivateUmask();
   makeDirsSync(paths.dataDir);
+  repairModes(paths.dataDir, log);
   const { settings, warnings } = loadSettings(paths.configFile);
   for (const w of warnings) log(`settings: ${w}`);
   const clock = clockFromEnv(env);
@@ -199,7 +217,10 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     now: clock.now,
   });
 
-  const server = createAdaptorServer({ fetch: app.fetch, serverOptions: timeoutServerOptions(stallMs) }) as Server;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: timeoutServerOptions(stallMs),
+  }) as Server;
   closeStalledUploads(server, stallMs, log);
   // Requests Node refuses before the app sees them (headers over its 16 KiB limit, say) are
   // answered in the API's error shape rather than with a bare status line.

@@ -22,7 +22,9 @@ export function stallTimeoutMs(env: Env): number {
   if (raw === undefined) return DEFAULT_STALL_MS;
   const n = Number(raw);
   if (!/^\d+$/.test(raw.trim()) || n < 100)
-    throw new ConfigError(`CT_STALL_TIMEOUT_MS must be a whole number of milliseconds, at least 100, got "${raw}"`);
+    throw new ConfigError(
+      `CT_STALL_TIMEOUT_MS must be a whole number of milliseconds, at least 100, got "${raw}"`,
+    );
   return n;
 }
 

@@ -137,7 +137,14 @@ const CASES: Case[] = [
     status: 400,
     names: 'docs.0.sessionId',
   },
-  { method: 'PUT', path: '/api/ingest/objects/s1/..%2F..%2Fx', body: 'x', contentType: 'application/octet-stream', status: 400, names: 'name' },
+  {
+    method: 'PUT',
+    path: '/api/ingest/objects/s1/..%2F..%2Fx',
+    body: 'x',
+    contentType: 'application/octet-stream',
+    status: 400,
+    names: 'name',
+  },
   {
     method: 'PUT',
     path: '/api/ingest/objects/s1/x.jsonl?offset=abc',
@@ -146,8 +153,21 @@ const CASES: Case[] = [
     status: 400,
     names: 'offset',
   },
-  { method: 'PUT', path: '/api/ingest/objects/s1/x.jsonl?bogus=1', body: 'x', contentType: 'application/octet-stream', status: 400, names: 'bogus' },
-  { method: 'PUT', path: '/api/ingest/objects/s1/x.jsonl?offset=5', body: 'x', contentType: 'application/octet-stream', status: 409 },
+  {
+    method: 'PUT',
+    path: '/api/ingest/objects/s1/x.jsonl?bogus=1',
+    body: 'x',
+    contentType: 'application/octet-stream',
+    status: 400,
+    names: 'bogus',
+  },
+  {
+    method: 'PUT',
+    path: '/api/ingest/objects/s1/x.jsonl?offset=5',
+    body: 'x',
+    contentType: 'application/octet-stream',
+    status: 409,
+  },
   // migrate
   {
     method: 'POST',

@@ -373,7 +373,11 @@ describeEngines('ingest routes', (engine) => {
         `${SID}/a%5C..%5Cb`,
         `${SID}/bad%00name`,
       ]) {
-        const res = await fetch(`${server.url}/api/ingest/objects/${p}`, { method: 'PUT', headers: OCTETS, body: 'x' });
+        const res = await fetch(`${server.url}/api/ingest/objects/${p}`, {
+          method: 'PUT',
+          headers: OCTETS,
+          body: 'x',
+        });
         expect(res.status, p).toBe(400);
         expect((await readJson(res)).error.code).toBe('bad_request');
       }

@@ -12,7 +12,9 @@ import { cleanEnv, getJson, runCli, startTestServer, type TestServer } from '../
 const STALL_MS = 600;
 
 /** A raw connection to the server that records what comes back and when the server closed it. */
-function open(server: TestServer): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
+function open(
+  server: TestServer,
+): Promise<{ socket: Socket; received: () => string; closed: Promise<void> }> {
   const url = new URL(server.url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
@@ -53,9 +55,13 @@ describe('timeouts (CT_STALL_TIMEOUT_MS)', () => {
     await c.closed;
     expect(c.received()).toBe('');
     // The log line may reach us after the socket's close does.
-    await expect.poll(() => server.logs(), { timeout: 10_000 }).toMatch(
-      new RegExp(`timeout: PUT /api/ingest/objects/stalled-session/transcript\\.jsonl sent nothing for ${STALL_MS} ms`),
-    );
+    await expect
+      .poll(() => server.logs(), { timeout: 10_000 })
+      .toMatch(
+        new RegExp(
+          `timeout: PUT /api/ingest/objects/stalled-session/transcript\\.jsonl sent nothing for ${STALL_MS} ms`,
+        ),
+      );
     const listed = await getJson(server, '/api/store/objects/stalled-session/');
     expect(listed.body.objects ?? []).toEqual([]);
     expect((await getJson(server, '/api/health')).status).toBe(200);
@@ -99,7 +105,12 @@ describe('timeouts (CT_STALL_TIMEOUT_MS)', () => {
 
   it('refuses a malformed value at start, naming the variable', async () => {
     const r = await runCli(['serve', '--no-import', '--no-watch'], {
-      env: cleanEnv({ CT_HOME: `${server.root}/other`, HOME: `${server.root}/home`, WEBAPI_PORT: '0', CT_STALL_TIMEOUT_MS: 'soon' }),
+      env: cleanEnv({
+        CT_HOME: `${server.root}/other`,
+        HOME: `${server.root}/home`,
+        WEBAPI_PORT: '0',
+        CT_STALL_TIMEOUT_MS: 'soon',
+      }),
       timeoutMs: 30_000,
     });
     expect(r.code).toBe(2);

@@ -27,7 +27,9 @@ describe.skipIf(!hasChromium)('cross-site writes from a page in Chromium', () =>
   beforeAll(async () => {
     server = await startTestServer({ args: ['--no-import', '--no-watch'] });
     // Another origin's page: any path answers the same empty page.
-    evil = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<p>elsewhere</p>'));
+    evil = createServer((_req, res) =>
+      res.writeHead(200, { 'content-type': 'text/html' }).end('<p>elsewhere</p>'),
+    );
     await new Promise<void>((r) => evil.listen(0, '127.0.0.1', r));
     evilPort = (evil.address() as AddressInfo).port;
     browser = await launchBrowser();
@@ -78,7 +80,9 @@ describe.skipIf(!hasChromium)('cross-site writes from a page in Chromium', () =>
         await w.page.waitForURL(`${api}/api/migrate/down`);
         const answer = JSON.parse((await w.page.textContent('body')) ?? '{}');
         expect(answer.error.code).toBe('forbidden');
-        expect(answer.error.message).toMatch(/^cross-site request refused: Sec-Fetch-Site is "(cross|same)-site"/);
+        expect(answer.error.message).toMatch(
+          /^cross-site request refused: Sec-Fetch-Site is "(cross|same)-site"/,
+        );
       } finally {
         await w.context.close();
       }

@@ -16,14 +16,18 @@ describe('crossSiteReason', () => {
   });
 
   it('names what gave another site away', () => {
-    expect(crossSiteReason(headers({ 'sec-fetch-site': 'cross-site' }))).toBe('Sec-Fetch-Site is "cross-site"');
+    expect(crossSiteReason(headers({ 'sec-fetch-site': 'cross-site' }))).toBe(
+      'Sec-Fetch-Site is "cross-site"',
+    );
     // Another port of the same host is the same site, but another origin.
     expect(crossSiteReason(headers({ 'sec-fetch-site': 'same-site' }))).toBe('Sec-Fetch-Site is "same-site"');
     expect(crossSiteReason(headers({ origin: 'http://127.0.0.1:8000', host: '127.0.0.1:7650' }))).toContain(
       'Origin "http://127.0.0.1:8000" is not this server',
     );
     expect(crossSiteReason(headers({ origin: 'null', host: '127.0.0.1:7650' }))).toBe('Origin is "null"');
-    expect(crossSiteReason(headers({ origin: 'file://', host: '127.0.0.1:7650' }))).toBe('Origin is "file://"');
+    expect(crossSiteReason(headers({ origin: 'file://', host: '127.0.0.1:7650' }))).toBe(
+      'Origin is "file://"',
+    );
     expect(crossSiteReason(headers({ origin: 'http://a.example' }))).toContain('no Host');
   });
 });
@@ -37,12 +41,17 @@ describe('mediaType', () => {
 
 describe('sameOriginWrites', () => {
   const app = new Hono();
-  app.use('*', sameOriginWrites({ bodyTypes: [{ pathPrefix: '/objects/', type: 'application/octet-stream' }] }));
+  app.use(
+    '*',
+    sameOriginWrites({ bodyTypes: [{ pathPrefix: '/objects/', type: 'application/octet-stream' }] }),
+  );
   app.get('/r', (c) => c.text('read'));
   app.post('/w', (c) => c.text('written'));
   app.put('/objects/:name', (c) => c.text('stored'));
   app.notFound((c) => c.text('none', 404));
-  app.onError((err, c) => c.text(`${(err as HttpError).code}: ${err.message}`, (err as HttpError).status as 403));
+  app.onError((err, c) =>
+    c.text(`${(err as HttpError).code}: ${err.message}`, (err as HttpError).status as 403),
+  );
 
   const send = async (method: string, path: string, h: Record<string, string> = {}) => {
     // A bytes body: a string one would be typed text/plain by the Request itself.
@@ -54,17 +63,21 @@ describe('sameOriginWrites', () => {
   it('lets reads, same-origin JSON writes and octet-stream uploads through', async () => {
     expect(await send('GET', '/r', { 'sec-fetch-site': 'cross-site' })).toBe('200 read');
     expect(await send('POST', '/w', { 'content-type': 'application/json' })).toBe('200 written');
-    expect(await send('POST', '/w', { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' })).toBe(
-      '200 written',
+    expect(
+      await send('POST', '/w', { 'content-type': 'application/json', 'sec-fetch-site': 'same-origin' }),
+    ).toBe('200 written');
+    expect(await send('PUT', '/objects/a', { 'content-type': 'application/octet-stream' })).toBe(
+      '200 stored',
     );
-    expect(await send('PUT', '/objects/a', { 'content-type': 'application/octet-stream' })).toBe('200 stored');
   });
 
   it('refuses cross-site writes with 403 and other bodies with 415', async () => {
-    expect(await send('POST', '/w', { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' })).toMatch(
-      /^403 forbidden: cross-site request refused: Sec-Fetch-Site is "cross-site"/,
+    expect(
+      await send('POST', '/w', { 'content-type': 'application/json', 'sec-fetch-site': 'cross-site' }),
+    ).toMatch(/^403 forbidden: cross-site request refused: Sec-Fetch-Site is "cross-site"/);
+    expect(await send('POST', '/w')).toMatch(
+      /^415 unsupported_media_type: POST \/w needs Content-Type: application\/json \(got none\)/,
     );
-    expect(await send('POST', '/w')).toMatch(/^415 unsupported_media_type: POST \/w needs Content-Type: application\/json \(got none\)/);
     expect(await send('POST', '/w', { 'content-type': 'text/plain' })).toMatch(/\(got "text\/plain"\)/);
     expect(await send('PUT', '/objects/a', { 'content-type': 'application/json' })).toMatch(
       /^415 .*needs Content-Type: application\/octet-stream/,
