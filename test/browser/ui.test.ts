@@ -541,8 +541,10 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     // Recorded in the page from its first script on: a blocked inline style or script lands here.
     await page.addInitScript(() => {
       window.cspViolations = [];
-      document.addEventListener('securitypolicyviolation', (e: any) =>
-        window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`),
+      document.addEventListener(
+        'securitypolicyviolation',
+        (e: { violatedDirective: string; blockedURI: string }) =>
+          window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`),
       );
     });
     const res = await page.goto(`${server.url}/app/`);
