@@ -54,7 +54,7 @@ export function looseModes(dir: string): LooseMode[] {
     if (kind !== 'dir') return;
     let names: string[];
     try {
-      names = readdirSync(path);
+      names = readdirSync(path).sort(); // in name order, so reports read the same each time
     } catch {
       return;
     }
