@@ -85,7 +85,9 @@ export function sameOriginWrites(options: SameOriginWritesOptions = {}): Middlew
         throw new HttpError(
           415,
           'unsupported_media_type',
-          `${method} ${c.req.path} needs Content-Type: ${want} (got ${sent === undefined ? 'none' : `"${sent}"`}), even with an empty body: it keeps other sites' pages from sending it`,
+          `${method} ${c.req.path} needs Content-Type: ${want} (got ${sent === undefined ? 'none' : `"${sent}"`})` +
+            `${want === 'application/json' ? ', with {} as the body when there is nothing to say' : ''}: ` +
+            "a type other sites' pages cannot send",
         );
     }
     await next();
