@@ -9,6 +9,11 @@ for (const stream of [process.stdout, process.stderr]) {
   });
 }
 
+// The history is private: everything the CLI, the hook and the server create (the store, its
+// objects, the hook's spool and log, export bundles) is the owner's alone, whatever umask the
+// shell or service manager gave (src/config/private-files.ts).
+process.umask(process.umask(0o077) | 0o077);
+
 const args = process.argv.slice(2);
 if (args.length === 1 && args[0] === 'hook') {
   // Claude Code runs this on every hook event and waits for it: skip commander and the other

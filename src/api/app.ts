@@ -21,6 +21,8 @@ import { MAX_HEADER_BYTES } from './client-error.js';
 import { apiReference } from './middleware/api-reference.js';
 import { hostCheck } from './middleware/host-check.js';
 import { declaredQueries, knownQueryOnly, type DeclaredQueries } from './middleware/known-query.js';
+import { sameOriginWrites } from './middleware/same-origin-writes.js';
+import { securityHeaders } from './middleware/security-headers.js';
 import { staticApp } from './middleware/static-app.js';
 import { tokenAuth } from './middleware/token.js';
 import { mcpRoutes } from '../mcp/http.js';
@@ -113,6 +115,8 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
 
   const app = createRouter();
   // No CORS on purpose: the UI is same-origin, and cross-origin pages must not read the history.
+  // First, so that every answer carries them, refusals and errors included.
+  app.use('*', securityHeaders());
   app.use('*', hostCheck(options.allowedHosts ?? []));
   if (options.token) app.use('/api/*', tokenAuth(options.token));
   // Checked against the description, which is complete only once every route is registered below.
@@ -120,6 +124,13 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   app.use(
     '/api/*',
     knownQueryOnly(() => (declared ??= declaredQueries(description()))),
+  );
+  // Before any body is read: another site's page must not be able to write (issue 42).
+  app.use(
+    '/api/*',
+    sameOriginWrites({
+      bodyTypes: [{ pathPrefix: '/api/ingest/objects/', type: 'application/octet-stream' }],
+    }),
   );
 
   app.route('/api/sessions', sessionRoutes(deps));

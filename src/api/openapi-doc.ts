@@ -5,8 +5,10 @@
  *
  * - 400 on every operation: an unknown query parameter is refused (middleware/known-query.ts);
  * - 401 on every operation when the instance runs with CT_API_TOKEN (middleware/token.ts);
- * - 403 on every operation: a Host that is not this instance (middleware/host-check.ts);
- * - 415 on every operation with a JSON body (the zod-openapi validator refuses other media types);
+ * - 403 on every operation: a Host that is not this instance (middleware/host-check.ts), and for
+ *   a write, a request another site's page sent (middleware/same-origin-writes.ts);
+ * - 415 on every write: its body must be typed as the operation takes, even when empty
+ *   (middleware/same-origin-writes.ts);
  * - 405 for a method a path does not list, and 431 for a request line and headers over Node's
  *   limit: not per operation (OpenAPI has no place for them), so as reusable responses and in the
  *   document's description.
@@ -31,6 +33,9 @@ interface Operation {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
 
+/** Methods that change state: same-origin-writes.ts holds them to a Content-Type. */
+const WRITES = new Set<string>(['put', 'post', 'delete', 'patch']);
+
 const errorContent = { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } };
 
 /** The shared responses, as `components.responses`. */
@@ -51,7 +56,9 @@ function sharedResponses(facts: DocumentFacts): Record<string, Json> {
     },
     ForbiddenHost: {
       description:
-        'The Host header names neither this instance nor a loopback name (DNS-rebinding protection)',
+        'The Host header names neither this instance nor a loopback name (DNS-rebinding protection); ' +
+        "or, for a write, another site's page sent it (`Sec-Fetch-Site` other than same-origin, or a " +
+        'foreign `Origin`)',
       content: errorContent,
     },
     MethodNotAllowed: {
@@ -60,7 +67,9 @@ function sharedResponses(facts: DocumentFacts): Record<string, Json> {
       content: errorContent,
     },
     UnsupportedMediaType: {
-      description: 'The body is not sent as application/json',
+      description:
+        'The request is not typed as the operation takes: `Content-Type: application/json` ' +
+        '(`application/octet-stream` for an object upload), required on every write even with an empty body',
       content: errorContent,
     },
     RequestHeaderFieldsTooLarge: {
@@ -89,7 +98,7 @@ export function completeDocument<D extends object>(doc: D, facts: DocumentFacts)
       add(400, 'UnknownQueryParameter');
       if (facts.tokenRequired) add(401, 'Unauthorized');
       add(403, 'ForbiddenHost');
-      if (op.requestBody?.content?.['application/json']) add(415, 'UnsupportedMediaType');
+      if (op.requestBody || WRITES.has(method)) add(415, 'UnsupportedMediaType');
       // In status order, as a reader expects them.
       op.responses = Object.fromEntries(Object.entries(responses).sort(([a], [b]) => a.localeCompare(b)));
     }

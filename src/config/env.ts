@@ -121,6 +121,11 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; descriptio
     description: "bound of the hook's outbox; past it, events are counted per session, not stored",
   },
   {
+    name: 'CT_STALL_TIMEOUT_MS',
+    default: '60000',
+    description: 'a request body (an upload) or headers that make no progress this long are given up',
+  },
+  {
     name: 'CT_SPOOL_REPLAY_MS',
     default: '60000',
     description: 'how often serve replays the hook outbox (0: never, not even at start)',

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import path from 'node:path';
-import { scanTree, sessionIdOf, type ScannedFile } from './scan-tree.js';
+import { scanTree, sessionIdOf, type ScannedFile, type SkippedPath } from './scan-tree.js';
 import { ingestSession, type SessionFile } from './ingest-session.js';
 import type { IngestSink } from './sink.js';
 import { Slots } from './slots.js';
@@ -56,6 +56,8 @@ export interface IngestTreeResult {
   failed: Array<{ file: string; error: string }>;
   /** Files not read because they no longer continue what was stored, which is kept (ingest-session.ts). */
   kept: Array<{ file: string; reason: string }>;
+  /** Folders and files the walk could not read (permissions, a looping link): nothing of them is stored. */
+  skipped: SkippedPath[];
 }
 
 export interface TreeIndex {
@@ -71,7 +73,8 @@ export const treeIndexId = (hostname: string, root: string) =>
 
 export async function ingestTree(options: IngestTreeOptions): Promise<IngestTreeResult> {
   const { sink } = options;
-  const scanned = await scanTree(options.root);
+  const skipped: SkippedPath[] = [];
+  const scanned = await scanTree(options.root, undefined, skipped);
   const indexId = treeIndexId(options.hostname, options.root);
   const index: TreeIndex = (await sink.getLocal<TreeIndex>(indexId)) ?? { v: 1, files: {} };
 
@@ -86,6 +89,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     docsUnchanged: 0,
     failed: [],
     kept: [],
+    skipped,
   };
 
   // Files whose size or mtime differ from the index, grouped by session.

@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claudeCorpusDir, corpusDir } from '../../test/support/paths.js';
-import { sessionIdOf } from './scan-tree.js';
+import { scanTree, sessionIdOf, type SkippedPath } from './scan-tree.js';
 import { classifyTranscriptPath } from './transcript-path.js';
 
 const of = (file: string) => sessionIdOf(file, classifyTranscriptPath(file)!);
@@ -87,5 +87,49 @@ describe('sessionIdOf', () => {
     const orphan = path.join(tmp, 'agent-2.jsonl');
     await writeFile(orphan, 'not json\n{"type":"user"}\n');
     expect(await of(orphan)).toBeNull();
+  });
+});
+
+describe('scanTree: what it cannot read', () => {
+  it('names a looping link and a folder that is not one, keeps the rest, and says nothing of a dangling link', async () => {
+    const root = await mkdtemp(path.join(tmp, 'tree-'));
+    const project = path.join(root, 'p');
+    await mkdir(project);
+    await writeFile(path.join(project, `${A}.jsonl`), line({ sessionId: A }));
+    await symlink('loop.jsonl', path.join(project, 'loop.jsonl'));
+    await symlink('gone.jsonl', path.join(project, 'dangling.jsonl'));
+    const skipped: SkippedPath[] = [];
+    const files = await scanTree(root, undefined, skipped);
+    expect(files.map((f) => path.basename(f.path))).toEqual([`${A}.jsonl`]);
+    expect(skipped).toEqual([
+      { path: path.join(project, 'loop.jsonl'), reason: 'ELOOP: a symbolic link that leads back to itself' },
+    ]);
+    // A root that is a file is unreadable as a folder.
+    const notDir: SkippedPath[] = [];
+    await scanTree(path.join(project, `${A}.jsonl`), undefined, notDir);
+    expect(notDir).toEqual([{ path: path.join(project, `${A}.jsonl`), reason: 'ENOTDIR: not a directory' }]);
+  });
+
+  // Mode 000 does not stop root; test/cli/unreadable-scan.test.ts runs the CLI as `nobody` for that.
+  it.skipIf(process.getuid?.() === 0)('names a folder and a file it may not read (not as root)', async () => {
+    const root = await mkdtemp(path.join(tmp, 'tree-'));
+    const closed = path.join(root, 'closed');
+    await mkdir(closed);
+    const open = path.join(root, 'open');
+    await mkdir(open);
+    const file = path.join(open, `${B}.jsonl`);
+    await writeFile(file, line({ sessionId: B }));
+    await chmod(closed, 0o000);
+    await chmod(file, 0o000);
+    try {
+      const skipped: SkippedPath[] = [];
+      expect(await scanTree(root, undefined, skipped)).toEqual([]);
+      expect(skipped).toEqual([
+        { path: closed, reason: 'EACCES: permission denied' },
+        { path: file, reason: 'EACCES: permission denied' },
+      ]);
+    } finally {
+      await chmod(closed, 0o755);
+    }
   });
 });

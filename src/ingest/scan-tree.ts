@@ -2,7 +2,8 @@
  * Finds the transcript files of a `~/.claude/projects`-style tree (or `~/.codex/sessions`) and
  * says what each one is (transcript-path.ts).
  */
-import { open, readdir, realpath, stat } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, open, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { classifyTranscriptPath, isSessionUuid, stemOf, type TranscriptPath } from './transcript-path.js';
 
@@ -13,42 +14,93 @@ export interface ScannedFile extends TranscriptPath {
   mtimeMs: number;
 }
 
+/** A folder or transcript file the walk could not read, and why (`EACCES: permission denied`). */
+export interface SkippedPath {
+  path: string;
+  reason: string;
+}
+
+/** An fs error in words that name no path (the path is said beside it). */
+function reasonOf(err: unknown): string {
+  const e = err as NodeJS.ErrnoException;
+  switch (e.code) {
+    case 'EACCES':
+    case 'EPERM':
+      return `${e.code}: permission denied`;
+    case 'ELOOP':
+      return 'ELOOP: a symbolic link that leads back to itself';
+    default:
+      return e.code
+        ? `${e.code}: ${e.message.split(',')[0]!.replace(/^\w+: /, '')}`
+        : String(e.message ?? err);
+  }
+}
+
+/** Gone between listing and reading: not a problem to report (the tree changes as it is read). */
+const vanished = (err: unknown) => (err as NodeJS.ErrnoException).code === 'ENOENT';
+
 /**
  * Walks `root` and classifies every `.jsonl` file. Symbolic links are followed, as the other
  * tools reading this tree do (a project folder moved to another disk and linked back is still
  * history); files keep the path they have under `root`, and a folder reached twice (a link back
  * up the tree) is walked once. Dangling links, FIFOs and the like are passed over.
+ *
+ * What it cannot read — a folder it may not list, a transcript it may not open, a link that loops —
+ * goes into `skipped`, by name, so callers can say so (issue 42: an unreadable project folder was
+ * skipped in silence and backfill exited 0).
  */
-export async function scanTree(root: string, folders?: string[]): Promise<ScannedFile[]> {
+export async function scanTree(
+  root: string,
+  folders?: string[],
+  skipped?: SkippedPath[],
+): Promise<ScannedFile[]> {
   const out: ScannedFile[] = [];
-  await walk(path.resolve(root), out, new Set(), folders);
+  await walk(path.resolve(root), out, new Set(), folders, skipped);
   out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return out;
 }
 
 /** `folders`, when given, receives every folder walked (the root included). */
-async function walk(dir: string, out: ScannedFile[], walked: Set<string>, folders?: string[]): Promise<void> {
+async function walk(
+  dir: string,
+  out: ScannedFile[],
+  walked: Set<string>,
+  folders?: string[],
+  skipped?: SkippedPath[],
+): Promise<void> {
   let entries;
   try {
     const real = await realpath(dir);
     if (walked.has(real)) return;
     walked.add(real);
     entries = await readdir(dir, { withFileTypes: true });
-  } catch {
-    return; // vanished or unreadable: the caller reports files, not folders
+  } catch (err) {
+    if (!vanished(err)) skipped?.push({ path: dir, reason: reasonOf(err) });
+    return;
   }
   folders?.push(dir);
   // In name order, so a folder reached twice is always walked by the same path.
   entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   for (const entry of entries) {
     const full = path.join(dir, entry.name);
-    // A link counts as what it points at; a dangling one as nothing.
-    const kind = entry.isSymbolicLink() ? await stat(full).catch(() => null) : entry;
+    // A link counts as what it points at; a dangling one as nothing, a looping one as unreadable.
+    const kind = entry.isSymbolicLink()
+      ? await stat(full).catch((err: unknown) => {
+          if (!vanished(err)) skipped?.push({ path: full, reason: reasonOf(err) });
+          return null;
+        })
+      : entry;
     if (kind?.isDirectory()) {
-      await walk(full, out, walked, folders);
+      await walk(full, out, walked, folders, skipped);
     } else if (kind?.isFile() && entry.name.endsWith('.jsonl')) {
       const file = await classify(full);
-      if (file) out.push(file);
+      if (!file) continue;
+      try {
+        await access(full, constants.R_OK);
+        out.push(file);
+      } catch (err) {
+        if (!vanished(err)) skipped?.push({ path: full, reason: reasonOf(err) });
+      }
     }
   }
 }

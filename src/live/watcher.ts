@@ -9,7 +9,7 @@ import { watch, type FSWatcher } from 'chokidar';
 import { realpathSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SessionFile } from '../ingest/ingest-session.js';
-import { scanTree, sessionIdOf } from '../ingest/scan-tree.js';
+import { scanTree, sessionIdOf, type SkippedPath } from '../ingest/scan-tree.js';
 import { classifyTranscriptPath } from '../ingest/transcript-path.js';
 
 export interface WatcherOptions {
@@ -151,7 +151,11 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
     try {
       const folders: string[] = [];
       const files: string[] = [];
-      for (const top of outermost(dirs)) for (const f of await scanTree(top, folders)) files.push(f.path);
+      const skipped: SkippedPath[] = [];
+      for (const top of outermost(dirs))
+        for (const f of await scanTree(top, folders, skipped)) files.push(f.path);
+      for (const k of skipped)
+        options.log(`watch: cannot read ${k.path} (${k.reason}); nothing of it is recorded`);
       if (closed) return;
       const watched = new Set(Object.keys(watcher.getWatched()));
       const unwatched = folders.filter((f) => !watched.has(f));

@@ -84,6 +84,7 @@ export function startFirstImport(options: {
     const totals = { files: 0, sessions: 0, bytesRead: 0 };
     const failed: IngestTreeResult['failed'] = [];
     const kept: IngestTreeResult['kept'] = [];
+    const skipped: IngestTreeResult['skipped'] = [];
     try {
       for (const root of roots) {
         status.root = root;
@@ -123,6 +124,7 @@ export function startFirstImport(options: {
         totals.bytesRead += result.bytesRead;
         failed.push(...result.failed);
         kept.push(...result.kept);
+        skipped.push(...result.skipped);
       }
       status.state = 'done';
       status.finishedAt = new Date().toISOString();
@@ -140,6 +142,8 @@ export function startFirstImport(options: {
       );
       for (const f of failed) log(`import:   ${f.file}: ${f.error}`);
       for (const k of kept) log(`import:   ${k.file} not read, stored history kept: ${k.reason}`);
+      if (skipped.length) log(`import: ${skipped.length} path(s) could not be read, nothing of them stored:`);
+      for (const k of skipped) log(`import:   ${k.path}: ${k.reason}`);
     } catch (err) {
       status.state = 'failed';
       status.finishedAt = new Date().toISOString();

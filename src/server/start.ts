@@ -16,6 +16,7 @@ import { isLoopbackHost, isWildcardHost, readServiceEnv } from '../config/env.js
 import { dialHost } from '../config/api-url.js';
 import { readInstanceEnv, writeInstanceEnv } from '../config/instance-env.js';
 import { makeDirsSync } from '../config/make-dirs.js';
+import { listModes, makePrivate, usePrivateUmask } from '../config/private-files.js';
 import {
   claudeProjectsDir,
   codexSessionsDir,
@@ -35,6 +36,7 @@ import type { Store } from '../store/contract.js';
 import { type FirstImport, startFirstImport } from './first-import.js';
 import { type Live, startLive } from './live.js';
 import { startSearchCatchUp } from './search-catch-up.js';
+import { closeStalledUploads, stallTimeoutMs, timeoutServerOptions } from './timeouts.js';
 
 export interface StartServerOptions {
   env?: Env;
@@ -118,6 +120,21 @@ function listen(server: Server, host: string, port: number): Promise<AddressInfo
   });
 }
 
+/** An instance from before files were private (or copied in with cp): made private, and said so. */
+function repairModes(dataDir: string, log: (line: string) => void): void {
+  const { changed, failed } = makePrivate(dataDir);
+  if (changed.length > 0)
+    log(
+      `file modes: made ${changed.length} path${changed.length === 1 ? '' : 's'} in ${dataDir} private ` +
+        `(0700 directories, 0600 files; others could read them): ${listModes(changed)}`,
+    );
+  if (failed.length > 0)
+    log(
+      `warning: file modes: cannot make ${failed.length} path${failed.length === 1 ? '' : 's'} in ${dataDir} private ` +
+        `(${failed[0]!.error}): ${listModes(failed)}; other users of this machine may read them`,
+    );
+}
+
 export async function startServer(options: StartServerOptions = {}): Promise<RunningServer> {
   const env = options.env ?? process.env;
   const log = options.log ?? ((line: string) => console.log(line));
@@ -137,8 +154,12 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     );
   }
 
+  const stallMs = stallTimeoutMs(env);
+
   const paths = resolvePaths(env);
+  usePrivateUmask();
   makeDirsSync(paths.dataDir);
+  repairModes(paths.dataDir, log);
   const { settings, warnings } = loadSettings(paths.configFile);
   for (const w of warnings) log(`settings: ${w}`);
   const clock = clockFromEnv(env);
@@ -196,11 +217,11 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     now: clock.now,
   });
 
-  const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-  // Node answers 408 to a request still arriving after 300 s: an upload of a transcript of a few
-  // hundred MB from a machine on a slow link takes longer, and failed that way at every attempt.
-  // A stalled client is left to the balancer's (or the client's) own timeouts.
-  server.requestTimeout = 0;
+  const server = createAdaptorServer({
+    fetch: app.fetch,
+    serverOptions: timeoutServerOptions(stallMs),
+  }) as Server;
+  closeStalledUploads(server, stallMs, log);
   // Requests Node refuses before the app sees them (headers over its 16 KiB limit, say) are
   // answered in the API's error shape rather than with a bare status line.
   server.on('clientError', onClientError());

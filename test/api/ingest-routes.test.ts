@@ -9,6 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, sendJson, startTestServer, type TestServer, readJson } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 
+/** What the CLI and the hook send with an object (anything else is refused: same-origin-writes.ts). */
+const OCTETS = { 'content-type': 'application/octet-stream' };
+
 let server: TestServer;
 
 const SID = 'ingest-test-session';
@@ -268,7 +271,7 @@ describeEngines('ingest routes', (engine) => {
     it('stores an object, appends at an offset, and streams it back', async () => {
       const put = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
         method: 'PUT',
-        headers: { 'x-content-sha256': sha('line one\n') },
+        headers: { ...OCTETS, 'x-content-sha256': sha('line one\n') },
         body: 'line one\n',
       });
       expect(put.status).toBe(200);
@@ -279,6 +282,7 @@ describeEngines('ingest routes', (engine) => {
       });
       const append = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=9`, {
         method: 'PUT',
+        headers: OCTETS,
         body: 'line two\n',
       });
       expect(append.status).toBe(200);
@@ -288,6 +292,7 @@ describeEngines('ingest routes', (engine) => {
       );
       const sub = await fetch(`${server.url}/api/ingest/objects/${SID}/subagents/agent-1.jsonl`, {
         method: 'PUT',
+        headers: OCTETS,
         body: '{}\n',
       });
       expect(sub.status).toBe(200);
@@ -301,13 +306,14 @@ describeEngines('ingest routes', (engine) => {
     it('409s an offset past the stored bytes, 400s a checksum mismatch, and keeps the object intact', async () => {
       const past = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=1000`, {
         method: 'PUT',
+        headers: OCTETS,
         body: 'x',
       });
       expect(past.status).toBe(409);
       expect((await readJson(past)).error.code).toBe('conflict');
       const mismatch = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
         method: 'PUT',
-        headers: { 'x-content-sha256': sha('something else') },
+        headers: { ...OCTETS, 'x-content-sha256': sha('something else') },
         body: 'replacement\n',
       });
       expect(mismatch.status).toBe(400);
@@ -317,13 +323,14 @@ describeEngines('ingest routes', (engine) => {
       );
       const badSha = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl`, {
         method: 'PUT',
-        headers: { 'x-content-sha256': 'zz' },
+        headers: { ...OCTETS, 'x-content-sha256': 'zz' },
         body: 'x',
       });
       expect(badSha.status).toBe(400);
       expect((await readJson(badSha)).error.message).toContain('x-content-sha256');
       const badOffset = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl?offset=-1`, {
         method: 'PUT',
+        headers: OCTETS,
         body: 'x',
       });
       expect(badOffset.status).toBe(400);
@@ -366,7 +373,11 @@ describeEngines('ingest routes', (engine) => {
         `${SID}/a%5C..%5Cb`,
         `${SID}/bad%00name`,
       ]) {
-        const res = await fetch(`${server.url}/api/ingest/objects/${p}`, { method: 'PUT', body: 'x' });
+        const res = await fetch(`${server.url}/api/ingest/objects/${p}`, {
+          method: 'PUT',
+          headers: OCTETS,
+          body: 'x',
+        });
         expect(res.status, p).toBe(400);
         expect((await readJson(res)).error.code).toBe('bad_request');
       }

@@ -98,8 +98,21 @@ describeEngines('migrate routes', (engine) => {
       expect((await getJson(server, '/api/health')).body.status).toBe('ok');
     });
 
-    it('an empty POST means "all pending" / "one step"', async () => {
-      const up = await fetch(`${server.url}/api/migrate/up`, { method: 'POST' });
+    it('a POST without Content-Type is refused and changes nothing (a cross-site form could send it)', async () => {
+      for (const path of ['/api/migrate/down', '/api/migrate/up', '/api/ingest/reindex']) {
+        const res = await fetch(`${server.url}${path}`, { method: 'POST' });
+        expect(res.status, path).toBe(415);
+        expect((await readJson(res)).error.message).toContain('needs Content-Type: application/json');
+      }
+      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(10);
+    });
+
+    it('an empty JSON object means "all pending" / "one step"', async () => {
+      const up = await fetch(`${server.url}/api/migrate/up`, {
+        method: 'POST',
+        body: '{}',
+        headers: { 'content-type': 'application/json' },
+      });
       expect(up.status).toBe(200);
       expect(await readJson(up)).toMatchObject({ from: 10, to: 10, steps: [] });
       const down = await fetch(`${server.url}/api/migrate/down`, {

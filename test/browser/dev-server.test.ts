@@ -11,7 +11,7 @@ import { createServer as createNetServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cleanEnv } from '../support/api-server.js';
+import { cleanEnv, startTestServer } from '../support/api-server.js';
 import { repoRoot } from '../support/paths.js';
 
 function freePort(): Promise<number> {
@@ -144,6 +144,32 @@ describe('UI dev server', () => {
       expect(dev.logs()).toContain(`/api → http://127.0.0.1:${a.port}`);
     } finally {
       await dev.stop();
+    }
+  });
+
+  it("passes the UI's writes on to a real API, which refuses them only from another site", async () => {
+    const api = await startTestServer({ args: ['--no-import', '--no-watch'] });
+    const dev = await startDev({ env: { WEBAPI_PORT: String(api.port) } });
+    try {
+      // What a browser sends from the dev server's page: same-origin, its own Origin (the proxy
+      // rewrites Host to the API's, so only Sec-Fetch-Site can say the two are one origin).
+      const send = (site: string) =>
+        fetch(`${dev.url}/api/migrate/down`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', origin: dev.url, 'sec-fetch-site': site },
+          body: '{"dryRun":true}',
+        });
+      const ok = await send('same-origin');
+      expect(ok.status).toBe(200);
+      expect(await ok.json()).toMatchObject({ dryRun: true });
+      const refused = await send('cross-site');
+      expect(refused.status).toBe(403);
+      expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(
+        /^cross-site request refused/,
+      );
+    } finally {
+      await dev.stop();
+      await api.stop();
     }
   });
 

@@ -536,6 +536,33 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     suite.current.assertNoErrors(NETWORK_NOISE);
   });
 
+  it('runs under its Content-Security-Policy: no violation on the list, a session and a search', async () => {
+    const page = await open();
+    // Recorded in the page from its first script on: a blocked inline style or script lands here.
+    await page.addInitScript(() => {
+      window.cspViolations = [];
+      document.addEventListener(
+        'securitypolicyviolation',
+        (e: { violatedDirective: string; blockedURI: string }) =>
+          window.cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`),
+      );
+    });
+    const res = await page.goto(`${server.url}/app/`);
+    const headers = res!.headers();
+    expect(headers['content-security-policy']).toContain("script-src 'self'");
+    expect(headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(headers['content-security-policy']).not.toMatch(/script-src[^;]*unsafe-inline/);
+    expect(headers['x-content-type-options']).toBe('nosniff');
+    expect(headers['referrer-policy']).toBe('no-referrer');
+    await page.getByTestId('session-row').first().waitFor();
+    await page.goto(`${server.url}/app/sessions/${WITH_SUBAGENT}`);
+    await page.getByTestId('session-heading').waitFor();
+    await page.goto(`${server.url}/app/search?q=unified_build_system`);
+    await page.getByTestId('search-hit').first().waitFor();
+    expect(await page.evaluate(() => window.cspViolations)).toEqual([]);
+    suite.current.assertNoErrors();
+  });
+
   it('shows a clear error, not a blank page, when the API is down', async () => {
     const page = await suite.open();
     await page.route('**/api/**', (route) => route.abort('connectionrefused'));

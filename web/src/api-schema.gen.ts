@@ -1448,6 +1448,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
+        415: components['responses']['UnsupportedMediaType'];
       };
     };
     post?: never;
@@ -1487,6 +1488,7 @@ export interface paths {
         };
         400: components['responses']['UnknownQueryParameter'];
         403: components['responses']['ForbiddenHost'];
+        415: components['responses']['UnsupportedMediaType'];
         /** @description A view this route needs is not materialised (a migration is pending) */
         503: {
           headers: {
@@ -2243,7 +2245,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The Host header names neither this instance nor a loopback name (DNS-rebinding protection) */
+    /** @description The Host header names neither this instance nor a loopback name (DNS-rebinding protection); or, for a write, another site's page sent it (`Sec-Fetch-Site` other than same-origin, or a foreign `Origin`) */
     ForbiddenHost: {
       headers: {
         [name: string]: unknown;
@@ -2263,7 +2265,7 @@ export interface components {
         'application/json': components['schemas']['Error'];
       };
     };
-    /** @description The body is not sent as application/json */
+    /** @description The request is not typed as the operation takes: `Content-Type: application/json` (`application/octet-stream` for an object upload), required on every write even with an empty body */
     UnsupportedMediaType: {
       headers: {
         [name: string]: unknown;

@@ -31,7 +31,7 @@ export const backfillCommand = defineCommand<BackfillOptions>({
     'only. Codex CLI rollouts are read too: point --dir at ~/.codex/sessions. Symbolic links in DIR ' +
     'are followed (a folder reached twice is read once). Writes through the API found by --webapi, ' +
     'WEBAPI_HOST/WEBAPI_PORT, the installed instance ' +
-    '(instance.env) or http://127.0.0.1:7650, in that order. Exits 1 when any file failed.',
+    '(instance.env) or http://127.0.0.1:7650, in that order. Exits 1 when any file failed or a folder or file could not be read (each is named).',
   examples: [
     'transcripts backfill',
     'transcripts backfill --dry-run',
@@ -95,11 +95,14 @@ export const backfillCommand = defineCommand<BackfillOptions>({
       ctx.io.err(`${result.kept.length} file(s) not read, their stored history kept:`);
       for (const k of result.kept) ctx.io.err(`  ${k.file}: ${k.reason}`);
     }
+    if (result.skipped.length > 0) {
+      ctx.io.err(`${result.skipped.length} path(s) could not be read, nothing of them stored:`);
+      for (const k of result.skipped) ctx.io.err(`  ${k.path}: ${k.reason}`);
+    }
     if (result.failed.length > 0) {
       ctx.io.err(`${result.failed.length} file(s) failed:`);
       for (const f of result.failed) ctx.io.err(`  ${f.file}: ${f.error}`);
-      return 1;
     }
-    return 0;
+    return result.failed.length > 0 || result.skipped.length > 0 ? 1 : 0;
   },
 });

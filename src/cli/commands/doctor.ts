@@ -20,6 +20,7 @@ import {
   packageVersion,
   resolvePaths,
 } from '../../config/paths.js';
+import { looseModes } from '../../config/private-files.js';
 import { claudeSettingsFile } from '../../live/settings-file.js';
 import { defineCommand } from '../command.js';
 import {
@@ -49,6 +50,7 @@ import {
   gatherNode,
   gatherTree,
 } from './doctor/machine-checks.js';
+import { assessModes } from './doctor/mode-check.js';
 import { assessRecording, findNewestTranscript } from './doctor/recording-check.js';
 import { renderReport } from './doctor/render.js';
 import { assessService, gatherService, startCommand } from './doctor/service-check.js';
@@ -153,6 +155,7 @@ export const doctorCommand = defineCommand<DoctorOptions>({
       assessNode(node),
       assessDir('config-dir', configDir, 'config.json and instance.env live here', ctHome),
       assessDir('data-dir', dataDir, "the store, and the hooks' log and spool, live here", ctHome),
+      assessModes(paths.dataDir, existsSync(paths.dataDir), looseModes(paths.dataDir)),
       assessClaudeTree(
         claude,
         apiProbe?.ok ? { url: apiProbe.url, importRoot: apiProbe.health.import.root } : null,

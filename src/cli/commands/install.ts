@@ -5,7 +5,8 @@
 import { join } from 'node:path';
 import { ConfigError } from '../../config/config-error.js';
 import { DEFAULT_HOST, DEFAULT_PORT, parsePort } from '../../config/env.js';
-import { packageRoot } from '../../config/paths.js';
+import { packageRoot, resolvePaths } from '../../config/paths.js';
+import { listModes, looseModes } from '../../config/private-files.js';
 import { install, InstallError, realRunner } from '../../live/installer.js';
 import { claudeSettingsFile } from '../../live/settings-file.js';
 import { defineCommand } from '../command.js';
@@ -71,6 +72,13 @@ export const installCommand = defineCommand<InstallCommandOptions>({
     };
   },
   async run(options, ctx) {
+    const dataDir = resolvePaths(ctx.env).dataDir;
+    const loose = looseModes(dataDir);
+    if (loose.length > 0)
+      ctx.io.out(
+        `warning: ${loose.length} path${loose.length === 1 ? '' : 's'} in ${dataDir} other users can reach: ` +
+          `${listModes(loose)}; the service makes them private when it starts (or: chmod -R go-rwx ${dataDir})`,
+      );
     try {
       await install(
         {

@@ -4,7 +4,7 @@
  * state"). TanStack Router's default parser turns `?q=42` into a number, so text fields accept
  * numbers and turn them back into strings.
  */
-import { z } from 'zod';
+import { z } from './zod.js';
 import { parseIsoDay } from './date-phrases.js';
 import { SESSION_SORTS } from './session-sort.js';
 

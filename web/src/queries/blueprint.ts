@@ -4,7 +4,7 @@
  * hand and checked here; a missing or odd field falls back rather than breaking the header.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { z } from 'zod';
+import { z } from '../lib/zod.js';
 import { getJson } from './api.js';
 
 const link = z.object({ label: z.string(), href: z.string() });

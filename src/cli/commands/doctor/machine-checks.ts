@@ -4,6 +4,7 @@
  * Each `gather` reads a little (a stat, one directory listing, never a walk of a tree); each
  * `assess` is pure.
  */
+import { scanTree, type SkippedPath } from '../../../ingest/scan-tree.js';
 import { constants } from 'node:fs';
 import { access, readdir, readFile, stat } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -109,13 +110,29 @@ export interface TreeFacts {
   state: 'missing' | 'not-a-dir' | 'dir';
   /** Entries at its top level (project folders, Codex's years). */
   entries: number;
+  /** Folders and transcripts in it this user cannot read (scan-tree.ts): backfill, import and the watcher skip them. */
+  unreadable?: SkippedPath[];
 }
 
 export async function gatherTree(path: string): Promise<TreeFacts> {
   const st = await stat(path).catch(() => null);
   if (!st) return { path, state: 'missing', entries: 0 };
   if (!st.isDirectory()) return { path, state: 'not-a-dir', entries: 0 };
-  return { path, state: 'dir', entries: (await readdir(path).catch(() => [])).length };
+  const unreadable: SkippedPath[] = [];
+  await scanTree(path, undefined, unreadable);
+  return { path, state: 'dir', entries: (await readdir(path).catch(() => [])).length, unreadable };
+}
+
+/** The warning for a tree with paths this user cannot read, or null. */
+function unreadableWarning(c: ReturnType<typeof check>, f: TreeFacts): CheckResult | null {
+  const u = f.unreadable ?? [];
+  if (u.length === 0) return null;
+  const shown = u.slice(0, 5).map((k) => `${k.path} (${k.reason})`);
+  return c.warn(
+    `${f.path}: ${u.length} path${u.length === 1 ? '' : 's'} this user cannot read, so backfill, the import and ` +
+      `the watcher skip ${u.length === 1 ? 'it' : 'them'}: ${shown.join(', ')}${u.length > 5 ? ` and ${u.length - 5} more` : ''}`,
+    `make them readable (chmod -R u+rX, or chown them to this user), then \`transcripts backfill\``,
+  );
 }
 
 /** Whether a URL's host is this machine (the server then reads this machine's trees). */
@@ -139,6 +156,8 @@ export function assessClaudeTree(f: TreeFacts, server: ServerView | null): Check
       `${f.path} does not exist: Claude Code has written no transcripts as this user (HOME=${dirname(dirname(f.path))})`,
       'run Claude Code once, or `transcripts backfill --dir <where its projects are>`',
     );
+  const unreadable = unreadableWarning(c, f);
+  if (unreadable) return unreadable;
   const found = `${f.path}: ${f.entries} project folder${f.entries === 1 ? '' : 's'}`;
   if (!server) return c.ok(found);
   if (!isLocalUrl(server.url))
@@ -153,7 +172,8 @@ export function assessClaudeTree(f: TreeFacts, server: ServerView | null): Check
 
 export function assessCodexTree(f: TreeFacts): CheckResult {
   const c = check('codex-tree', 'machine', 'Codex CLI');
-  if (f.state === 'dir') return c.ok(`${f.path}: read like Claude Code's transcripts and watched`);
+  if (f.state === 'dir')
+    return unreadableWarning(c, f) ?? c.ok(`${f.path}: read like Claude Code's transcripts and watched`);
   if (f.state === 'not-a-dir') return c.warn(`${f.path} is not a directory`, 'move it aside (CODEX_HOME)');
   return c.ok(`${f.path} does not exist (Codex CLI not used here; nothing to do)`);
 }
