@@ -57,3 +57,15 @@ export interface CommandSpec<O = unknown> {
 export function defineCommand<O>(spec: CommandSpec<O>): CommandSpec<O> {
   return spec;
 }
+
+/** A registry entry (commands/index.ts): the command's name, and how to load the rest of it. */
+export interface LazyCommand {
+  /** The spec's own `name`; main checks that they agree. */
+  name: string;
+  load(): Promise<CommandSpec<never>>;
+}
+
+/** A registry entry whose module is imported only when the command is run or its help shown. */
+export function lazy<O>(name: string, load: () => Promise<CommandSpec<O>>): LazyCommand {
+  return { name, load: load as () => Promise<CommandSpec<never>> };
+}
