@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startTestServer, binPath, cleanEnv, type TestServer } from '../test/support/api-server.js';
 import { measureApi, type LatencyRow } from './api-latency.js';
+import { measureCliStart, type CliStartRow } from './cli-start.js';
 import { benchEngines, type BenchEngine, type EngineName } from './engines.js';
 import { generateCorpus } from './generate-corpus.js';
 
@@ -111,6 +112,7 @@ interface EngineResult {
   appendMs: number;
   backfillMBs?: number;
   latency?: LatencyRow[];
+  cliStart?: CliStartRow[];
   /** Export throughput ÷ tar's, import's ÷ backfill's. */
   exportRatio?: number;
   importRatio?: number;
@@ -230,8 +232,16 @@ async function benchEngine(
       latency.map((r) => [r.name, fmt(r.p50, 2), fmt(r.p99, 2), `≤ ${r.target} ms`]),
     );
     console.log('\ntargets: backfill through the API ≥ 0.67 of in-process ingest');
+    const cliStart = await measureCliStart(server.url, server.env);
+    console.log(
+      '\nCLI start (wall time of a fresh process, median of 5, beside node -e 0 in the same run)\n',
+    );
+    printTable(
+      ['command', 'ms', 'ratio to node -e 0', 'target'],
+      cliStart.map((r) => [r.name, fmt(r.ms, 0), fmt(r.ratio, 2), r.target ? `≤ ${r.target}` : '-']),
+    );
     const bundles = await measureBundles(engine, server, tmp, corpus.bytes, backfillMs, reference);
-    return { ...result, backfillMBs, latency, ...bundles };
+    return { ...result, backfillMBs, latency, cliStart, ...bundles };
   } finally {
     await server.stop();
   }
@@ -371,6 +381,9 @@ function printSideBySide(results: EngineResult[]): void {
   ];
   for (const [i, l] of (base.latency ?? []).entries()) {
     rows.push(row(`p50 ms: ${l.name}`, (r) => r.latency?.[i]?.p50, 2));
+  }
+  for (const [i, c] of (base.cliStart ?? []).entries()) {
+    if (i > 0) rows.push(row(`CLI start, ratio to node -e 0: ${c.name}`, (r) => r.cliStart?.[i]?.ratio, 2));
   }
   printTable(head, rows);
   console.log('\ntargets: query p50 within 2× of the embedded engine; ingest at least 1/2 of it');
