@@ -9,7 +9,10 @@ import type { Env } from '../config/paths.js';
 import type { Io } from './io.js';
 
 export interface OptionSpec {
-  /** Commander flags, e.g. `--dir <dir>`, `--dry-run`, `--no-import`. */
+  /**
+   * Commander flags, e.g. `--dir <dir>`, `--dry-run`, `--no-import`. A value ending in `...`
+   * (`--session <id...>`) makes the option repeatable, one value per flag (command-option.ts).
+   */
   flags: string;
   description: string;
   defaultValue?: string | boolean;

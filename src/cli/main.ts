@@ -16,6 +16,7 @@ import { ConfigError } from '../config/config-error.js';
 import { InvalidStoreSetting } from '../store/contract.js';
 import { type Env, packageVersion } from '../config/paths.js';
 import type { CommandContext, CommandSpec, LazyCommand } from './command.js';
+import { commanderOption } from './command-option.js';
 import { commandsFor } from './commands-for.js';
 import { COMMANDS } from './commands/index.js';
 import { fetchWithHeadersTimeout } from './headers-timeout.js';
@@ -59,8 +60,7 @@ function register(
   for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
   const sentAs: Array<{ option: Option; apiParams: string[] }> = [];
   for (const o of spec.options) {
-    const opt = new Option(o.flags, o.description);
-    if (o.defaultValue !== undefined) opt.default(o.defaultValue);
+    const opt = commanderOption(o);
     cmd.addOption(opt);
     if (o.apiParams) sentAs.push({ option: opt, apiParams: o.apiParams });
   }
