@@ -20,6 +20,7 @@ import { commanderOption } from './command-option.js';
 import { commandsFor } from './commands-for.js';
 import { COMMANDS } from './commands/index.js';
 import { fetchWithHeadersTimeout } from './headers-timeout.js';
+import { httpFetchStream } from './http-fetch-stream.js';
 import { UsageError } from './errors.js';
 import { terminalText } from './commands/shared/terminal-text.js';
 import { createIo, type Io } from './io.js';
@@ -100,7 +101,7 @@ function register(
  * after a minute (Node's own default waits five), with "no answer in time". Reindexes and
  * migrations, answered only when done, use the patient pool.
  */
-const promptFetch = fetchWithHeadersTimeout(60_000);
+const promptFetch = fetchWithHeadersTimeout(60_000, httpFetchStream());
 
 /** The specs of the commands `argv` needs, loaded (only those: see commands-for.ts). */
 async function loadCommands(argv: string[], entries: readonly LazyCommand[]): Promise<CommandSpec<never>[]> {
