@@ -63,7 +63,8 @@ const isWebStream = (b: unknown): b is WebReadableStream =>
 export function httpFetchStream(): typeof fetch {
   const agent = new http.Agent({ keepAlive: true });
   return (input, init = {}) => {
-    const url = new URL(String(input instanceof Request ? input.url : input));
+    // Not `instanceof Request`: touching the global Request loads undici, what this avoids.
+    const url = new URL(typeof input === 'object' && 'url' in input ? input.url : String(input));
     if (url.protocol !== 'http:' || (init as { dispatcher?: unknown }).dispatcher)
       return globalThis.fetch(input, init);
     return new Promise<Response>((resolve, reject) => {
