@@ -106,6 +106,8 @@ describe('what the built CLI loads', () => {
     expect(r.stdout).toMatch(/^ID\s+STATUS/);
     expect(r.stdout.trim().split('\n')).toHaveLength(6);
     expect(engineModules(r.modules)).toEqual([]);
+    // Nor the undici package (the patient pool's, loaded by the commands that wait on a reindex).
+    expect(r.modules.filter((m) => m.startsWith('node_modules/undici/'))).toEqual([]);
     expect(commandsLoaded(r.modules)).toEqual(['dist/src/cli/commands/sessions.js']);
     expect(r.modules.filter((m) => /^dist\/src\/(store\/(?!contract)|server|api|ingest)/.test(m))).toEqual(
       [],
