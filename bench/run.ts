@@ -20,6 +20,7 @@ import { promisify } from 'node:util';
 import { startTestServer, binPath, cleanEnv, type TestServer } from '../test/support/api-server.js';
 import { measureApi, type LatencyRow } from './api-latency.js';
 import { measureMcp, type McpLatencyRow } from './mcp-latency.js';
+import { measureCliStart, type CliStartRow } from './cli-start.js';
 import { benchEngines, type BenchEngine, type EngineName } from './engines.js';
 import { generateCorpus } from './generate-corpus.js';
 
@@ -114,6 +115,7 @@ interface EngineResult {
   backfillMBs?: number;
   latency?: LatencyRow[];
   mcp?: McpLatencyRow[];
+  cliStart?: CliStartRow[];
   /** Export throughput ÷ tar's, import's ÷ backfill's. */
   exportRatio?: number;
   importRatio?: number;
@@ -250,8 +252,16 @@ async function benchEngine(
       ]),
     );
     console.log('\ntargets: an MCP call ≤ 2× its API request');
+    const cliStart = await measureCliStart(server.url, server.env);
+    console.log(
+      '\nCLI start (wall time of a fresh process, median of 5, beside node -e 0 in the same run)\n',
+    );
+    printTable(
+      ['command', 'ms', 'ratio to node -e 0', 'target'],
+      cliStart.map((r) => [r.name, fmt(r.ms, 0), fmt(r.ratio, 2), r.target ? `≤ ${r.target}` : '-']),
+    );
     const bundles = await measureBundles(engine, server, tmp, corpus.bytes, backfillMs, reference);
-    return { ...result, backfillMBs, latency, mcp, ...bundles };
+    return { ...result, backfillMBs, latency, mcp, cliStart, ...bundles };
   } finally {
     await server.stop();
   }
@@ -394,6 +404,9 @@ function printSideBySide(results: EngineResult[]): void {
   }
   for (const [i, m] of (base.mcp ?? []).entries()) {
     rows.push(row(`p50 ms: MCP ${m.name}`, (r) => r.mcp?.[i]?.mcpP50, 2));
+  }
+  for (const [i, c] of (base.cliStart ?? []).entries()) {
+    if (i > 0) rows.push(row(`CLI start, ratio to node -e 0: ${c.name}`, (r) => r.cliStart?.[i]?.ratio, 2));
   }
   printTable(head, rows);
   console.log('\ntargets: query p50 within 2× of the embedded engine; ingest at least 1/2 of it');

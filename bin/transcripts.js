@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 // The CLI entry point: runs the compiled CLI (built by `npm install` through the prepare script).
+import { readFileSync } from 'node:fs';
 
 // A reader that goes away (`transcripts sessions | head`) is not an error: stop quietly.
 for (const stream of [process.stdout, process.stderr]) {
@@ -25,6 +26,11 @@ if (args.length === 1 && args[0] === 'hook') {
     done();
   };
   import('../dist/src/cli/hook-main.js').then((m) => m.hookMain().then(done, failed), failed);
+} else if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  // What commander prints for it (main.ts), without loading commander or any command.
+  process.stdout.write(
+    `${JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version}\n`,
+  );
 } else {
   import('../dist/src/cli/main.js').then(
     ({ main }) =>

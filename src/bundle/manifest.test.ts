@@ -81,4 +81,31 @@ describe('parseManifest', () => {
     );
     expect(r.ok).toBe(false);
   });
+
+  it('takes a manifest that holds only the schema version, as the specification allows', () => {
+    expect(parseManifest('{"schemaVersion": 10}')).toEqual({ ok: true, minimal: { schemaVersion: 10 } });
+    // With our format named but no file list, it is minimal too; other fields are not read.
+    expect(
+      parseManifest(JSON.stringify({ format: BUNDLE_FORMAT, formatVersion: 1, schemaVersion: 3, note: 'x' })),
+    ).toEqual({ ok: true, minimal: { schemaVersion: 3 } });
+  });
+
+  it('still names what a minimal manifest lacks, and refuses another format or a future one', () => {
+    const none = parseManifest('{}');
+    expect(none).toMatchObject({ ok: false, kind: 'invalid' });
+    if (!none.ok) expect(none.message).toMatch(/manifest\.schemaVersion/);
+    expect(parseManifest('{"schemaVersion": -1}')).toMatchObject({ ok: false, kind: 'invalid' });
+    expect(parseManifest('{"format": "couchdb-dump", "schemaVersion": 10}')).toMatchObject({
+      ok: false,
+      kind: 'unknown-format',
+    });
+    expect(
+      parseManifest(JSON.stringify({ formatVersion: BUNDLE_FORMAT_VERSION + 1, schemaVersion: 10 })),
+    ).toMatchObject({ ok: false, kind: 'future-format' });
+  });
+
+  it('refuses a file list without the format it belongs to', () => {
+    const { format: _f, ...rest } = manifest();
+    expect(parseManifest(JSON.stringify(rest))).toMatchObject({ ok: false, kind: 'unknown-format' });
+  });
 });

@@ -53,8 +53,21 @@ export type Manifest = z.infer<typeof manifestSchema>;
 
 export type ManifestProblemKind = 'not-json' | 'unknown-format' | 'future-format' | 'invalid';
 
+/**
+ * A manifest that lists no files: all the specification requires of one is the schema version
+ * the bundle was taken at. Import reads the rest from the bundle itself, with nothing to verify
+ * the files against.
+ */
+export interface MinimalManifest {
+  schemaVersion: number;
+}
+
+const minimalManifestSchema = z.object({ schemaVersion: z.number().int().nonnegative() });
+
 export type ParseManifestResult =
-  { ok: true; manifest: Manifest } | { ok: false; kind: ManifestProblemKind; message: string };
+  | { ok: true; manifest: Manifest; minimal?: undefined }
+  | { ok: true; minimal: MinimalManifest; manifest?: undefined }
+  | { ok: false; kind: ManifestProblemKind; message: string };
 
 /** Parses and checks `manifest.json` text; never throws. */
 export function parseManifest(text: string): ParseManifestResult {
@@ -70,20 +83,24 @@ export function parseManifest(text: string): ParseManifestResult {
   }
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
     return { ok: false, kind: 'invalid', message: 'manifest.json must hold a JSON object' };
-  const { format, formatVersion } = raw as Record<string, unknown>;
-  if (format !== BUNDLE_FORMAT)
+  const { format, formatVersion, files } = raw as Record<string, unknown>;
+  // A minimal manifest may leave the format out; one that names a format must name ours.
+  if (format !== BUNDLE_FORMAT && !(format === undefined && files === undefined))
     return {
       ok: false,
       kind: 'unknown-format',
       message: `manifest.json names format ${JSON.stringify(format ?? null)}, not "${BUNDLE_FORMAT}": this is not a transcripts bundle`,
     };
-  if (typeof formatVersion !== 'number' || !Number.isInteger(formatVersion) || formatVersion < 1)
+  if (
+    (formatVersion !== undefined || files !== undefined) &&
+    (typeof formatVersion !== 'number' || !Number.isInteger(formatVersion) || formatVersion < 1)
+  )
     return {
       ok: false,
       kind: 'invalid',
       message: `manifest.json: formatVersion must be a positive integer, got ${JSON.stringify(formatVersion ?? null)}`,
     };
-  if (formatVersion > BUNDLE_FORMAT_VERSION)
+  if (typeof formatVersion === 'number' && formatVersion > BUNDLE_FORMAT_VERSION)
     return {
       ok: false,
       kind: 'future-format',
@@ -91,6 +108,12 @@ export function parseManifest(text: string): ParseManifestResult {
         `the bundle uses format version ${formatVersion}, newer than this transcripts reads (up to ${BUNDLE_FORMAT_VERSION}); ` +
         'upgrade transcripts to import it',
     };
+  if (files === undefined) {
+    const minimal = minimalManifestSchema.safeParse(raw);
+    if (!minimal.success)
+      return { ok: false, kind: 'invalid', message: describeZodError(minimal.error, 'manifest') };
+    return { ok: true, minimal: { schemaVersion: minimal.data.schemaVersion } };
+  }
   const parsed = manifestSchema.safeParse(raw);
   if (!parsed.success)
     return { ok: false, kind: 'invalid', message: describeZodError(parsed.error, 'manifest') };

@@ -9,7 +9,10 @@ import type { Env } from '../config/paths.js';
 import type { Io } from './io.js';
 
 export interface OptionSpec {
-  /** Commander flags, e.g. `--dir <dir>`, `--dry-run`, `--no-import`. */
+  /**
+   * Commander flags, e.g. `--dir <dir>`, `--dry-run`, `--no-import`. A value ending in `...`
+   * (`--session <id...>`) makes the option repeatable, one value per flag (command-option.ts).
+   */
   flags: string;
   description: string;
   defaultValue?: string | boolean;
@@ -56,4 +59,16 @@ export interface CommandSpec<O = unknown> {
 /** Helper giving `parse` its type. */
 export function defineCommand<O>(spec: CommandSpec<O>): CommandSpec<O> {
   return spec;
+}
+
+/** A registry entry (commands/index.ts): the command's name, and how to load the rest of it. */
+export interface LazyCommand {
+  /** The spec's own `name`; main checks that they agree. */
+  name: string;
+  load(): Promise<CommandSpec<never>>;
+}
+
+/** A registry entry whose module is imported only when the command is run or its help shown. */
+export function lazy<O>(name: string, load: () => Promise<CommandSpec<O>>): LazyCommand {
+  return { name, load: load as () => Promise<CommandSpec<never>> };
 }

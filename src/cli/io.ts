@@ -3,7 +3,8 @@
  * file it prints a plain line every few seconds instead, so logs stay readable. Tests pass their
  * own streams and choose the mode.
  */
-import { SingleBar } from 'cli-progress';
+import type { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
 
 export interface TransferProgress {
@@ -68,8 +69,13 @@ export function createIo(options: { stdout?: Writable; stderr?: Writable; isTTY?
   };
 }
 
+/** Loaded by the first bar: most commands show none, and every command pays for what main imports. */
+const loadSingleBar = () =>
+  (createRequire(import.meta.url)('cli-progress') as { SingleBar: typeof SingleBar }).SingleBar;
+
 function barProgress(label: string, stream: Writable): ProgressReporter {
-  const bar = new SingleBar({
+  const Bar = loadSingleBar();
+  const bar = new Bar({
     format: `${label} [{bar}] {percentage}% | {files} files | {mb} MB | ETA {eta_formatted}`,
     stream: stream as NodeJS.WriteStream,
     hideCursor: true,

@@ -1,19 +1,26 @@
 /**
- * The `transcripts` CLI entry point (bin/transcripts.js calls `main`). Registers every command
- * with commander and is the only place that maps outcomes to exit codes:
+ * The `transcripts` CLI entry point (bin/transcripts.js calls `main`). Registers the commands a
+ * command line needs with commander (commands-for.ts: the one it runs, the whole list for the
+ * program's help) and is the only place that maps outcomes to exit codes:
  * 0 ok, 2 usage or configuration error, 1 anything else.
+ *
+ * Start-up time is what this file and commands/index.ts import statically: keep it to commander
+ * and the light modules every command needs (test/cli/cli-import-graph.test.ts).
  */
 import { Command, CommanderError, Option } from 'commander';
 import { ApiClient } from '../client/api-client.js';
 import { ApiConnectionError, ApiError } from '../client/api-error.js';
 import { resolveApiToken } from '../config/api-token.js';
 import { describeApiUrl, resolveApiUrl } from '../config/api-url.js';
-import { Agent } from 'undici';
 import { ConfigError } from '../config/config-error.js';
 import { InvalidStoreSetting } from '../store/contract.js';
 import { type Env, packageVersion } from '../config/paths.js';
-import type { CommandContext, CommandSpec } from './command.js';
+import type { CommandContext, CommandSpec, LazyCommand } from './command.js';
+import { commanderOption } from './command-option.js';
+import { commandsFor } from './commands-for.js';
 import { COMMANDS } from './commands/index.js';
+import { fetchWithHeadersTimeout } from './headers-timeout.js';
+import { httpFetchStream } from './http-fetch-stream.js';
 import { UsageError } from './errors.js';
 import { terminalText } from './commands/shared/terminal-text.js';
 import { createIo, type Io } from './io.js';
@@ -22,7 +29,7 @@ import { type GivenValue, refusedValue } from './refused-value.js';
 export interface MainDeps {
   io?: Io;
   env?: Env;
-  commands?: ReadonlyArray<CommandSpec<never>>;
+  commands?: readonly LazyCommand[];
 }
 
 export const EXIT = { ok: 0, failure: 1, usage: 2 } as const;
@@ -54,8 +61,7 @@ function register(
   for (const a of spec.args ?? []) cmd.argument(a.name, a.description);
   const sentAs: Array<{ option: Option; apiParams: string[] }> = [];
   for (const o of spec.options) {
-    const opt = new Option(o.flags, o.description);
-    if (o.defaultValue !== undefined) opt.default(o.defaultValue);
+    const opt = commanderOption(o);
     cmd.addOption(opt);
     if (o.apiParams) sentAs.push({ option: opt, apiParams: o.apiParams });
   }
@@ -91,11 +97,23 @@ function register(
 }
 
 /**
- * The connection pool of ordinary requests: an instance that takes the connection but does not
- * answer is given up on after a minute (Node's own default waits five), with "no answer in time".
- * Reindexes and migrations, answered only when done, use the patient pool.
+ * Ordinary requests: an instance that takes the connection but does not answer is given up on
+ * after a minute (Node's own default waits five), with "no answer in time". Reindexes and
+ * migrations, answered only when done, use the patient pool.
  */
-const promptDispatcher = new Agent({ headersTimeout: 60_000 });
+const promptFetch = fetchWithHeadersTimeout(60_000, httpFetchStream());
+
+/** The specs of the commands `argv` needs, loaded (only those: see commands-for.ts). */
+async function loadCommands(argv: string[], entries: readonly LazyCommand[]): Promise<CommandSpec<never>[]> {
+  return Promise.all(
+    commandsFor(argv, entries).map(async (entry) => {
+      const spec = await entry.load();
+      if (spec.name !== entry.name)
+        throw new Error(`commands/index.ts lists "${entry.name}" but its module defines "${spec.name}"`);
+      return spec;
+    }),
+  );
+}
 
 export async function main(argv: string[], deps: MainDeps = {}): Promise<number> {
   const io = deps.io ?? createIo();
@@ -113,7 +131,7 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
         origin: describeApiUrl(resolution),
         // Loaded only by the commands that wait on a reindex or migrations.
         patientDispatcher: () => import('../client/patient-dispatcher.js').then((m) => m.patientDispatcher),
-        dispatcher: promptDispatcher,
+        fetch: promptFetch,
         // Ctrl-C ends any request under way, not only the ones a command passes the signal to.
         signal: controller.signal,
       });
@@ -132,7 +150,8 @@ export async function main(argv: string[], deps: MainDeps = {}): Promise<number>
     })
     .showHelpAfterError('(add --help for usage)');
   program.addHelpText('after', '\nRun `transcripts <command> --help` for the options of a command.\n');
-  for (const spec of deps.commands ?? COMMANDS) register(program, spec, ctx, (n) => (code = n));
+  for (const spec of await loadCommands(argv, deps.commands ?? COMMANDS))
+    register(program, spec, ctx, (n) => (code = n));
 
   if (argv.length === 0) {
     io.stderr.write(program.helpInformation());

@@ -3,16 +3,15 @@
  * (store-settings.ts): documents and views in the embedded SQLite file `<dataDir>/transcripts.db`
  * or in PostgreSQL (`CT_DATABASE_URL`); objects in `<dataDir>/objects/` or an S3 bucket
  * (`CT_S3_*`). The two choices are independent.
+ *
+ * Each engine's module is imported when the configuration names it, not before: better-sqlite3,
+ * pg and the AWS SDK take a good part of a second to load between them, and a process uses one
+ * engine of each kind (or none: only `serve` opens a store).
  */
 import { join } from 'node:path';
 import { makeDirs } from '../config/make-dirs.js';
 import type { DocStore, ObjectStore, Store, StoreCapabilities, Views } from './contract.js';
-import { DirObjectStore } from './dir-objects/dir-object-store.js';
 import { CachedObjectTotals, invalidatingWrites } from './object-totals.js';
-import { PostgresEngine } from './postgres/postgres-engine.js';
-import { postgresSettings } from './postgres/postgres-settings.js';
-import { S3ObjectStore } from './s3-objects/s3-object-store.js';
-import { SqliteEngine } from './sqlite/sqlite-engine.js';
 import { storeSettings, type StoreEnv, type StoreSettings } from './store-settings.js';
 
 export interface OpenStoreOptions {
@@ -87,16 +86,23 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
 
 async function openDocEngine(dataDir: string, settings: StoreSettings): Promise<DocEngine> {
   if (settings.database) {
+    const [{ PostgresEngine }, { postgresSettings }] = await Promise.all([
+      import('./postgres/postgres-engine.js'),
+      import('./postgres/postgres-settings.js'),
+    ]);
     return PostgresEngine.open(postgresSettings(settings.database.url, settings.database.schema));
   }
+  const { SqliteEngine } = await import('./sqlite/sqlite-engine.js');
   return SqliteEngine.open(join(dataDir, 'transcripts.db'));
 }
 
 async function openObjectEngine(dataDir: string, settings: StoreSettings): Promise<ObjectEngine> {
   if (settings.s3) {
+    const { S3ObjectStore } = await import('./s3-objects/s3-object-store.js');
     const s3 = await S3ObjectStore.open(settings.s3);
     return { objects: s3, shared: true, totals: () => s3.totals(), close: async () => s3.close() };
   }
+  const { DirObjectStore } = await import('./dir-objects/dir-object-store.js');
   const dir = await DirObjectStore.open({
     root: join(dataDir, 'objects'),
     // Same tree as the objects, so the final rename never crosses a filesystem.

@@ -131,6 +131,29 @@ describe('export selections', () => {
     ).toBeDefined();
   });
 
+  it('takes the directory after --session: each --session holds one id (gh-style)', async () => {
+    const dir = target();
+    const r = await runCommand([
+      'export',
+      '--session',
+      RATE_LIMIT,
+      '--session',
+      '5c0375b4',
+      dir,
+      '--webapi',
+      a.url,
+    ]);
+    expect(r.code, r.stderr).toBe(0);
+    expect((await readBundle(dir)).manifest.sessions).toEqual([
+      '5c0375b4-57a5-4f26-b12d-d022ee4e51b7',
+      RATE_LIMIT,
+    ]);
+    // Two words after one --session: the second is the directory, a third is one too many.
+    const extra = await runCommand(['export', '--session', RATE_LIMIT, target(), 'more', '--webapi', a.url]);
+    expect(extra.code).toBe(2);
+    expect(extra.stderr).toContain('too many arguments');
+  });
+
   it('--since and --session together take the sessions that match both', async () => {
     const dir = target();
     const r = await runCommand([

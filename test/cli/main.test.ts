@@ -28,7 +28,9 @@ describe('transcripts CLI', () => {
     expect(root.code).toBe(0);
     // Grouped commands (`migrate up`) appear under their group's name in the top-level help.
     for (const c of COMMANDS) expect(root.out).toContain(c.name.split(' ')[0]!);
-    for (const c of COMMANDS) {
+    for (const entry of COMMANDS) {
+      const c = await entry.load();
+      expect(c.name).toBe(entry.name);
       const r = await run([...c.name.split(' '), '--help']);
       expect(r.code, c.name).toBe(0);
       expect(r.out).toContain(`Usage: transcripts ${c.name}`);

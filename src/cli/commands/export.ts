@@ -30,12 +30,11 @@ export const exportCommand = defineCommand<ExportOptions>({
     'transcripts byte for byte) and, last, manifest.json (format, schema version, source, selection, counts ' +
     'and the sha256 of every file). Sessions are taken whole. The directory must be new or empty. Reads ' +
     'through the API found by --webapi, WEBAPI_HOST/WEBAPI_PORT, the installed instance or ' +
-    'http://127.0.0.1:7650. Restore it with `transcripts import`. --session takes one or more ids: put <dir> ' +
-    'before it.',
+    'http://127.0.0.1:7650. Restore it with `transcripts import`.',
   examples: [
     'transcripts export ~/bundles/all',
     'transcripts export /tmp/recent --since 2025-07-01',
-    'transcripts export /tmp/two --session 5c0375b4 --session 1af7fc5e',
+    'transcripts export --session 5c0375b4 --session 1af7fc5e /tmp/two',
     'transcripts export /tmp/docs-only --no-blobs --webapi http://nas.local:7650',
   ],
   args: [{ name: '<dir>', description: 'directory to create (or an empty one)' }],

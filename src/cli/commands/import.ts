@@ -5,6 +5,7 @@
  * stops after the plan. Importing the same bundle again writes nothing and says so.
  */
 import { resolve } from 'node:path';
+import { MANIFEST_FILE } from '../../bundle/format.js';
 import type { Manifest } from '../../bundle/manifest.js';
 import { describeApiUrl } from '../../config/api-url.js';
 import { defineCommand } from '../command.js';
@@ -35,7 +36,9 @@ export const importCommand = defineCommand<ImportOptions>({
   name: 'import',
   summary: 'Restore a bundle written by `transcripts export`',
   description:
-    'Checks the bundle before writing anything: manifest.json present and of a known format, every sha256, ' +
+    'Checks the bundle before writing anything: manifest.json present and of a known format, every sha256 ' +
+    '(a manifest that lists no files, only the schemaVersion the format requires, is accepted with a ' +
+    'warning: there is nothing to verify the files against), ' +
     'every document line, and a schema version the target can take (a newer bundle is refused with what ' +
     'fixes it; an older one only when a migration that rewrites documents lies between). Then uploads the ' +
     'objects, writes the documents in batches and reindexes search. Idempotent: a second import of the same ' +
@@ -95,16 +98,24 @@ async function importBundle(
   const suffix = resolution.source === 'flag' ? ` --webapi ${resolution.url}` : '';
 
   // 1. Checks. A refusal here throws BundleError: nothing has been written.
-  const { manifest, id } = await readManifest(options.dir);
+  const { manifest, id, unverified } = await readManifest(options.dir, signal);
+  if (unverified)
+    io.err(
+      `warning: ${MANIFEST_FILE} holds no file list, so there are no checksums to verify: the files are ` +
+        'imported as found (each document line is still checked)',
+    );
   await client.health(); // a target that is down fails here, naming the address and why it was chosen
   const targetSchema = await client.migrateStatus();
   const note = checkCompatibility(manifest, targetSchema, suffix);
-  const verify = io.progress('import: checking');
-  let checked: number;
-  try {
-    checked = await verifyFiles(options.dir, manifest, options.blobs, verify, signal);
-  } finally {
-    verify.stop();
+  let checked = 0;
+  // The sizes and sha256 of a completed manifest were just read from these very files.
+  if (!unverified) {
+    const verify = io.progress('import: checking');
+    try {
+      checked = await verifyFiles(options.dir, manifest, options.blobs, verify, signal);
+    } finally {
+      verify.stop();
+    }
   }
   const planBar = io.progress('import: comparing');
   let plan: ImportPlan;
@@ -121,10 +132,13 @@ async function importBundle(
     planBar.stop();
   }
 
-  io.out(describeBundle(options.dir, manifest));
+  io.out(describeBundle(options.dir, manifest, unverified));
   io.out(
     `checked: format ${manifest.formatVersion}, schema version ${manifest.schemaVersion} (target at ${targetSchema.currentVersion}), ` +
-      `${plural(checked, 'checksum')}${options.blobs ? '' : ' (objects not read: --no-blobs)'}, every document line`,
+      (unverified
+        ? 'no checksums (the manifest lists no files)'
+        : `${plural(checked, 'checksum')}${options.blobs ? '' : ' (objects not read: --no-blobs)'}`) +
+      ', every document line',
   );
   if (note) io.out(`note: ${note}`);
 
@@ -223,11 +237,13 @@ async function importBundle(
   return reportConflicts(ctx, conflicts);
 }
 
-function describeBundle(dir: string, m: Manifest): string {
+function describeBundle(dir: string, m: Manifest, unverified: boolean): string {
   return (
     `bundle ${dir}: ${plural(m.counts.sessions, 'session')}, ${plural(m.counts.documents, 'document')}, ` +
-    `${plural(m.counts.objects, 'object')} (${formatBytes(m.counts.objectBytes)}), taken ${m.createdAt} from ${m.source.url} ` +
-    `(transcripts ${m.source.version})`
+    `${plural(m.counts.objects, 'object')} (${formatBytes(m.counts.objectBytes)}), ` +
+    (unverified
+      ? `schema version ${m.schemaVersion}; its manifest names no source or date`
+      : `taken ${m.createdAt} from ${m.source.url} (transcripts ${m.source.version})`)
   );
 }
 

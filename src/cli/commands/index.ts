@@ -1,57 +1,43 @@
-/** Every CLI command, in help order. Add a command by adding its spec here. */
-import type { CommandSpec } from '../command.js';
-import { activityCommand } from './activity.js';
-import { backfillCommand } from './backfill.js';
-import { doctorCommand } from './doctor.js';
-import { eventsCommand } from './events.js';
-import { exportCommand } from './export.js';
-import { facetsCommand } from './facets.js';
-import { hookCommand } from './hook.js';
-import { hooksInstallCommand } from './hooks/install.js';
-import { hooksStatusCommand } from './hooks/status.js';
-import { hooksUninstallCommand } from './hooks/uninstall.js';
-import { installCommand } from './install.js';
-import { importCommand } from './import.js';
-import { mcpCommand } from './mcp.js';
-import { migrateDownCommand } from './migrate/down.js';
-import { migrateStatusCommand } from './migrate/status.js';
-import { migrateUpCommand } from './migrate/up.js';
-import { reindexCommand } from './reindex.js';
-import { searchCommand } from './search.js';
-import { serveCommand } from './serve.js';
-import { sessionsCommand } from './sessions.js';
-import { showCommand } from './show.js';
-import { statusCommand } from './status.js';
-import { totalsCommand } from './totals.js';
-import { transcriptCommand } from './transcript.js';
-import { turnsCommand } from './turns.js';
-import { uninstallCommand } from './uninstall.js';
+/**
+ * Every CLI command, in help order. Each is loaded only when it runs, or when a list of commands
+ * is shown (`transcripts --help`, `transcripts migrate`): `transcripts sessions` imports
+ * sessions.ts and what it uses, and none of the other commands (serve's server, the engines,
+ * zod, the bundle code). See main.ts, commandsFor.
+ *
+ * Add a command with one line, its name and a dynamic import of its module:
+ *
+ *     lazy('star', () => import('./star.js').then((m) => m.starCommand)),
+ *
+ * Never import a command module statically in this file or in main.ts: it, and everything it
+ * imports, would then load for every command (test/cli/cli-import-graph.test.ts checks this).
+ */
+import { lazy, type LazyCommand } from '../command.js';
 
-export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
-  serveCommand as CommandSpec<never>,
-  backfillCommand as CommandSpec<never>,
-  statusCommand as CommandSpec<never>,
-  doctorCommand as CommandSpec<never>,
-  migrateStatusCommand as CommandSpec<never>,
-  migrateUpCommand as CommandSpec<never>,
-  migrateDownCommand as CommandSpec<never>,
-  exportCommand as CommandSpec<never>,
-  importCommand as CommandSpec<never>,
-  reindexCommand as CommandSpec<never>,
-  sessionsCommand as CommandSpec<never>,
-  showCommand as CommandSpec<never>,
-  transcriptCommand as CommandSpec<never>,
-  eventsCommand as CommandSpec<never>,
-  searchCommand as CommandSpec<never>,
-  turnsCommand as CommandSpec<never>,
-  activityCommand as CommandSpec<never>,
-  facetsCommand as CommandSpec<never>,
-  totalsCommand as CommandSpec<never>,
-  mcpCommand as CommandSpec<never>,
-  hookCommand as CommandSpec<never>,
-  hooksInstallCommand as CommandSpec<never>,
-  hooksUninstallCommand as CommandSpec<never>,
-  hooksStatusCommand as CommandSpec<never>,
-  installCommand as CommandSpec<never>,
-  uninstallCommand as CommandSpec<never>,
+export const COMMANDS: readonly LazyCommand[] = [
+  lazy('serve', () => import('./serve.js').then((m) => m.serveCommand)),
+  lazy('backfill', () => import('./backfill.js').then((m) => m.backfillCommand)),
+  lazy('status', () => import('./status.js').then((m) => m.statusCommand)),
+  lazy('doctor', () => import('./doctor.js').then((m) => m.doctorCommand)),
+  lazy('migrate status', () => import('./migrate/status.js').then((m) => m.migrateStatusCommand)),
+  lazy('migrate up', () => import('./migrate/up.js').then((m) => m.migrateUpCommand)),
+  lazy('migrate down', () => import('./migrate/down.js').then((m) => m.migrateDownCommand)),
+  lazy('export', () => import('./export.js').then((m) => m.exportCommand)),
+  lazy('import', () => import('./import.js').then((m) => m.importCommand)),
+  lazy('reindex', () => import('./reindex.js').then((m) => m.reindexCommand)),
+  lazy('sessions', () => import('./sessions.js').then((m) => m.sessionsCommand)),
+  lazy('show', () => import('./show.js').then((m) => m.showCommand)),
+  lazy('transcript', () => import('./transcript.js').then((m) => m.transcriptCommand)),
+  lazy('events', () => import('./events.js').then((m) => m.eventsCommand)),
+  lazy('search', () => import('./search.js').then((m) => m.searchCommand)),
+  lazy('turns', () => import('./turns.js').then((m) => m.turnsCommand)),
+  lazy('activity', () => import('./activity.js').then((m) => m.activityCommand)),
+  lazy('facets', () => import('./facets.js').then((m) => m.facetsCommand)),
+  lazy('totals', () => import('./totals.js').then((m) => m.totalsCommand)),
+  lazy('mcp', () => import('./mcp.js').then((m) => m.mcpCommand)),
+  lazy('hook', () => import('./hook.js').then((m) => m.hookCommand)),
+  lazy('hooks install', () => import('./hooks/install.js').then((m) => m.hooksInstallCommand)),
+  lazy('hooks uninstall', () => import('./hooks/uninstall.js').then((m) => m.hooksUninstallCommand)),
+  lazy('hooks status', () => import('./hooks/status.js').then((m) => m.hooksStatusCommand)),
+  lazy('install', () => import('./install.js').then((m) => m.installCommand)),
+  lazy('uninstall', () => import('./uninstall.js').then((m) => m.uninstallCommand)),
 ];

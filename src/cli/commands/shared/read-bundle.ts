@@ -8,14 +8,23 @@ import { join, sep } from 'node:path';
 import { fileMismatch, hashStream } from '../../../bundle/checksum.js';
 import { checkSchemaCompatibility, type TargetSchema } from '../../../bundle/compatibility.js';
 import { BLOBS_DIR, DOCS_FILE, MANIFEST_FILE } from '../../../bundle/format.js';
-import { type Manifest, parseManifest } from '../../../bundle/manifest.js';
+import { type Manifest, parseManifest, serializeManifest } from '../../../bundle/manifest.js';
 import { createSha256Counter } from '../../../bundle/checksum.js';
 import { MIGRATIONS } from '../../../migrations/index.js';
 import type { ProgressReporter } from '../../io.js';
 import { BundleError } from './bundle-error.js';
+import { deriveManifest } from './derive-manifest.js';
 
-/** Reads and checks `manifest.json`; returns it with the sha256 of its bytes (the bundle's identity). */
-export async function readManifest(dir: string): Promise<{ manifest: Manifest; id: string }> {
+/**
+ * Reads and checks `manifest.json`; returns it with the sha256 of its bytes (the bundle's
+ * identity). A manifest that lists no files (only `schemaVersion`, all the specification asks
+ * for) is completed from the bundle itself (derive-manifest.ts), and comes back `unverified`:
+ * there is nothing to check the files against. Its identity is then the completed manifest's.
+ */
+export async function readManifest(
+  dir: string,
+  signal: AbortSignal,
+): Promise<{ manifest: Manifest; id: string; unverified: boolean }> {
   let info;
   try {
     info = await stat(dir);
@@ -33,9 +42,10 @@ export async function readManifest(dir: string): Promise<{ manifest: Manifest; i
   }
   const parsed = parseManifest(bytes.toString('utf8'));
   if (!parsed.ok) throw new BundleError(parsed.message);
+  const manifest = parsed.manifest ?? (await deriveManifest(dir, parsed.minimal, signal));
   const id = createSha256Counter();
-  id.update(bytes);
-  return { manifest: parsed.manifest, id: id.digest().sha256 };
+  id.update(parsed.manifest ? bytes : Buffer.from(serializeManifest(manifest)));
+  return { manifest, id: id.digest().sha256, unverified: !parsed.manifest };
 }
 
 /** Refuses a bundle whose schema version the target cannot take, saying what fixes it. */

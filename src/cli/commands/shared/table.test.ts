@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type Column, formatTable, truncate } from './table.js';
+import stringWidth from 'string-width';
+import { type Column, displayWidth, formatTable, truncate } from './table.js';
 
 type Row = { id: string; title: string; n: number };
 const rows: Row[] = [
@@ -83,5 +84,24 @@ describe('formatTable', () => {
       7,
     );
     expect(cut).toEqual(['T', '日本語…']);
+  });
+});
+
+describe('displayWidth', () => {
+  it('agrees with string-width on every character of the ranges it answers alone, and beyond', () => {
+    const differ: string[] = [];
+    for (const [from, to] of [
+      [0x20, 0x7e],
+      [0xa0, 0x2ff],
+      [0x2000, 0x206f],
+      [0x2500, 0x25ff],
+    ] as const)
+      for (let c = from; c <= to; c++) {
+        const ch = String.fromCodePoint(c);
+        if (displayWidth(ch) !== stringWidth(ch)) differ.push(c.toString(16));
+      }
+    expect(differ).toEqual([]);
+    for (const s of ['plain — “quoted” …', 'naïve façade', '日本語', 'a👍🏽b', 'e\u0301', '© ® ‼', ''])
+      expect(displayWidth(s), s).toBe(stringWidth(s));
   });
 });

@@ -21,8 +21,20 @@ export interface Column<Row> {
   drop?: number;
 }
 
+/**
+ * Characters that take one column and are neither emoji nor combining marks: printable ASCII,
+ * Latin-1 and the Latin extensions, IPA, the punctuation of running text (dashes, quotes, bullets,
+ * the ellipsis), box drawing and geometric shapes (the status markers ● ○ ■), less the few of them
+ * that are emoji (©, ®, ‼, ⁉, ▶, ◀, ◻ …). Most cells hold
+ * nothing else, and string-width's check of each character against its emoji expression (a very
+ * large one, compiled on first use) cost `transcripts sessions` more than the rest of its start.
+ */
+const NARROW =
+  /^[\x20-\x7e\u00a0-\u00a8\u00aa-\u00ac\u00af-\u02ff\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e\u2500-\u25a9\u25ac-\u25b5\u25b7-\u25bf\u25c1-\u25fa\u25ff]*$/;
+
 /** Columns a string takes on a terminal: CJK and most emoji take two, combining marks none. */
-const len = (s: string) => stringWidth(s);
+export const displayWidth = (s: string) => (NARROW.test(s) ? s.length : stringWidth(s));
+const len = displayWidth;
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 
