@@ -16,6 +16,7 @@ import { migrateDownCommand } from './migrate/down.js';
 import { migrateStatusCommand } from './migrate/status.js';
 import { migrateUpCommand } from './migrate/up.js';
 import { reindexCommand } from './reindex.js';
+import { restoreCommand } from './restore.js';
 import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
 import { sessionsCommand } from './sessions.js';
@@ -39,6 +40,7 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   reindexCommand as CommandSpec<never>,
   sessionsCommand as CommandSpec<never>,
   showCommand as CommandSpec<never>,
+  restoreCommand as CommandSpec<never>,
   transcriptCommand as CommandSpec<never>,
   eventsCommand as CommandSpec<never>,
   searchCommand as CommandSpec<never>,
