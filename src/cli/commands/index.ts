@@ -19,6 +19,7 @@ import { reindexCommand } from './reindex.js';
 import { restoreCommand } from './restore.js';
 import { searchCommand } from './search.js';
 import { serveCommand } from './serve.js';
+import { shareCommand } from './share.js';
 import { sessionsCommand } from './sessions.js';
 import { showCommand } from './show.js';
 import { statusCommand } from './status.js';
@@ -41,6 +42,7 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   sessionsCommand as CommandSpec<never>,
   showCommand as CommandSpec<never>,
   restoreCommand as CommandSpec<never>,
+  shareCommand as CommandSpec<never>,
   transcriptCommand as CommandSpec<never>,
   eventsCommand as CommandSpec<never>,
   searchCommand as CommandSpec<never>,
