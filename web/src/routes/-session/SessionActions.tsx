@@ -7,6 +7,7 @@ import { ActionIcon, Code, CopyButton, Group, Paper, Stack, Text, Tooltip } from
 import type { ReactNode } from 'react';
 import { resumeCommand, shellQuote } from '../../../../src/core/resume-command.js';
 import type { SessionDetail } from '../../queries/api.js';
+import { ShareMenu } from './ShareMenu.js';
 
 function CommandLine({ label, command, testId }: { label: ReactNode; command: string; testId: string }) {
   return (
@@ -50,6 +51,7 @@ export function SessionActions({ s }: { s: SessionDetail }) {
             />
           )}
         </Stack>
+        <ShareMenu id={s.id} />
       </Group>
     </Paper>
   );
