@@ -18,6 +18,7 @@ import { migrateUpCommand } from './migrate/up.js';
 import { reindexCommand } from './reindex.js';
 import { restoreCommand } from './restore.js';
 import { searchCommand } from './search.js';
+import { secretsCommand } from './secrets.js';
 import { serveCommand } from './serve.js';
 import { shareCommand } from './share.js';
 import { sessionsCommand } from './sessions.js';
@@ -43,6 +44,7 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   showCommand as CommandSpec<never>,
   restoreCommand as CommandSpec<never>,
   shareCommand as CommandSpec<never>,
+  secretsCommand as CommandSpec<never>,
   transcriptCommand as CommandSpec<never>,
   eventsCommand as CommandSpec<never>,
   searchCommand as CommandSpec<never>,
