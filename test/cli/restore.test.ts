@@ -136,6 +136,24 @@ describe('transcripts restore, over the corpus', () => {
     rmSync(target, { recursive: true });
   });
 
+  it('refuses a Codex rollout, which has no place in Claude Code’s layout', async () => {
+    const r0 = await runCli(['backfill', '--dir', path.join(corpusDir, 'codex'), '--webapi', server.url], {
+      env: server.env,
+    });
+    expect(r0.code, r0.stderr).toBe(0);
+    const codex = (await getJson(server, '/api/sessions?limit=500')).body.sessions.filter(
+      (s: ListedSession) => !sessions.some((c) => c.id === s.id),
+    );
+    expect(codex.length).toBe(2);
+    const target = mkdtempSync(path.join(tmpdir(), 'ct-restore-codex-'));
+    const r = await restore([...codex.map((s: ListedSession) => s.id), '--to', target]);
+    expect(r.code).toBe(1);
+    for (const s of codex)
+      expect(r.stderr).toContain(`${s.id}: a Codex CLI rollout; restore writes Claude Code's layout only`);
+    expect(filesUnder(target)).toEqual([]);
+    rmSync(target, { recursive: true });
+  });
+
   it('says clearly what is wrong with its input', async () => {
     const none = await restore([]);
     expect(none.code).toBe(2);

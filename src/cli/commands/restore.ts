@@ -54,6 +54,19 @@ async function storedDigest(client: ApiClient, key: string): Promise<{ sha256: s
   return { sha256, bytes: Number(head.headers.get('content-length') ?? 0) };
 }
 
+/** A Codex CLI rollout's first line: `{"timestamp":…,"type":"session_meta","payload":{…`. */
+const CODEX_FIRST_LINE =
+  /^\{[^\n]{0,200}?"type"\s*:\s*"(session_meta|turn_context|response_item|event_msg|compacted)"\s*,\s*"payload"/;
+
+/** Whether a session's main transcript is a Codex rollout (its first bytes say), not Claude Code's. */
+async function isCodexRollout(client: ApiClient, sessionId: string): Promise<boolean> {
+  const pieces: Uint8Array[] = [];
+  await client.object(`${sessionId}/transcript.jsonl`, (p) => void pieces.push(p), {
+    range: { start: 0, end: 4096 },
+  });
+  return CODEX_FIRST_LINE.test(Buffer.concat(pieces).toString('utf8'));
+}
+
 /** The first free `<path>.bak`, `<path>.bak.1`, … */
 function backupPath(path: string): string {
   if (!existsSync(`${path}.bak`)) return `${path}.bak`;
@@ -75,6 +88,12 @@ async function planSession(
     projectsDir,
   );
   if (files.length === 0) throw new RestoreRefusal(`${s.id}: no transcript is stored`);
+  // (An empty transcript has no first line to tell, and a range of it would be refused.)
+  const main = objects.find((o) => o.name === 'transcript.jsonl');
+  if (main && main.size > 0 && (await isCodexRollout(client, s.id)))
+    throw new RestoreRefusal(
+      `${s.id}: a Codex CLI rollout; restore writes Claude Code's layout only (its bytes: GET /api/store/objects/${s.id}/transcript.jsonl)`,
+    );
   const planned: PlannedFile[] = [];
   for (const f of files) {
     const stored = await storedDigest(client, `${s.id}/${f.objectName}`);
@@ -156,7 +175,8 @@ export const restoreCommand = defineCommand<RestoreOptions>({
     'unless --to names another. Every file is checked against the stored object’s sha256 before it takes its ' +
     'place. A file already there with the same bytes is left alone; a different one is refused (exit 1) ' +
     'unless --force, which keeps it as <file>.bak. Give ids, or the list’s filters to restore every session ' +
-    'they select. The server’s watcher reads a restored unchanged session as nothing new.',
+    'they select. The server’s watcher reads a restored unchanged session as nothing new. Codex CLI rollouts ' +
+    'and sessions without a known working directory are refused (Claude Code’s layout has no place for them).',
   examples: [
     'transcripts restore 5c0375b4',
     'transcripts restore 5c0375b4 1af7fc5e --dry-run',
