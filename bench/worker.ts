@@ -2,6 +2,7 @@
  * One measured task in its own process, so its peak RSS is its own:
  *   worker baseline <root>            read + JSON.parse every line (the baseline)
  *   worker ingest <dataDir> <root>    full (or incremental) in-process ingest
+ *   worker secrets <root>             secretlint's scan (src/secrets) over the same bytes
  * Prints one JSON line: { ms, maxRssMB, ...task figures }.
  */
 import { performance } from 'node:perf_hooks';
@@ -11,6 +12,7 @@ import { ingestTree } from '../src/ingest/ingest-tree.js';
 import { storeSink } from '../src/ingest/sink.js';
 import { openStore } from '../src/store/open-store.js';
 import { createMigrator } from '../src/migrations/runner.js';
+import { scanForSecrets } from './secret-scan.js';
 
 const [task, ...args] = process.argv.slice(2);
 
@@ -36,6 +38,12 @@ async function main(): Promise<Record<string, unknown>> {
     await store.close();
     if (r.failed.length) throw new Error(`ingest failed: ${JSON.stringify(r.failed.slice(0, 3))}`);
     return { ms, bytes: r.bytesRead, files: r.changedFiles, docs: r.docsWritten };
+  }
+  if (task === 'secrets') {
+    const files = (await scanTree(args[0]!)).map((f) => f.path);
+    const t0 = performance.now();
+    const r = await scanForSecrets(files);
+    return { ms: performance.now() - t0, ...r };
   }
   throw new Error(`unknown task ${task}`);
 }

@@ -36,6 +36,7 @@ import { migrateRoutes } from './routes/migrate.js';
 import { searchRoutes } from './routes/search.js';
 import { totalsRoutes } from './routes/totals.js';
 import { sessionRoutes } from './routes/sessions.js';
+import { shareRoutes } from './routes/share.js';
 import { turnsRoutes } from './routes/turns.js';
 import { storeRoutes } from './routes/store.js';
 import type { ImportStatus, WatchStatus } from './schemas/health.js';
@@ -134,6 +135,7 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   );
 
   app.route('/api/sessions', sessionRoutes(deps));
+  app.route('/api/sessions', shareRoutes(deps));
   app.route('/api/turns', turnsRoutes(deps));
   app.route('/api', searchRoutes(deps));
   app.route('/api', totalsRoutes(deps));

@@ -11,7 +11,22 @@ describe('settings', () => {
       userSettings: { transcriptPageSize: 100, transcriptAutoLoadMax: 2000, sessionListPageSize: 100 },
       system: { sessions: { idleThresholdMs: 300_000, liveWindowMs: 86_400_000 } },
       prices: LIST_PRICES,
+      secretPatterns: [],
     });
+  });
+
+  it("reads config.json's own secret patterns, leaving out the ones that cannot work", () => {
+    const { settings, warnings } = resolveSettings({
+      secrets: {
+        patterns: { 'internal-token': 'itk_[0-9a-f]{16}', broken: '(', empty: 'x*', 'bad name!': 'y' },
+      },
+    });
+    expect(settings.secretPatterns.map((p) => [p.rule, p.regex.source])).toEqual([
+      ['internal-token', 'itk_[0-9a-f]{16}'],
+    ]);
+    expect(warnings).toHaveLength(3);
+    expect(warnings.join('\n')).toMatch(/secrets\.patterns\.broken: .*left out/);
+    expect(warnings.join('\n')).toContain('secrets.patterns.empty: matches the empty text; left out');
   });
 
   it('reads model prices over the list prices, a cache price left out being the input price', () => {

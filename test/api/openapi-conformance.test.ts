@@ -74,6 +74,10 @@ const SAMPLE: Record<string, string> = {
   include_docs: 'false',
   after: 'a',
   session: BIG,
+  format: 'markdown',
+  tools: 'false',
+  thinking: 'false',
+  redact: 'true',
 };
 
 interface Answer {

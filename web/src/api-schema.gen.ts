@@ -514,6 +514,88 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/sessions/{id}/share': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The session as one file to share: self-contained HTML or Markdown, secrets redacted
+     * @description HTML (the default) is one file with inline CSS and script that loads nothing from anywhere; Markdown is the same conversation as text. Likely secrets (secretlint's recommended rules plus config.json's `secrets.patterns`) become `[redacted: <rule>]` unless `redact=false`; the `X-Redactions` header counts them by rule (`github=2, slack=1`). `format=summary` answers those counts as JSON, without the file.
+     */
+    get: {
+      parameters: {
+        query?: {
+          /** @description html (default), markdown or summary */
+          format?: 'html' | 'markdown' | 'summary';
+          /** @description one side: user (You) or assistant (Claude), as in the turns routes; both when absent */
+          role?: 'user' | 'assistant';
+          /** @description include tool calls and their results (default true) */
+          tools?: 'true' | 'false';
+          /** @description include Claude's thinking (default true) */
+          thinking?: 'true' | 'false';
+          /** @description replace likely secrets (default true; false keeps them) */
+          redact?: 'true' | 'false';
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The file, or the redaction summary */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'text/html': string;
+            'text/markdown': string;
+            'application/json': components['schemas']['ShareSummary'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/turns': {
     parameters: {
       query?: never;
@@ -1935,6 +2017,13 @@ export interface components {
       reconstructed: boolean;
       toolName?: string;
       success?: boolean;
+    };
+    ShareSummary: {
+      /** @description likely secrets redacted, by rule (secretlint rule name or config pattern) */
+      redactions: {
+        [key: string]: number;
+      };
+      total: number;
     };
     TurnsAcrossSessions: {
       total: number;

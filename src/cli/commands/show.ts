@@ -1,5 +1,6 @@
 /** `transcripts show <id|prefix>`: one session's details, as the UI's session page heads them. */
 import type { Session } from '../../client/api-client.js';
+import { resumeCommand } from '../../core/resume-command.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import {
@@ -46,6 +47,7 @@ export function sessionLines(s: Session): Array<[string, string | string[]]> {
     ['provenance', `${s.provenance} (source ${s.source}${s.hookRecorded ? ', hook-recorded' : ''})`],
     ['project', s.project ?? '—'],
     ['cwd', s.cwd ?? '—'],
+    ['resume', resumeCommand(s)],
     ['host', s.hostname ?? '—'],
     ['git branch', s.gitBranch ?? '—'],
     ['model', s.models.length ? s.models.join(', ') : '—'],

@@ -24,6 +24,7 @@ import { subagentHeadsQueryOptions } from '../queries/transcript.js';
 import { ConversationReader, MAIN_FILE, STICKY_OFFSET } from './-session/ConversationReader.js';
 import { EarlierEntries, LoadStatus } from './-session/LoadStatus.js';
 import { RawReader } from './-session/RawReader.js';
+import { SessionActions } from './-session/SessionActions.js';
 import { SessionDetails } from './-session/SessionDetails.js';
 import { TurnsList } from './-session/TurnsList.js';
 import { useTranscript } from './-session/use-transcript.js';
@@ -184,6 +185,7 @@ function SessionPage() {
   return (
     <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="session-page">
       <SessionDetails s={s} links={bp.sessionLinks} />
+      <SessionActions s={s} />
       <Box
         pos="sticky"
         top={56}
