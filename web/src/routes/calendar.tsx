@@ -37,6 +37,7 @@ import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
 import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { usePageKeys } from './-root/Shortcuts.js';
+import { usePageTitle } from '../lib/page-title.js';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MAX_MARKS = 6;
@@ -189,6 +190,7 @@ function CalendarPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const month = shownMonth(search);
+  usePageTitle(`Calendar, ${monthLabel(month)}`);
   const filters = calendarFilters(search);
   const { from, to } = monthBounds(month);
   // A project is every directory so named: one filter the API takes (`project`), as the list's.

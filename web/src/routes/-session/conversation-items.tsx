@@ -7,6 +7,7 @@ import { Badge, Box, Collapse, Group, Stack, Text, UnstyledButton } from '@manti
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { useState, type ReactNode } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
+import { Markdown } from '../../components/Markdown.js';
 import { HiddenCharactersBadge } from '../../components/RevealedText.js';
 import { holdsHidden } from '../../../../src/core/hidden-characters.js';
 import {
@@ -137,9 +138,9 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
         </Group>
         {e.thinking && <Thinking text={e.thinking} re={ctx.re} />}
         {text && (
-          <Text size="sm" className="ct-text" data-testid="msg-text">
-            <HighlightedText text={text} re={ctx.re} />
-          </Text>
+          <Box fz="sm" data-testid="msg-text">
+            <Markdown text={text} re={ctx.re} />
+          </Box>
         )}
         {e.images && e.images.length > 0 && <Images images={e.images} />}
         {e.truncated && (
