@@ -147,12 +147,21 @@ for (const [i, t] of TOOLS.entries()) {
     ]),
   );
 }
-records.push(assistantRecord('end', 'All done.'));
 const LINES = transcriptLines(records, {
   sessionId: SID,
   start: '2025-09-02T10:00:00.000Z',
   fields: { cwd: '/work/quokka' },
 });
+// Three days later, the session goes on: the reader draws a day separator there.
+LINES.push(
+  JSON.stringify({
+    ...assistantRecord('later', 'Back again.'),
+    sessionId: SID,
+    cwd: '/work/quokka',
+    timestamp: '2025-09-05T08:30:00.000Z',
+  }),
+);
+const IMAGE_SESSION = '691a4518-4fd8-43f8-b1f1-9ed6e635782e'; // a prompt with a PNG, in the corpus
 
 /** What must never be on the page, whatever a transcript holds. */
 async function executed(page: Page) {
@@ -342,6 +351,75 @@ describe.skipIf(!hasChromium)('the session reader: Markdown, code, tool calls by
     expect(await tree.textContent()).not.toContain('{"');
     expect(await call('mcp__zoo__feed').locator('pre', { hasText: '"animal"' }).count()).toBe(0);
     await screenshot(page, 'reader-tools');
+    suite.current.assertNoErrors();
+  });
+
+  it('draws a day separator where the date changes, the full time on hover', async () => {
+    const page = await suite.open(`/app/sessions/${SID}`);
+    await page.getByTestId('loaded-count').filter({ hasText: /^All / }).waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await page.getByTestId('day-separator').nth(1).waitFor();
+    const days = page.getByTestId('day-separator');
+    expect(await days.allTextContents()).toEqual(['Tuesday 2025-09-02', 'Friday 2025-09-05']);
+    expect(await days.nth(1).locator('[title]').getAttribute('title')).toBe(
+      '2025-09-05 08:30 UTC (2025-09-05T08:30:00.000Z)',
+    );
+    // Each message's clock says its full date on hover.
+    expect(
+      await page.getByTestId('msg-assistant').last().locator('[title$="UTC"]').first().getAttribute('title'),
+    ).toBe('2025-09-05 08:30 UTC');
+    await screenshot(page, 'reader-day-separator');
+    suite.current.assertNoErrors();
+  });
+
+  it('shows a stored image as a thumbnail that opens a viewer, fetching nothing from outside', async () => {
+    const outside: string[] = [];
+    const page = await suite.open();
+    page.on('request', (r) => {
+      const u = r.url();
+      if (!u.startsWith(server.url) && !u.startsWith('blob:')) outside.push(u);
+    });
+    await page.goto(`${server.url}/app/sessions/${IMAGE_SESSION}`);
+    const thumb = page.getByTestId('image-thumb').first();
+    await thumb.waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('[data-testid="image-thumb"] img');
+      return img && img.complete && img.naturalWidth > 0;
+    });
+    expect(await thumb.locator('img').getAttribute('src')).toMatch(/^blob:/);
+    await thumb.click();
+    const full = page.getByTestId('image-full');
+    await full.waitFor();
+    await page.waitForFunction(() => {
+      const img = document.querySelector('[data-testid="image-full"]');
+      return img && img.complete && img.naturalWidth > 0;
+    });
+    await screenshot(page, 'reader-image-viewer');
+    await page.keyboard.press('Escape');
+    await full.waitFor({ state: 'detached' });
+    expect(outside).toEqual([]);
+    suite.current.assertNoErrors();
+  });
+
+  it('puts the conversation first: a summary bar, the details folded and remembered', async () => {
+    const page = await suite.open(`/app/sessions/${TITLE_SESSION}`, { width: 1440, height: 900 });
+    await page.getByTestId('session-summary').waitFor();
+    for (const fact of ['project', 'model', 'started', 'active', 'tokens', 'cost'])
+      expect(await page.getByTestId(`summary-${fact}`).isVisible(), fact).toBe(true);
+    expect(await page.getByTestId('detail-started').isVisible()).toBe(false);
+    // The first message starts on the first screen, well above its fold.
+    const first = page.locator('[data-testid="msg-user"], [data-testid="msg-assistant"]').first();
+    await first.waitFor();
+    expect((await first.boundingBox())!.y).toBeLessThan(450);
+    await screenshot(page, 'reader-summary-bar');
+    await page.getByTestId('details-toggle').click();
+    await page.getByTestId('detail-started').waitFor();
+    // Remembered in this browser: open again after a reload.
+    await page.reload();
+    await page.getByTestId('detail-started').waitFor();
+    expect(await page.getByTestId('details-toggle').getAttribute('aria-expanded')).toBe('true');
+    await page.getByTestId('details-toggle').click();
+    await page.getByTestId('detail-started').waitFor({ state: 'hidden' });
     suite.current.assertNoErrors();
   });
 

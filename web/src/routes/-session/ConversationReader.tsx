@@ -9,6 +9,8 @@ import { WindowList } from '../../components/WindowList.js';
 import { EntryGrouper, type ReaderItem, type SubagentFileHead } from '../../lib/entry-groups.js';
 import type { TranscriptEntry } from '../../queries/api.js';
 import { itemRenderers, type ItemContext } from './conversation-items.js';
+import { dayBreaks } from '../../lib/day-breaks.js';
+import { DaySeparator } from './DaySeparator.js';
 import type { TranscriptState } from './use-transcript.js';
 import { useScrollToTarget } from './use-scroll-to-target.js';
 
@@ -40,6 +42,8 @@ interface ReaderRowProps extends Omit<ItemContext, 'toggle'> {
   item: ReaderItem;
   isTarget: boolean;
   onToggle: (key: string) => void;
+  /** The item starts a new day: its time, for the separator above it. */
+  dayStart?: string;
 }
 
 /**
@@ -47,7 +51,7 @@ interface ReaderRowProps extends Omit<ItemContext, 'toggle'> {
  * (the grouper keeps unchanged items' identity), so the rows on screen need not render again —
  * rendering them all on every page was most of what loading a long transcript cost.
  */
-const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, ...rest }: ReaderRowProps) {
+const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, dayStart, ...rest }: ReaderRowProps) {
   const { sessionId, file, re, target, open, subagentHeads, earlierUnloaded } = rest;
   const key = item.key;
   const ctx = useMemo<ItemContext>(
@@ -70,6 +74,7 @@ const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, ...rest }:
       data-target-item={isTarget ? '' : undefined}
       data-item={item.type}
     >
+      {dayStart && <DaySeparator at={dayStart} />}
       <Render item={item} ctx={ctx} />
     </div>
   );
@@ -169,10 +174,12 @@ export function ConversationReader({
   const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
 
   const earlierUnloaded = t.earlier > 0;
+  const breaks = useMemo(() => dayBreaks(items), [items]);
   const renderItem = (item: ReaderItem, i: number) => (
     <ReaderRow
       item={item}
       isTarget={i === targetItem}
+      dayStart={breaks.get(i)}
       target={i === targetItem ? target : undefined}
       open={open.has(item.key)}
       onToggle={toggle}

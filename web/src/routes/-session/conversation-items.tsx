@@ -17,10 +17,10 @@ import {
   type ReaderItem,
   type SubagentFileHead,
 } from '../../lib/entry-groups.js';
-import { formatBytes, formatClock, formatCountOf, formatTokens, shortModel } from '../../lib/format.js';
+import { formatClock, formatUtc, formatCountOf, formatTokens, shortModel } from '../../lib/format.js';
 import { hasMatch } from '../../lib/highlight.js';
 import { stripAnsi } from '../../lib/terminal-text.js';
-import type { TranscriptEntry } from '../../queries/api.js';
+import { ImageThumbs } from './ImageThumbs.js';
 import { SubagentThread, ToolCallView, callHoldsHidden } from './ToolCallView.js';
 import { targetProps } from './use-scroll-to-target.js';
 
@@ -60,18 +60,6 @@ function Spine({ color, children }: { color: string; children: ReactNode }) {
       <span className="ct-spine-dot" style={{ background: `var(--mantine-color-${color}-6)` }} />
       {children}
     </div>
-  );
-}
-
-function Images({ images }: { images: NonNullable<TranscriptEntry['images']> }) {
-  return (
-    <Group gap={6}>
-      {images.map((img, i) => (
-        <Badge key={i} variant="outline" color="gray" size="sm" tt="none" data-testid="image-placeholder">
-          🖼 image · {img.mediaType} · {formatBytes(img.bytes)}
-        </Badge>
-      ))}
-    </Group>
   );
 }
 
@@ -125,7 +113,7 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
               {shortModel(e.model)}
             </Text>
           )}
-          <Text size="xs" c="dimmed">
+          <Text size="xs" c="dimmed" title={formatUtc(e.timestamp)}>
             {formatClock(e.timestamp)}
           </Text>
           {e.usage && (
@@ -142,7 +130,9 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
             <Markdown text={text} re={ctx.re} />
           </Box>
         )}
-        {e.images && e.images.length > 0 && <Images images={e.images} />}
+        {e.images && e.images.length > 0 && (
+          <ImageThumbs images={e.images} sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+        )}
         {e.truncated && (
           <Text size="xs" c="dimmed">
             (shortened here; the raw reader shows the full line)
@@ -293,7 +283,9 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
               </Text>
             </UnstyledButton>
           )}
-          {e.images && e.images.length > 0 && <Images images={e.images} />}
+          {e.images && e.images.length > 0 && (
+            <ImageThumbs images={e.images} sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+          )}
         </Box>
         <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
       </Group>
