@@ -161,6 +161,44 @@ LINES.push(
     timestamp: '2025-09-05T08:30:00.000Z',
   }),
 );
+// A long answer whose one match is far below its top (as a compaction summary can be).
+const LONG_ENTRY = 25;
+LINES.push(
+  JSON.stringify({
+    ...assistantRecord(
+      'long',
+      [
+        ...Array.from({ length: 120 }, (_, i) => `Paragraph ${i} says nothing of note.`),
+        'At last, the platypus.',
+      ].join('\n\n'),
+    ),
+    sessionId: SID,
+    cwd: '/work/quokka',
+    timestamp: '2025-09-05T08:31:00.000Z',
+  }),
+);
+// One API message streamed as two lines (its thinking, then its text), the same id and usage.
+const STREAMED = [26, 27];
+for (const [k, content] of [
+  [{ type: 'thinking', thinking: 'Considering the burrow.' }],
+  [{ type: 'text', text: 'The burrow is **dry**.' }],
+].entries())
+  LINES.push(
+    JSON.stringify({
+      type: 'assistant',
+      uuid: `stream${k}`,
+      message: {
+        id: 'msg_streamed',
+        role: 'assistant',
+        model: 'claude-test',
+        content,
+        usage: { input_tokens: 1200, output_tokens: 80 },
+      },
+      sessionId: SID,
+      cwd: '/work/quokka',
+      timestamp: `2025-09-05T08:32:0${k}.000Z`,
+    }),
+  );
 const IMAGE_SESSION = '691a4518-4fd8-43f8-b1f1-9ed6e635782e'; // a prompt with a PNG, in the corpus
 
 /** What must never be on the page, whatever a transcript holds. */
@@ -366,7 +404,12 @@ describe.skipIf(!hasChromium)('the session reader: Markdown, code, tool calls by
     );
     // Each message's clock says its full date on hover.
     expect(
-      await page.getByTestId('msg-assistant').last().locator('[title$="UTC"]').first().getAttribute('title'),
+      await page
+        .getByTestId('msg-assistant')
+        .filter({ hasText: 'Back again' })
+        .locator('[title$="UTC"]')
+        .first()
+        .getAttribute('title'),
     ).toBe('2025-09-05 08:30 UTC');
     await screenshot(page, 'reader-day-separator');
     suite.current.assertNoErrors();
@@ -420,6 +463,87 @@ describe.skipIf(!hasChromium)('the session reader: Markdown, code, tool calls by
     expect(await page.getByTestId('details-toggle').getAttribute('aria-expanded')).toBe('true');
     await page.getByTestId('details-toggle').click();
     await page.getByTestId('detail-started').waitFor({ state: 'hidden' });
+    suite.current.assertNoErrors();
+  });
+
+  it('opens the calendar on the month of the latest activity when no month is given', async () => {
+    const res = await fetch(`${server.url}/api/sessions?limit=1`);
+    const latest = ((await res.json()) as { sessions: Array<{ lastActivity: string }> }).sessions[0]!
+      .lastActivity;
+    const month = latest.slice(0, 7);
+    const page = await suite.open('/app/calendar');
+    await page.waitForURL((u) => u.searchParams.get('month') === month);
+    const [y, m] = month.split('-').map(Number);
+    const name = new Date(Date.UTC(y!, m! - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+    await page
+      .getByTestId('calendar-month')
+      .filter({ hasText: `${name} ${y}` })
+      .waitFor();
+    expect(await page.title()).toBe(`Calendar, ${name} ${y} · transcripts`);
+    suite.current.assertNoErrors();
+  });
+
+  it('arrives from search on the match itself, in the middle of a long entry; n and N step through matches', async () => {
+    const page = await suite.open(`/app/sessions/${SID}?entry=${LONG_ENTRY}&q=platypus`);
+    const current = page.locator('mark.ct-mark-current');
+    await current.waitFor();
+    expect(await current.textContent()).toBe('platypus');
+    const box = (await current.boundingBox())!;
+    expect(box.y).toBeGreaterThan(150);
+    expect(box.y + box.height).toBeLessThan(900);
+
+    // n / N over every match, tool calls folded in a run included.
+    await page.goto(`${server.url}/app/sessions/${SID}?q=quokka`);
+    await page.getByTestId('msg-assistant').first().locator('mark.ct-mark').first().waitFor();
+    const order = () =>
+      page.evaluate(() => {
+        const all = [...document.querySelectorAll('[data-testid="conversation-reader"] mark.ct-mark')];
+        const i = all.findIndex((m: El) => m.classList.contains('ct-mark-current'));
+        const m: El = all[i];
+        return m
+          ? {
+              i,
+              top: Math.round(m.getBoundingClientRect().top + window.scrollY),
+              inTool: !!m.closest('[data-testid="tool-call"]'),
+            }
+          : null;
+      });
+    await page.keyboard.press('n');
+    await page.locator('mark.ct-mark-current').waitFor();
+    const first = (await order())!;
+    await page.keyboard.press('n');
+    await expect.poll(async () => (await order())?.top).toBeGreaterThan(first.top);
+    await page.keyboard.press('N');
+    await expect.poll(async () => (await order())?.top).toBe(first.top);
+    // On through the answer's matches into the folded tool calls.
+    let inTool = false;
+    for (let k = 0; k < 12 && !inTool; k++) {
+      await page.keyboard.press('n');
+      await page.waitForTimeout(150);
+      inTool = (await order())?.inTool ?? false;
+    }
+    expect(inTool).toBe(true);
+    const m = (await page.locator('mark.ct-mark-current').boundingBox())!;
+    expect(m.y).toBeGreaterThan(0);
+    expect(m.y).toBeLessThan(900);
+    await screenshot(page, 'reader-next-match');
+    suite.current.assertNoErrors();
+  });
+
+  it('shows one API message streamed as several lines as one turn, its tokens once', async () => {
+    const page = await suite.open(`/app/sessions/${SID}?entry=${STREAMED[1]}`);
+    await page.locator('[data-target-entry]').waitFor();
+    const parts = STREAMED.map((n) => page.locator(`[data-testid="msg-assistant"][data-entry="${n}"]`));
+    await parts[0]!.waitFor();
+    expect(await parts[0]!.getAttribute('data-continues')).toBeNull();
+    expect(await parts[1]!.getAttribute('data-continues')).toBe('');
+    const said = async (sel: string) =>
+      (await parts[0]!.locator(sel).count()) + (await parts[1]!.locator(sel).count());
+    expect(await said('[title="input / output tokens"]')).toBe(1);
+    expect(await parts[1]!.getByText('Claude', { exact: true }).count()).toBe(0);
+    expect(await parts[1]!.getByTestId('entry-link').textContent()).toBe(`#${STREAMED[1]}`);
+    expect(await parts[1]!.locator('strong').textContent()).toBe('dry');
+    await screenshot(page, 'reader-streamed-turn');
     suite.current.assertNoErrors();
   });
 

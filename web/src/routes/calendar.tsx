@@ -6,7 +6,7 @@
  */
 import { Box, Button, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { FilterChips } from '../components/FilterChips.js';
 import {
@@ -38,6 +38,7 @@ import { SessionRow } from './-list/SessionRow.js';
 import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 import { usePageTitle } from '../lib/page-title.js';
+import { latestActivityMonth } from '../queries/latest-month.js';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MAX_MARKS = 6;
@@ -59,6 +60,14 @@ function shownMonth(search: CalendarSearch): string {
 
 export const Route = createFileRoute('/calendar')({
   validateSearch: calendarSearchSchema,
+  // No month asked for: the month of the latest activity (the URL then says which).
+  beforeLoad: async ({ search, context: { queryClient } }) => {
+    if (search.month || search.day) return;
+    const filters = calendarFilters(search);
+    const cwds = await projectCwds(queryClient, filters.project);
+    const month = await latestActivityMonth(queryClient, apiFilters(filters, cwds));
+    throw redirect({ to: '/calendar', search: { ...search, month }, replace: true });
+  },
   loaderDeps: ({ search }) => ({
     month: shownMonth(search),
     filters: calendarFilters(search),

@@ -11,6 +11,8 @@ import type { TranscriptEntry } from '../../queries/api.js';
 import { itemRenderers, type ItemContext } from './conversation-items.js';
 import { dayBreaks } from '../../lib/day-breaks.js';
 import { DaySeparator } from './DaySeparator.js';
+import { matchingItems } from '../../lib/item-text.js';
+import { useMatchKeys } from './use-match-keys.js';
 import type { TranscriptState } from './use-transcript.js';
 import { useScrollToTarget } from './use-scroll-to-target.js';
 
@@ -46,13 +48,27 @@ interface ReaderRowProps extends Omit<ItemContext, 'toggle'> {
   dayStart?: string;
 }
 
+/** Whether item `i` goes on the API message the item before it began (streamed as more lines). */
+function continuesMessage(items: readonly ReaderItem[], i: number): boolean {
+  const a = items[i - 1];
+  const b = items[i];
+  return (
+    a?.type === 'message' &&
+    b?.type === 'message' &&
+    b.entry.role === 'assistant' &&
+    a.entry.role === 'assistant' &&
+    !!b.entry.messageId &&
+    a.entry.messageId === b.entry.messageId
+  );
+}
+
 /**
  * One item of the reader. Memoised: a page of entries arriving regroups only the items at the end
  * (the grouper keeps unchanged items' identity), so the rows on screen need not render again —
  * rendering them all on every page was most of what loading a long transcript cost.
  */
 const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, dayStart, ...rest }: ReaderRowProps) {
-  const { sessionId, file, re, target, open, subagentHeads, earlierUnloaded } = rest;
+  const { sessionId, file, re, target, open, subagentHeads, earlierUnloaded, continues } = rest;
   const key = item.key;
   const ctx = useMemo<ItemContext>(
     () => ({
@@ -64,8 +80,9 @@ const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, dayStart, 
       toggle: () => onToggle(key),
       subagentHeads,
       earlierUnloaded,
+      continues,
     }),
-    [sessionId, file, re, target, open, onToggle, key, subagentHeads, earlierUnloaded],
+    [sessionId, file, re, target, open, onToggle, key, subagentHeads, earlierUnloaded, continues],
   );
   const Render = itemRenderers[item.type];
   return (
@@ -175,11 +192,18 @@ export function ConversationReader({
 
   const earlierUnloaded = t.earlier > 0;
   const breaks = useMemo(() => dayBreaks(items), [items]);
+  const matches = useMemo(() => matchingItems(items, re), [items, re]);
+  const openItem = useCallback(
+    (k: string) => setOpen((prev) => (prev.has(k) ? prev : new Set(prev).add(k))),
+    [],
+  );
+  useMatchKeys(items, matches, virtualizerRef, openItem);
   const renderItem = (item: ReaderItem, i: number) => (
     <ReaderRow
       item={item}
       isTarget={i === targetItem}
       dayStart={breaks.get(i)}
+      continues={!breaks.has(i) && continuesMessage(items, i)}
       target={i === targetItem ? target : undefined}
       open={open.has(item.key)}
       onToggle={toggle}
