@@ -343,9 +343,13 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     expect(
       await page.getByTestId('project-swatch').evaluateAll((els) => els.map((e) => e.dataset.project)),
     ).toEqual(['happy']);
-    expect(activity.map((u) => [u.searchParams.get('project'), u.searchParams.has('cwd')])).toEqual([
-      ['happy', false],
-    ]);
+    // The month and the year strip above it ask for it the same way.
+    expect(activity.length).toBeGreaterThan(0);
+    expect(
+      new Set(
+        activity.map((u) => JSON.stringify([u.searchParams.get('project'), u.searchParams.has('cwd')])),
+      ),
+    ).toEqual(new Set([JSON.stringify(['happy', false])]));
     await page.goto(`${server.url}/app/`);
     await page.getByTestId('session-row').first().waitFor();
 
@@ -478,10 +482,14 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     }
     expect(offsets).toContain(next - 100);
     // …and the button above the reader loads one more at once.
+    // (With the details folded the reader starts near the top, so the top of the page is near its
+    // start: a page may load by itself first, moving the button as it keeps the view in place.)
     await page.evaluate(() => window.scrollTo(0, 0));
     const shown = async () => (await page.getByTestId('earlier-entries').textContent()) ?? '';
+    const button = page.getByTestId('load-earlier');
+    await expect.poll(() => button.isEnabled()).toBe(true);
     const left = await shown();
-    await page.getByTestId('load-earlier').click();
+    await button.evaluate((b) => (b as { click(): void }).click());
     await expect.poll(shown).not.toBe(left);
     suite.current.assertNoErrors();
   });

@@ -547,6 +547,19 @@ describe.skipIf(!hasChromium)('the session reader: Markdown, code, tool calls by
     suite.current.assertNoErrors();
   });
 
+  it('jumps to any month of the year from the strip of daily activity', async () => {
+    const page = await suite.open('/app/calendar?month=2025-12');
+    const day = page.locator('[data-testid="year-strip"] [data-strip-day="2025-09-02"]');
+    await expect.poll(() => day.getAttribute('title')).toMatch(/^2025-09-02 · [1-9]\d* sessions? · /);
+    await screenshot(page, 'reader-year-strip');
+    await day.click();
+    await page.waitForURL(
+      (u) => u.searchParams.get('month') === '2025-09' && u.searchParams.get('day') === '2025-09-02',
+    );
+    await page.getByTestId('calendar-month').filter({ hasText: 'September 2025' }).waitFor();
+    suite.current.assertNoErrors();
+  });
+
   it('titles every page', async () => {
     const page = await suite.open();
     for (const id of [SID, TITLE_SESSION]) {

@@ -39,6 +39,7 @@ import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 import { usePageTitle } from '../lib/page-title.js';
 import { latestActivityMonth } from '../queries/latest-month.js';
+import { YearStrip } from './-calendar/YearStrip.js';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MAX_MARKS = 6;
@@ -263,6 +264,11 @@ function CalendarPage() {
           </Button>
         </Group>
       </Group>
+      <YearStrip
+        month={month}
+        filters={apiFilters(filters, cwds)}
+        onPick={(m, day) => set({ month: m, day })}
+      />
       <FilterChips chips={filterChips(filters)} onRemove={(key) => set({ [key]: undefined })} />
       <ProjectDirs project={search.project} cwds={cwds} />
       <ListFilters filters={filters} onChange={(patch) => set(patch)} withDates={false} />
