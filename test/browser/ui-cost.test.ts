@@ -71,6 +71,12 @@ describe.skipIf(!hasChromium)('session cost, in Chromium', () => {
     expect(Object.keys(cost.byModel).sort()).toEqual([OPUS41, SONNET4].sort());
 
     const page = await suite.open(`/app/sessions/${TWO_MODELS}`);
+    // The summary bar says the cost; the details panel (folded by default) breaks it down.
+    await page
+      .getByTestId('summary-cost')
+      .filter({ hasText: formatCost(cost) })
+      .waitFor();
+    await page.getByTestId('details-toggle').click();
     const row = page.getByTestId('detail-cost');
     await row.waitFor();
     expect(await row.getByTestId('detail-cost-total').textContent()).toBe(formatCost(cost));
@@ -107,6 +113,12 @@ describe.skipIf(!hasChromium)('session cost, in Chromium', () => {
     expect(formatCost(cost)).toBe(`unpriced ${UNPRICED}`);
 
     const page = await suite.open(`/app/sessions/${id}`);
+    // The summary bar says so, and so does the details panel once opened.
+    await page
+      .getByTestId('summary-cost')
+      .filter({ hasText: `unpriced ${UNPRICED}` })
+      .waitFor();
+    await page.getByTestId('details-toggle').click();
     const total = page.getByTestId('detail-cost-total');
     await total.waitFor();
     expect(await total.textContent()).toBe(`unpriced ${UNPRICED}`);

@@ -52,6 +52,9 @@ describe.skipIf(!hasChromium)('a running session in Chromium', () => {
     await expect.poll(() => /watch: recording changes/.test(server.logs()), { timeout: 30_000 }).toBe(true);
     expect((await getJson(server, `/api/sessions/${ID}`)).body.status).toBe('running');
     const page = await suite.open(undefined, { height: 600 });
+    // The details panel open (a remembered choice): with it folded, 15 entries may not fill the
+    // page enough to scroll, and the update must be seen keeping a scroll position.
+    await page.addInitScript(() => window.localStorage.setItem('transcripts.sessionDetails.v1', 'open'));
     await page.goto(`${server.url}/app/sessions/${ID}?view=both`);
     const count = page.getByTestId('loaded-count');
     // Running reads "live", with the pulsing dot.

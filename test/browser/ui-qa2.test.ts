@@ -343,9 +343,13 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     expect(
       await page.getByTestId('project-swatch').evaluateAll((els) => els.map((e) => e.dataset.project)),
     ).toEqual(['happy']);
-    expect(activity.map((u) => [u.searchParams.get('project'), u.searchParams.has('cwd')])).toEqual([
-      ['happy', false],
-    ]);
+    // The month and the year strip above it ask for it the same way.
+    expect(activity.length).toBeGreaterThan(0);
+    expect(
+      new Set(
+        activity.map((u) => JSON.stringify([u.searchParams.get('project'), u.searchParams.has('cwd')])),
+      ),
+    ).toEqual(new Set([JSON.stringify(['happy', false])]));
     await page.goto(`${server.url}/app/`);
     await page.getByTestId('session-row').first().waitFor();
 
@@ -406,6 +410,10 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
 
   it('opens deep in a long transcript with the page holding the entry, then fills in above as you scroll', async () => {
     const page = await suite.open();
+    // The details panel open (as this browser can remember it), so the reader starts a screen
+    // down and the top of the page is not the top of the reader: the button, not the scroll,
+    // loads the last page below.
+    await page.addInitScript(() => localStorage.setItem('transcripts.sessionDetails.v1', 'open'));
     const offsets = transcriptOffsets(page, LONG);
     await page.goto(`${server.url}/app/sessions/${LONG}?entry=6400`);
     const target = page.locator('[data-target-entry]');

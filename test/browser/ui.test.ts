@@ -229,9 +229,16 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
     await page.getByTestId('calendar-today').click();
     const now = new Date().toISOString().slice(0, 7);
     expect(urlParams(page).get('month')).toBe(now);
-    // An invalid month falls back to this month.
+    // An invalid month falls back to no month: the month of the latest activity.
+    const latest = (await (await fetch(`${server.url}/api/sessions?limit=1`)).json()) as {
+      sessions: Array<{ lastActivity: string }>;
+    };
     await page.goto(`${server.url}/app/calendar?month=2026-13&day=nope`);
-    const label = new Date().toLocaleString('en', { month: 'long', year: 'numeric', timeZone: 'UTC' });
+    const label = new Date(latest.sessions[0]!.lastActivity).toLocaleString('en', {
+      month: 'long',
+      year: 'numeric',
+      timeZone: 'UTC',
+    });
     await page.getByTestId('calendar-month').filter({ hasText: label }).waitFor();
     suite.current.assertNoErrors();
   });

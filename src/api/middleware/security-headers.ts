@@ -16,13 +16,14 @@ import { secureHeaders } from 'hono/secure-headers';
  * from `/app/assets`. Styles need 'unsafe-inline' all the same: Mantine injects `<style>` tags at
  * run time (its CSS variables and color scheme) and React components set `style` attributes, and
  * neither can carry a nonce or a hash fixed at build time. Inline style cannot run code, so
- * scripts stay 'self' only. `data:` images: the page's icon is `data:,`.
+ * scripts stay 'self' only. `data:` images: the page's icon is `data:,`; `blob:` images: the reader's
+ * thumbnails, made in the page from the base64 blocks of an entry's own raw line.
  */
 export const APP_CSP = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:'],
+  imgSrc: ["'self'", 'data:', 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
   objectSrc: ["'none'"],

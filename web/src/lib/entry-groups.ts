@@ -31,6 +31,8 @@ export interface ToolResult {
   index: number;
   content: string;
   isError: boolean;
+  /** When the result was recorded. */
+  at?: string;
   /** The subagent a Task call ran (its file is `subagents/agent-<agentId>.jsonl`). */
   agentId?: string;
 }
@@ -41,6 +43,8 @@ export interface ToolCall {
   input: unknown;
   /** Entry index of the tool_use. */
   index: number;
+  /** When the tool use was recorded (the call's duration runs from it to its result's). */
+  at?: string;
   result?: ToolResult;
   /** Sidechain entries (in this file) of the subagent this call started. */
   subagent?: Entry[];
@@ -274,7 +278,9 @@ export class EntryGrouper {
     const run = items[at] as Extract<ReaderItem, { type: 'tools' }>;
     const calls = [...run.calls];
     for (const u of e.toolUses ?? []) {
-      calls.push({ id: u.id, name: u.name, input: u.input, index: e.index });
+      const call: ToolCall = { id: u.id, name: u.name, input: u.input, index: e.index };
+      if (e.timestamp) call.at = e.timestamp;
+      calls.push(call);
       this.#callItem.set(u.id, at);
       if (TASK_TOOLS.has(u.name)) this.#taskCalls.push(u.id);
     }
@@ -307,6 +313,7 @@ export class EntryGrouper {
     let placed = false;
     for (const r of results) {
       const result: ToolResult = { index: e.index, content: r.content, isError: r.isError };
+      if (e.timestamp) result.at = e.timestamp;
       if (r.agentId) result.agentId = r.agentId;
       if (this.#updateCall(items, r.toolUseId, (c) => ({ ...c, result }), e.index)) placed = true;
       else {

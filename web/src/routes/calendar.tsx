@@ -6,7 +6,7 @@
  */
 import { Box, Button, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { createFileRoute } from '@tanstack/react-router';
+import { createFileRoute, redirect } from '@tanstack/react-router';
 import { useMemo } from 'react';
 import { FilterChips } from '../components/FilterChips.js';
 import {
@@ -37,6 +37,9 @@ import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
 import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { usePageKeys } from './-root/Shortcuts.js';
+import { usePageTitle } from '../lib/page-title.js';
+import { latestActivityMonth } from '../queries/latest-month.js';
+import { YearStrip } from './-calendar/YearStrip.js';
 
 const WEEKDAYS = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'];
 const MAX_MARKS = 6;
@@ -58,6 +61,14 @@ function shownMonth(search: CalendarSearch): string {
 
 export const Route = createFileRoute('/calendar')({
   validateSearch: calendarSearchSchema,
+  // No month asked for: the month of the latest activity (the URL then says which).
+  beforeLoad: async ({ search, context: { queryClient } }) => {
+    if (search.month || search.day) return;
+    const filters = calendarFilters(search);
+    const cwds = await projectCwds(queryClient, filters.project);
+    const month = await latestActivityMonth(queryClient, apiFilters(filters, cwds));
+    throw redirect({ to: '/calendar', search: { ...search, month }, replace: true });
+  },
   loaderDeps: ({ search }) => ({
     month: shownMonth(search),
     filters: calendarFilters(search),
@@ -189,6 +200,7 @@ function CalendarPage() {
   const search = Route.useSearch();
   const navigate = Route.useNavigate();
   const month = shownMonth(search);
+  usePageTitle(`Calendar, ${monthLabel(month)}`);
   const filters = calendarFilters(search);
   const { from, to } = monthBounds(month);
   // A project is every directory so named: one filter the API takes (`project`), as the list's.
@@ -252,6 +264,11 @@ function CalendarPage() {
           </Button>
         </Group>
       </Group>
+      <YearStrip
+        month={month}
+        filters={apiFilters(filters, cwds)}
+        onPick={(m, day) => set({ month: m, day })}
+      />
       <FilterChips chips={filterChips(filters)} onRemove={(key) => set({ [key]: undefined })} />
       <ProjectDirs project={search.project} cwds={cwds} />
       <ListFilters filters={filters} onChange={(patch) => set(patch)} withDates={false} />

@@ -46,6 +46,7 @@ import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { useListPosition } from './-list/use-list-position.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 import { useSavedFilters } from './-root/use-saved-items.js';
+import { usePageTitle } from '../lib/page-title.js';
 
 /** The API parameters of the list's URL state (a project resolves against the directories the API knows). */
 function listParams(search: SessionListSearch, cwds?: readonly FacetValue[]): SessionListParams {
@@ -84,6 +85,7 @@ export const Route = createFileRoute('/')({
 
 function SessionListPage() {
   const search = Route.useSearch();
+  usePageTitle('Sessions');
   const navigate = Route.useNavigate();
   const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
   const cwds = useProjectCwds(search.project);

@@ -32,6 +32,7 @@ import { ListFilters } from './-list/ListFilters.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 import { useRecentSearches } from './-root/use-saved-items.js';
+import { usePageTitle } from '../lib/page-title.js';
 
 const PAGE = SEARCH_PAGE_SIZE;
 
@@ -99,6 +100,7 @@ function Hit({ hit, q }: { hit: SearchHit; q: string }) {
 
 function SearchPage() {
   const search = Route.useSearch();
+  usePageTitle(search.q ? `Search: ${search.q}` : 'Search');
   const navigate = Route.useNavigate();
   const [text, setText] = useState(search.q ?? '');
   useEffect(() => setText(search.q ?? ''), [search.q]);

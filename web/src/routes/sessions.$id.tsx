@@ -29,6 +29,7 @@ import { SessionDetails } from './-session/SessionDetails.js';
 import { TurnsList } from './-session/TurnsList.js';
 import { useTranscript } from './-session/use-transcript.js';
 import { usePageKeys } from './-root/Shortcuts.js';
+import { usePageTitle } from '../lib/page-title.js';
 
 export const Route = createFileRoute('/sessions/$id')({
   validateSearch: sessionSearchSchema,
@@ -112,6 +113,7 @@ function SessionPage() {
     refetchIntervalInBackground: false,
   }).data;
   const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
+  usePageTitle(s.title ?? `Session ${id.slice(0, 8)}`);
   const view = search.view ?? 'both';
   const reader = search.reader ?? 'conversation';
   const file = chooseFile(s, search.file);

@@ -36,6 +36,7 @@ import { ProjectDirs } from './-list/ProjectDirs.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 import { NoTurns } from './-turns/NoTurns.js';
 import { SessionTurns } from './-turns/SessionTurns.js';
+import { usePageTitle } from '../lib/page-title.js';
 
 const PAGE = TURNS_PAGE_SIZE;
 
@@ -58,6 +59,7 @@ export const Route = createFileRoute('/turns')({
 
 function TurnsPage() {
   const search = Route.useSearch();
+  usePageTitle('Turns');
   const navigate = Route.useNavigate();
   const role = search.role ?? DEFAULT_TURN_ROLE;
   const offset = search.offset ?? 0;

@@ -65,9 +65,17 @@ function FacetSelect({
       }
       w={attribute === 'cwd' ? 220 : 170}
       maw="100%"
-      comboboxProps={{ withinPortal: true }}
+      // The list is as wide as its longest value (a full model id or directory), not the field.
+      comboboxProps={{ withinPortal: true, width: 'max-content', position: 'bottom-start' }}
     />
   );
+}
+
+/** `2025-09-01`: a real calendar day written the ISO way. */
+export function isIsoDay(s: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
+  const ms = Date.parse(`${s}T00:00:00Z`);
+  return !Number.isNaN(ms) && new Date(ms).toISOString().slice(0, 10) === s;
 }
 
 /**
@@ -98,6 +106,8 @@ function DateRange({
   const set = (which: 'from' | 'to', value: string) => {
     const next = { from: shownFrom || undefined, to: shownTo || undefined, [which]: value || undefined };
     setTyped({ from: next.from ?? '', to: next.to ?? '' });
+    // Half-typed or not a day: kept in the field, not applied (its error says the form).
+    if ((next.from && !isIsoDay(next.from)) || (next.to && !isIsoDay(next.to))) return;
     if (next.from && next.to && next.from > next.to) return;
     // A valid pair applies whole: a date held back as inverted goes in once the other makes it valid.
     sent.current = next;
@@ -111,16 +121,25 @@ function DateRange({
         <TextInput
           key={which}
           size="xs"
-          type="date"
+          // ISO, as every date in the UI reads (a native date field shows the browser's locale).
+          type="text"
+          inputMode="numeric"
+          placeholder="YYYY-MM-DD"
+          maxLength={10}
+          leftSection={
+            <Text size="xs" c="dimmed" component="span">
+              {which === 'from' ? 'From' : 'To'}
+            </Text>
+          }
+          leftSectionWidth={40}
+          leftSectionPointerEvents="none"
           aria-label={which === 'from' ? 'From date' : 'To date'}
+          title="A UTC day, YYYY-MM-DD"
           data-testid={`filter-${which}`}
           value={shown[which]}
-          // Each bounds the other: From no later than To, To no earlier than From.
-          max={which === 'from' ? shownTo || undefined : undefined}
-          min={which === 'to' ? shownFrom || undefined : undefined}
           onChange={(e) => set(which, e.currentTarget.value)}
           w={150}
-          error={inverted}
+          error={inverted || (shown[which] !== '' && !isIsoDay(shown[which]))}
         />
       ))}
       {inverted && (

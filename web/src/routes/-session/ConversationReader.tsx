@@ -9,6 +9,10 @@ import { WindowList } from '../../components/WindowList.js';
 import { EntryGrouper, type ReaderItem, type SubagentFileHead } from '../../lib/entry-groups.js';
 import type { TranscriptEntry } from '../../queries/api.js';
 import { itemRenderers, type ItemContext } from './conversation-items.js';
+import { dayBreaks } from '../../lib/day-breaks.js';
+import { DaySeparator } from './DaySeparator.js';
+import { matchingItems } from '../../lib/item-text.js';
+import { useMatchKeys } from './use-match-keys.js';
 import type { TranscriptState } from './use-transcript.js';
 import { useScrollToTarget } from './use-scroll-to-target.js';
 
@@ -40,6 +44,22 @@ interface ReaderRowProps extends Omit<ItemContext, 'toggle'> {
   item: ReaderItem;
   isTarget: boolean;
   onToggle: (key: string) => void;
+  /** The item starts a new day: its time, for the separator above it. */
+  dayStart?: string;
+}
+
+/** Whether item `i` goes on the API message the item before it began (streamed as more lines). */
+function continuesMessage(items: readonly ReaderItem[], i: number): boolean {
+  const a = items[i - 1];
+  const b = items[i];
+  return (
+    a?.type === 'message' &&
+    b?.type === 'message' &&
+    b.entry.role === 'assistant' &&
+    a.entry.role === 'assistant' &&
+    !!b.entry.messageId &&
+    a.entry.messageId === b.entry.messageId
+  );
 }
 
 /**
@@ -47,8 +67,8 @@ interface ReaderRowProps extends Omit<ItemContext, 'toggle'> {
  * (the grouper keeps unchanged items' identity), so the rows on screen need not render again —
  * rendering them all on every page was most of what loading a long transcript cost.
  */
-const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, ...rest }: ReaderRowProps) {
-  const { sessionId, file, re, target, open, subagentHeads, earlierUnloaded } = rest;
+const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, dayStart, ...rest }: ReaderRowProps) {
+  const { sessionId, file, re, target, open, subagentHeads, earlierUnloaded, continues } = rest;
   const key = item.key;
   const ctx = useMemo<ItemContext>(
     () => ({
@@ -60,8 +80,9 @@ const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, ...rest }:
       toggle: () => onToggle(key),
       subagentHeads,
       earlierUnloaded,
+      continues,
     }),
-    [sessionId, file, re, target, open, onToggle, key, subagentHeads, earlierUnloaded],
+    [sessionId, file, re, target, open, onToggle, key, subagentHeads, earlierUnloaded, continues],
   );
   const Render = itemRenderers[item.type];
   return (
@@ -70,6 +91,7 @@ const ReaderRow = memo(function ReaderRow({ item, isTarget, onToggle, ...rest }:
       data-target-item={isTarget ? '' : undefined}
       data-item={item.type}
     >
+      {dayStart && <DaySeparator at={dayStart} />}
       <Render item={item} ctx={ctx} />
     </div>
   );
@@ -169,10 +191,19 @@ export function ConversationReader({
   const onNearStart = useCallback(() => loadEarlier(), [loadEarlier]);
 
   const earlierUnloaded = t.earlier > 0;
+  const breaks = useMemo(() => dayBreaks(items), [items]);
+  const matches = useMemo(() => matchingItems(items, re), [items, re]);
+  const openItem = useCallback(
+    (k: string) => setOpen((prev) => (prev.has(k) ? prev : new Set(prev).add(k))),
+    [],
+  );
+  useMatchKeys(items, matches, virtualizerRef, openItem);
   const renderItem = (item: ReaderItem, i: number) => (
     <ReaderRow
       item={item}
       isTarget={i === targetItem}
+      dayStart={breaks.get(i)}
+      continues={!breaks.has(i) && continuesMessage(items, i)}
       target={i === targetItem ? target : undefined}
       open={open.has(item.key)}
       onToggle={toggle}

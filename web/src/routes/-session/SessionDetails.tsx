@@ -21,7 +21,7 @@ import {
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { ApiAnchor } from '../../components/ApiLink.js';
-import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { IconChevronDown, IconChevronRight } from '@tabler/icons-react';
 import { Fragment, type ReactNode } from 'react';
 import { ProvenanceChip } from '../../components/ProvenanceChip.js';
 import { StatusMarker } from '../../components/StatusMarker.js';
@@ -39,6 +39,11 @@ import {
 } from '../../lib/format.js';
 import type { SessionDetail } from '../../queries/api.js';
 import { RecordingCard } from './RecordingCard.js';
+import { SessionSummaryBar } from './SessionSummaryBar.js';
+import { useRememberedToggle } from '../../lib/remembered-toggle.js';
+
+/** Whether the details panel is open, in this browser's localStorage (`open` / `closed`). */
+export const DETAILS_OPEN_KEY = 'transcripts.sessionDetails.v1';
 import { sessionHref, type Blueprint } from '../../queries/blueprint.js';
 
 function Row({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -94,9 +99,9 @@ function Card({ title, children }: { title: string; children: ReactNode }) {
 export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprint['sessionLinks'] }) {
   const tools = Object.entries(s.toolCallsByName).sort((a, b) => b[1] - a[1]);
   const subagentFiles = s.files.filter((f) => f.name !== 'transcript.jsonl');
-  // On a phone the cards would push the transcript a few screens down: they fold behind a button.
-  const narrow = useMediaQuery('(max-width: 48em)', undefined, { getInitialValueInEffect: false }) ?? false;
-  const [opened, { toggle }] = useDisclosure(false);
+  // The cards would push the conversation a screen down: they fold behind a button (folded by
+  // default, as this browser last left them), the summary bar saying the essentials meanwhile.
+  const [opened, toggle] = useRememberedToggle(DETAILS_OPEN_KEY, false);
   return (
     <Stack gap="sm" data-testid="session-details">
       <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
@@ -130,7 +135,8 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
           </Group>
         </Stack>
       </Group>
-      {narrow && (
+      <Group gap="sm">
+        <SessionSummaryBar s={s} />
         <Button
           size="compact-xs"
           variant="light"
@@ -139,11 +145,12 @@ export function SessionDetails({ s, links }: { s: SessionDetail; links: Blueprin
           aria-expanded={opened}
           data-testid="details-toggle"
           w="fit-content"
+          leftSection={opened ? <IconChevronDown size={14} /> : <IconChevronRight size={14} />}
         >
-          {opened ? 'Hide details' : 'Details: where, when, usage, tools'}
+          {opened ? 'Hide details' : 'Details'}
         </Button>
-      )}
-      <Collapse expanded={!narrow || opened}>
+      </Group>
+      <Collapse expanded={opened}>
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
           <Card title="Session">
             <Table withRowBorders={false} verticalSpacing={1} horizontalSpacing={4}>

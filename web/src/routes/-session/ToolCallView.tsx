@@ -9,11 +9,12 @@ import { useEffect, useState } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { HiddenCharactersBadge } from '../../components/RevealedText.js';
 import type { SubagentFileHead, ToolCall } from '../../lib/entry-groups.js';
-import { formatCountOf } from '../../lib/format.js';
+import { formatCountOf, formatDuration } from '../../lib/format.js';
 import { diffStat, editDiff, type DiffLine } from '../../lib/line-diff.js';
 import { hasMatch } from '../../lib/highlight.js';
 import { holdsHidden } from '../../../../src/core/hidden-characters.js';
 import { targetProps } from './use-scroll-to-target.js';
+import { FailedBadge, ToolInput, ToolOutput } from './tool-kinds.js';
 
 const MAX_INLINE = 20_000;
 
@@ -47,6 +48,13 @@ export function callSubject(name: string, input: unknown): string {
 /** Whether a call's input (`input`, as shown) or result holds hidden characters (RevealedText). */
 export function callHoldsHidden(call: ToolCall, input = stringifyInput(call.input)): boolean {
   return holdsHidden(input) || holdsHidden(call.result?.content ?? '');
+}
+
+/** From the tool use to its result; undefined when either time is unknown. */
+export function callDuration(call: ToolCall): number | undefined {
+  const a = call.at ? Date.parse(call.at) : NaN;
+  const b = call.result?.at ? Date.parse(call.result.at) : NaN;
+  return Number.isFinite(a) && Number.isFinite(b) && b >= a ? b - a : undefined;
 }
 
 export function stringifyInput(input: unknown): string {
@@ -119,15 +127,20 @@ export function ToolCallView({
   useEffect(() => {
     if (target !== undefined) setOpen(true);
   }, [target]);
-  const diff = editDiff(call.name, call.input);
-  const stat = diff ? diffStat(diff.hunks) : null;
+  const edit = editDiff(call.name, call.input);
+  const stat = edit ? diffStat(edit.hunks) : null;
+  // A Write is the file it wrote, highlighted (its stat still says how many lines).
+  const diff = call.name === 'Write' ? undefined : edit;
   const failed = call.result?.isError;
   const hidden = callHoldsHidden(call, input);
+  const took = callDuration(call);
   return (
     <Box
       data-testid="tool-call"
       data-tool={call.name}
       data-entry={call.index}
+      data-failed={failed ? '' : undefined}
+      className="ct-tool-call"
       pl={4}
       {...targetProps(target !== undefined && target === call.index)}
     >
@@ -152,11 +165,18 @@ export function ToolCallView({
               </Text>
             </Text>
           )}
-          {failed && (
-            <Badge size="xs" color="red" variant="light" style={{ flexShrink: 0 }}>
-              error
-            </Badge>
+          {took !== undefined && (
+            <Text
+              size="xs"
+              c="dimmed"
+              style={{ flexShrink: 0 }}
+              title="from the call to its result"
+              data-testid="tool-duration"
+            >
+              {formatDuration(took)}
+            </Text>
           )}
+          {failed && <FailedBadge />}
           {hidden && <HiddenCharactersBadge />}
           {!call.result && (
             <Badge size="xs" color="gray" variant="outline" style={{ flexShrink: 0 }}>
@@ -184,11 +204,8 @@ export function ToolCallView({
               ))}
             </>
           ) : (
-            <div>
-              <Text size="xs" c="dimmed">
-                input
-              </Text>
-              <Clipped text={input} re={re} />
+            <div data-testid="tool-input-view">
+              <ToolInput name={call.name} input={call.input} re={re} open={target !== undefined} />
             </div>
           )}
           {call.result && (
@@ -201,7 +218,14 @@ export function ToolCallView({
                 {failed ? 'result (error)' : 'result'}
               </Text>
               <Box c={failed ? 'red.2' : undefined}>
-                <Clipped text={call.result.content} re={re} />
+                <ToolOutput
+                  name={call.name}
+                  input={call.input}
+                  content={call.result.content}
+                  isError={!!failed}
+                  re={re}
+                  open={target !== undefined && target === call.result.index}
+                />
               </Box>
             </div>
           )}
@@ -247,10 +271,10 @@ function SubagentCall({
         </Text>
       </Text>
       {full &&
-        (diff ? (
+        (diff && use.name !== 'Write' ? (
           diff.hunks.map((h, i) => <Diff key={i} lines={h} re={re} />)
         ) : (
-          <Clipped text={stringifyInput(use.input)} re={re} />
+          <ToolInput name={use.name} input={use.input} re={re} open />
         ))}
     </Box>
   );
@@ -284,12 +308,16 @@ export function SubagentThread({
         const isTarget = e.index === target;
         const uses = e.toolUses ?? [];
         const result = e.toolResults?.map((r) => r.content).join('\n') ?? '';
+        const failed = e.toolResults?.some((r) => r.isError) ?? false;
         const text = e.text || e.thinking || (uses.length ? '' : result) || (uses.length ? '' : e.kind);
         return (
           <Box key={e.index} data-entry={e.index} {...targetProps(isTarget)}>
-            <Text size="xs" c="dimmed">
-              #{e.index} {e.role === 'tool_result' ? 'result' : e.role}
-            </Text>
+            <Group gap={6}>
+              <Text size="xs" c={failed ? 'red.4' : 'dimmed'}>
+                #{e.index} {e.role === 'tool_result' ? 'result' : e.role}
+              </Text>
+              {failed && <FailedBadge />}
+            </Group>
             {text &&
               (isTarget && !e.text && !e.thinking ? (
                 <Clipped text={text} re={re} />

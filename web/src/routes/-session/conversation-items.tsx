@@ -7,6 +7,7 @@ import { Badge, Box, Collapse, Group, Stack, Text, UnstyledButton } from '@manti
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { useState, type ReactNode } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
+import { Markdown } from '../../components/Markdown.js';
 import { HiddenCharactersBadge } from '../../components/RevealedText.js';
 import { holdsHidden } from '../../../../src/core/hidden-characters.js';
 import {
@@ -16,10 +17,10 @@ import {
   type ReaderItem,
   type SubagentFileHead,
 } from '../../lib/entry-groups.js';
-import { formatBytes, formatClock, formatCountOf, formatTokens, shortModel } from '../../lib/format.js';
+import { formatClock, formatUtc, formatCountOf, formatTokens, shortModel } from '../../lib/format.js';
 import { hasMatch } from '../../lib/highlight.js';
 import { stripAnsi } from '../../lib/terminal-text.js';
-import type { TranscriptEntry } from '../../queries/api.js';
+import { ImageThumbs } from './ImageThumbs.js';
 import { SubagentThread, ToolCallView, callHoldsHidden } from './ToolCallView.js';
 import { targetProps } from './use-scroll-to-target.js';
 
@@ -34,6 +35,8 @@ export interface ItemContext {
   subagentHeads: SubagentFileHead[];
   /** Entries before the first loaded one are still to load (a call may be among them). */
   earlierUnloaded?: boolean;
+  /** A further streamed part of the API message the item before began: no header of its own. */
+  continues?: boolean;
 }
 
 function EntryLink({ sessionId, file, index }: { sessionId: string; file: string; index: number }) {
@@ -53,24 +56,12 @@ function EntryLink({ sessionId, file, index }: { sessionId: string; file: string
   );
 }
 
-function Spine({ color, children }: { color: string; children: ReactNode }) {
+function Spine({ color, children, dot = true }: { color: string; children: ReactNode; dot?: boolean }) {
   return (
     <div className="ct-spine">
-      <span className="ct-spine-dot" style={{ background: `var(--mantine-color-${color}-6)` }} />
+      {dot && <span className="ct-spine-dot" style={{ background: `var(--mantine-color-${color}-6)` }} />}
       {children}
     </div>
-  );
-}
-
-function Images({ images }: { images: NonNullable<TranscriptEntry['images']> }) {
-  return (
-    <Group gap={6}>
-      {images.map((img, i) => (
-        <Badge key={i} variant="outline" color="gray" size="sm" tt="none" data-testid="image-placeholder">
-          🖼 image · {img.mediaType} · {formatBytes(img.bytes)}
-        </Badge>
-      ))}
-    </Group>
   );
 }
 
@@ -107,41 +98,52 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
   // A You message reads as the You turn does (a slash command as `/init args`).
   const text = you ? item.prompt : e.text;
   return (
-    <Spine color={you ? 'blue' : 'orange'}>
+    <Spine color={you ? 'blue' : 'orange'} dot={!ctx.continues}>
       <Stack
         gap={4}
-        py={6}
+        py={ctx.continues ? 0 : 6}
+        pb={6}
         data-testid={you ? 'msg-user' : 'msg-assistant'}
+        data-continues={ctx.continues ? '' : undefined}
+        pos="relative"
         data-entry={e.index}
         {...targetProps(e.index === ctx.target)}
       >
-        <Group gap={8}>
-          <Text size="sm" fw={700} c={you ? 'blue.3' : 'orange.3'}>
-            {you ? 'You' : 'Claude'}
-          </Text>
-          {e.model && (
-            <Text size="xs" c="dimmed">
-              {shortModel(e.model)}
+        {ctx.continues ? (
+          <Box pos="absolute" top={0} right={0}>
+            <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+          </Box>
+        ) : (
+          <Group gap={8}>
+            <Text size="sm" fw={700} c={you ? 'blue.3' : 'orange.3'}>
+              {you ? 'You' : 'Claude'}
             </Text>
-          )}
-          <Text size="xs" c="dimmed">
-            {formatClock(e.timestamp)}
-          </Text>
-          {e.usage && (
-            <Text size="xs" c="dimmed" title="input / output tokens">
-              {formatTokens(e.usage.input + e.usage.cacheRead + e.usage.cacheWrite)} in ·{' '}
-              {formatTokens(e.usage.output)} out
+            {e.model && (
+              <Text size="xs" c="dimmed">
+                {shortModel(e.model)}
+              </Text>
+            )}
+            <Text size="xs" c="dimmed" title={formatUtc(e.timestamp)}>
+              {formatClock(e.timestamp)}
             </Text>
-          )}
-          <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
-        </Group>
+            {e.usage && (
+              <Text size="xs" c="dimmed" title="input / output tokens">
+                {formatTokens(e.usage.input + e.usage.cacheRead + e.usage.cacheWrite)} in ·{' '}
+                {formatTokens(e.usage.output)} out
+              </Text>
+            )}
+            <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+          </Group>
+        )}
         {e.thinking && <Thinking text={e.thinking} re={ctx.re} />}
         {text && (
-          <Text size="sm" className="ct-text" data-testid="msg-text">
-            <HighlightedText text={text} re={ctx.re} />
-          </Text>
+          <Box fz="sm" data-testid="msg-text">
+            <Markdown text={text} re={ctx.re} />
+          </Box>
         )}
-        {e.images && e.images.length > 0 && <Images images={e.images} />}
+        {e.images && e.images.length > 0 && (
+          <ImageThumbs images={e.images} sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+        )}
         {e.truncated && (
           <Text size="xs" c="dimmed">
             (shortened here; the raw reader shows the full line)
@@ -292,7 +294,9 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
               </Text>
             </UnstyledButton>
           )}
-          {e.images && e.images.length > 0 && <Images images={e.images} />}
+          {e.images && e.images.length > 0 && (
+            <ImageThumbs images={e.images} sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+          )}
         </Box>
         <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
       </Group>

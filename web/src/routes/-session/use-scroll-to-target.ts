@@ -9,6 +9,7 @@
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useRef, type RefObject } from 'react';
 import { settleScroll, stickyBottom } from '../../components/settle-scroll.js';
+import { focusMark } from './use-match-keys.js';
 
 /** Gap kept between the sticky bars and the entry's top. */
 const MARGIN = 8;
@@ -33,6 +34,15 @@ export function useScrollToTarget(
       index: () => index.current,
       find: () => document.querySelector('[data-target-entry]'),
       top: () => stickyBottom(offset) + MARGIN,
+      // Arrived from search: the first match in the entry is the current one, and when the entry
+      // is long enough to hold it off screen, it is brought to the middle of the view.
+      onDone: (settled) => {
+        const m = settled ? document.querySelector<HTMLElement>('[data-target-entry] mark.ct-mark') : null;
+        if (!m) return;
+        const r = m.getBoundingClientRect();
+        if (r.top < stickyBottom(offset) || r.bottom > window.innerHeight) focusMark(m);
+        else m.classList.add('ct-mark-current');
+      },
     });
   }, [mark, ready, virtualizerRef, offset]);
 }
