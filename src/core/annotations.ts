@@ -31,7 +31,7 @@ export function tagProblem(tag: unknown): string | null {
 
 /** Why `note` cannot be a note, or null. */
 export function noteProblem(note: string): string | null {
-  const bytes = Buffer.byteLength(note, 'utf8');
+  const bytes = new TextEncoder().encode(note).length;
   return bytes > MAX_NOTE_BYTES ? `the note is ${bytes} bytes; at most ${MAX_NOTE_BYTES} are kept` : null;
 }
 
