@@ -72,6 +72,13 @@ export async function purgeForgotten(
   let objects = 0;
   for (const o of await store.objects.list(sessionId)) if (await store.objects.delete(o.key)) objects++;
   for (const id of sessionLocals(sessionId)) await store.docs.deleteLocal(id);
+  await dropFromTreeIndexes(store.docs, sessionId);
+  return { documents, objects };
+}
+
+/** Removes the session's files from the tree indexes, so the next backfill reads them again. */
+async function dropFromTreeIndexes(docs: DocStore, sessionId: string): Promise<void> {
+  const store = { docs };
   for (const id of await store.docs.localIds(TREE_INDEX_PREFIX)) {
     const index = await store.docs.getLocal<TreeIndex>(id);
     if (!index?.files) continue;
@@ -79,7 +86,6 @@ export async function purgeForgotten(
     if (files.length !== Object.keys(index.files).length)
       await store.docs.putLocal(id, { ...index, files: Object.fromEntries(files) });
   }
-  return { documents, objects };
 }
 
 /** Lifts a session's tombstone: the next backfill reads it again. False when there was none. */
@@ -87,8 +93,10 @@ export async function unforgetSession(store: Store, sessionId: string): Promise<
   const doc = await store.docs.get(tombstoneId(sessionId));
   if (!doc) return false;
   const r = await store.docs.delete(doc._id, doc._rev);
-  // Nothing of the session stays, not even the deleted tombstone's row.
+  // Nothing of the session stays, not even the deleted tombstone's row; and no index says its
+  // files were read (a watcher may have noted them meanwhile).
   await store.docs.purgeSession(sessionId);
+  await dropFromTreeIndexes(store.docs, sessionId);
   return r.status === 'written';
 }
 

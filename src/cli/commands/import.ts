@@ -148,6 +148,7 @@ async function importBundle(
           : '') +
         '; nothing written',
     );
+    forgottenLine(io.out, plan);
     return reportConflicts(ctx, plan.conflicts);
   }
   const startedAt = new Date().toISOString();

@@ -25,6 +25,13 @@ import { totalsCommand } from './totals.js';
 import { transcriptCommand } from './transcript.js';
 import { turnsCommand } from './turns.js';
 import { uninstallCommand } from './uninstall.js';
+import { starCommand } from './star.js';
+import { unstarCommand } from './unstar.js';
+import { tagCommand } from './tag.js';
+import { noteCommand } from './note.js';
+import { forgetCommand } from './forget.js';
+import { forgottenCommand } from './forgotten.js';
+import { unforgetCommand } from './unforget.js';
 
 export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   serveCommand as CommandSpec<never>,
@@ -46,6 +53,13 @@ export const COMMANDS: ReadonlyArray<CommandSpec<never>> = [
   activityCommand as CommandSpec<never>,
   facetsCommand as CommandSpec<never>,
   totalsCommand as CommandSpec<never>,
+  starCommand as CommandSpec<never>,
+  unstarCommand as CommandSpec<never>,
+  tagCommand as CommandSpec<never>,
+  noteCommand as CommandSpec<never>,
+  forgetCommand as CommandSpec<never>,
+  forgottenCommand as CommandSpec<never>,
+  unforgetCommand as CommandSpec<never>,
   hookCommand as CommandSpec<never>,
   hooksInstallCommand as CommandSpec<never>,
   hooksUninstallCommand as CommandSpec<never>,
