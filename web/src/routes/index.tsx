@@ -5,6 +5,7 @@
  * two empty states (nothing recorded yet / nothing matches these filters). Above it, the count and
  * what those sessions used and cost (`GET /api/totals`, same filters; `-list/ListTotals.tsx`).
  */
+import { annotationParams } from '../lib/annotation-params.js';
 import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
@@ -58,7 +59,10 @@ function listParams(search: SessionListSearch, cwds?: readonly FacetValue[]): Se
 
 /** The filters, id prefix and free text of the list's API parameters: what its totals are asked. */
 function listFilterParams(search: SessionListSearch, cwds?: readonly FacetValue[]): SessionListParams {
-  return listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds);
+  return {
+    ...listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds),
+    ...annotationParams(search),
+  };
 }
 
 /** The words of the free text, marked in each row's title and project. */
@@ -236,7 +240,17 @@ function SavedFiltersMenu() {
               onClick={() => {
                 const p = parseOmnibox(s.query, Date.now());
                 if (p.kind !== 'query') return;
-                void navigate({ search: { ...p.filters, text: p.text || undefined, idPrefix: p.idPrefix } });
+                const { starred, tags, hasNote, ...filters } = p.filters;
+                void navigate({
+                  search: {
+                    ...filters,
+                    text: p.text || undefined,
+                    idPrefix: p.idPrefix,
+                    starred: starred ? 'true' : undefined,
+                    tag: tags?.join(','),
+                    hasNote: hasNote ? 'true' : undefined,
+                  },
+                });
               }}
             >
               Apply
