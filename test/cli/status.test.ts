@@ -52,7 +52,7 @@ describe('transcripts status', () => {
     const json = JSON.parse((await runCommand(['status', '--json', '--webapi', s.url])).stdout);
     expect(json.instance).toMatchObject({ url: s.url, source: 'flag' });
     expect(json.health.counts).toEqual(health.counts);
-    expect(json.migrate.currentVersion).toBe(10);
+    expect(json.migrate.currentVersion).toBe(11);
   });
 
   it('finds the installed instance through its instance.env', async () => {

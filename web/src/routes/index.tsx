@@ -6,6 +6,7 @@
  * what those sessions used and cost (`GET /api/totals`, same filters; `-list/ListTotals.tsx`).
  */
 import { annotationParams } from '../lib/annotation-params.js';
+import type { AnnotationSummary } from '../components/ListStar.js';
 import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
@@ -105,6 +106,14 @@ function SessionListPage() {
   const facts = useRowFacts(columns, sortedBy);
 
   const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
+  const marks = useMemo(
+    () =>
+      Object.assign({}, ...list.data.pages.map((p) => p.annotations ?? {})) as Record<
+        string,
+        AnnotationSummary
+      >,
+    [list.data],
+  );
   const total = list.data.pages[0]?.total ?? 0;
   const re = useMemo(() => textRegExp(search.text), [search.text]);
   const chips = filterChips(search);
@@ -192,7 +201,9 @@ function SessionListPage() {
           items={all}
           getKey={(s) => s.id}
           estimateSize={() => 72}
-          renderItem={(s) => <SessionRow s={s} re={re} sortedBy={sortedBy} facts={facts} />}
+          renderItem={(s) => (
+            <SessionRow s={s} re={re} sortedBy={sortedBy} facts={facts} mark={marks[s.id]} />
+          )}
           onNearEnd={loadMore}
           virtualizerRef={virtualizerRef}
           scrollPaddingStart={56}
