@@ -71,6 +71,11 @@ describe.skipIf(!hasChromium)(hasChromium ? 'annotations in the web UI' : skipRe
     await page.getByTestId('bookmark-list').waitFor({ state: 'detached' });
     expect((await annotation(POMODORO)).bookmarks).toEqual([]);
 
+    // Search covers the note.
+    await page.goto(`${suite.server.url}/app/search?q=timer%20works`);
+    await page.getByTestId('note-hit').first().waitFor();
+    expect(await page.getByTestId('note-hit').first().innerText()).toContain('Works; see the **timer**');
+
     await page.goto(`${suite.server.url}/app/?starred=true&tag=demo`);
     await page.locator(`a[href*="${POMODORO}"]`).first().waitFor();
     expect(await page.locator(`a[href*="${RATE_LIMIT}"]`).count()).toBe(0);
