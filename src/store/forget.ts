@@ -148,15 +148,19 @@ export function guardForgotten(store: Store): Store {
     const forgotten = await forgottenAmong(docs, input.filter((d) => !isTombstone(d)).map(sessionOf));
     const accepted = input.filter((d) => isTombstone(d) || !forgotten.has(sessionOf(d)));
     const written = accepted.length > 0 || input.length === 0 ? await write(accepted) : [];
-    const byId = new Map(written.map((r) => [r.id, r]));
-    const results = input.map(
-      (d): WriteResult =>
-        byId.get(d._id) ?? {
-          id: d._id,
-          status: 'conflict',
-          reason: `session ${sessionOf(d)} is forgotten (${tombstoneId(sessionOf(d))})`,
-        },
+    // In input order: the engine answers one result per accepted document, in its order (an id
+    // may come twice in one batch).
+    let next = 0;
+    const results = input.map((d): WriteResult =>
+      isTombstone(d) || !forgotten.has(sessionOf(d))
+        ? written[next++]!
+        : {
+            id: d._id,
+            status: 'conflict',
+            reason: `session ${sessionOf(d)} is forgotten (${tombstoneId(sessionOf(d))})`,
+          },
     );
+    const byId = new Map(written.map((r) => [r.id, r]));
     // A tombstone written here forgets its session; and a session forgotten while this write was
     // under way (checked before it, committed after the purge) is purged again.
     const tombstoned = accepted
