@@ -7,6 +7,7 @@
  * const app = createApp({ store });
  * const res = await app.request('/api/sessions?limit=10');
  */
+import { annotationRoutes } from './routes/annotations.js';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { HTTPException } from 'hono/http-exception';
@@ -139,6 +140,7 @@ export function createApp(options: CreateAppOptions): OpenAPIHono {
   app.route('/api/turns', turnsRoutes(deps));
   app.route('/api', searchRoutes(deps));
   app.route('/api', totalsRoutes(deps));
+  app.route('/api', annotationRoutes(deps));
   app.route('/api/store', storeRoutes(deps));
   app.route('/api/ingest', ingestRoutes(deps));
   app.route('/api/migrate', migrateRoutes(deps));

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'not_found'
   | 'method_not_allowed'
   | 'conflict'
+  | 'gone'
   | 'too_large'
   | 'unsupported_media_type'
   | 'range_not_satisfiable'
@@ -49,6 +50,8 @@ export function codeForStatus(status: number): ErrorCode {
       return 'method_not_allowed';
     case 409:
       return 'conflict';
+    case 410:
+      return 'gone';
     case 413:
     case 431:
       return 'too_large';

@@ -108,6 +108,10 @@ describe('session selection', () => {
     expect(inRange('chunk:s1:subagents/a.jsonl:000000000100')).toBe(true);
     expect(inRange('event:s1:2026-01-01T00:00:00.000Z:h')).toBe(true);
     expect(inRange('summary:s1')).toBe(true);
+    expect(inRange('annotation:s1')).toBe(true);
+    expect(inRange('tombstone:s1')).toBe(true);
+    expect(inRange('annotation:s10')).toBe(false);
+    expect(inRange('tombstone:s10')).toBe(false);
     expect(inRange('summary:s10')).toBe(false);
     expect(inRange('chunk:s10:transcript.jsonl:000000000000')).toBe(false);
     expect(inRange('event:s1x:2026:h')).toBe(false);

@@ -6,6 +6,7 @@
  * written. The original object is what gets sent, never zod's parsed copy, so content (and the
  * content hash that decides "unchanged") is exactly what the source stored.
  */
+import { isUserDocType, userDocProblem } from '../core/annotations.js';
 import { describeZodError, docIds, sessionDocSchema, summaryActivityProblem } from '../core/documents.js';
 import { objectKeyProblem, sessionIdProblem } from '../core/object-key.js';
 import { contentHash, parseRev } from '../core/revision.js';
@@ -45,6 +46,12 @@ export function checkBundleDoc(value: unknown): CheckedDoc {
     };
   if ('_rev' in v)
     return { ok: false, reason: `${v._id}: carries a _rev (revision markers are removed in bundles)` };
+  if (isUserDocType(v.type)) {
+    const problem = userDocProblem(v);
+    if (problem) return { ok: false, reason: `${v._id}: ${problem}` };
+    const sid = sessionIdProblem(v.sessionId as string);
+    return sid ? { ok: false, reason: `${v._id}: sessionId: ${sid}` } : { ok: true, doc: v as BundleDoc };
+  }
   const parsed = sessionDocSchema.safeParse(v);
   if (!parsed.success) return { ok: false, reason: `${v._id}: ${describeZodError(parsed.error)}` };
   const d = parsed.data;

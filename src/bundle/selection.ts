@@ -47,9 +47,12 @@ export class SessionActivity {
 /** Id ranges (inclusive, for `_all_docs` startkey/endkey) holding every document of one session. */
 export function sessionDocRanges(sessionId: string): Array<{ startkey: string; endkey: string }> {
   const HIGH = '\uffff';
+  // In id order: annotation < chunk < event < summary < tombstone.
   return [
+    { startkey: `annotation:${sessionId}`, endkey: `annotation:${sessionId}` },
     { startkey: `chunk:${sessionId}:`, endkey: `chunk:${sessionId}:${HIGH}` },
     { startkey: `event:${sessionId}:`, endkey: `event:${sessionId}:${HIGH}` },
     { startkey: `summary:${sessionId}`, endkey: `summary:${sessionId}` },
+    { startkey: `tombstone:${sessionId}`, endkey: `tombstone:${sessionId}` },
   ];
 }

@@ -56,7 +56,8 @@ export type {
   RevsResult,
 };
 
-export type Query = Record<string, string | number | boolean | undefined | null>;
+/** Query parameters; an array repeats its parameter (`tag=a&tag=b`). */
+export type Query = Record<string, string | number | boolean | string[] | undefined | null>;
 
 /** The JSON type of a field, as `typeof` names it (`array` for arrays, `object` for others). */
 export type FieldKind = 'string' | 'number' | 'boolean' | 'array' | 'object';
@@ -297,7 +298,10 @@ export class ApiClient {
 
   url(path: string, query?: Query): string {
     const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined && v !== null) qs.set(k, String(v));
+    for (const [k, v] of Object.entries(query ?? {})) {
+      if (Array.isArray(v)) for (const item of v) qs.append(k, item);
+      else if (v !== undefined && v !== null) qs.set(k, String(v));
+    }
     const s = qs.toString();
     return `${this.baseUrl}${path}${s ? `?${s}` : ''}`;
   }
@@ -457,6 +461,9 @@ export class ApiClient {
     q: SessionFilters & {
       idPrefix?: string;
       text?: string;
+      starred?: 'true';
+      tag?: string[];
+      hasNote?: 'true';
       sort?: SessionSortKey;
       dir?: SortDirection;
       limit?: number;

@@ -104,6 +104,8 @@ export interface IngestSessionResult {
   conflicts: string[];
   /** Files not read because they no longer continue what was stored (which is kept). */
   kept: Array<{ path: string; objectName: string; reason: string }>;
+  /** The session is forgotten (it has a tombstone): nothing was read or written. */
+  forgotten?: boolean;
 }
 
 /** How much of a file before its cursor is fingerprinted (`FileCursor.tail`). */
@@ -142,6 +144,19 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
   const problem = sessionIdProblem(sessionId);
   if (problem) throw new IngestError(problem);
 
+  // A forgotten session is not read at all (the store refuses its writes anyway; see store/forget.ts).
+  if (await sink.getDoc(`tombstone:${sessionId}`)) {
+    return {
+      sessionId,
+      bytesRead: 0,
+      entries: 0,
+      docsWritten: 0,
+      docsUnchanged: 0,
+      conflicts: [],
+      kept: [],
+      forgotten: true,
+    };
+  }
   const stored = await sink.getLocal<SessionCursor>(cursorId(sessionId));
   let cursor: SessionCursor = stored?.v === 1 ? stored : freshCursor(options);
 

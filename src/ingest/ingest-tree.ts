@@ -58,6 +58,8 @@ export interface IngestTreeResult {
   kept: Array<{ file: string; reason: string }>;
   /** Folders and files the walk could not read (permissions, a looping link): nothing of them is stored. */
   skipped: SkippedPath[];
+  /** Sessions not read because they are forgotten. */
+  forgotten: number;
 }
 
 export interface TreeIndex {
@@ -90,6 +92,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     failed: [],
     kept: [],
     skipped,
+    forgotten: 0,
   };
 
   // Files whose size or mtime differ from the index, grouped by session.
@@ -190,7 +193,10 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
       result.docsUnchanged += r.docsUnchanged;
       for (const c of r.conflicts) result.failed.push({ file: files[0]!.path, error: `conflict: ${c}` });
       for (const k of r.kept) result.kept.push({ file: k.path, reason: k.reason });
-      for (const f of files) index.files[f.path] = { size: f.size, mtimeMs: f.mtimeMs, sessionId };
+      // A forgotten session's files stay out of the index: asked again each run (one lookup), they
+      // are read again once the session is unforgotten.
+      if (r.forgotten) result.forgotten++;
+      else for (const f of files) index.files[f.path] = { size: f.size, mtimeMs: f.mtimeMs, sessionId };
     } catch (err) {
       if (options.signal?.aborted) throw err;
       for (const f of files) result.failed.push({ file: f.path, error: message(err) });

@@ -9,6 +9,7 @@ import { transcriptEntries } from './007-transcript-entries.js';
 import { speakerSplit } from './008-speaker-split.js';
 import { fullText } from './009-full-text.js';
 import { dailyActivity } from './010-daily-activity.js';
+import { sessionAnnotations } from './011-session-annotations.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -22,4 +23,5 @@ export const MIGRATIONS: readonly Migration[] = [
   speakerSplit,
   fullText,
   dailyActivity,
+  sessionAnnotations,
 ];

@@ -42,8 +42,8 @@ async function viewAnswers(s: Store) {
 }
 
 describe('migration runner', () => {
-  it('has ten view-only migrations numbered 1..10', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  it('has eleven view-only migrations numbered 1..11', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
     expect(MIGRATIONS.every((m) => !m.transformsDocs)).toBe(true);
   });
 
@@ -51,7 +51,7 @@ describe('migration runner', () => {
     const m = createMigrator(store);
     let status = await m.status();
     expect(status.currentVersion).toBe(0);
-    expect(status.pending).toHaveLength(10);
+    expect(status.pending).toHaveLength(11);
 
     const dry = await m.up({ dryRun: true });
     expect(dry.steps.every((s) => s.status === 'planned')).toBe(true);
@@ -62,23 +62,23 @@ describe('migration runner', () => {
     expect(up3.steps.map((s) => s.status)).toEqual(['applied', 'applied', 'applied']);
     status = await m.status();
     expect(status.currentVersion).toBe(3);
-    expect(status.pending.map((p) => p.version)).toEqual([4, 5, 6, 7, 8, 9, 10]);
+    expect(status.pending.map((p) => p.version)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
     expect(status.applied.every((a) => a.at !== null)).toBe(true);
     expect(await store.docs.get('_design/session-rollup')).not.toBeNull();
 
     await m.up();
     const down = await m.down({ steps: 3 });
-    expect(down.steps.map((s) => s.version)).toEqual([10, 9, 8]);
-    expect((await m.status()).pending.map((p) => p.version)).toEqual([8, 9, 10]);
-    expect(await store.docs.get('_design/full-text')).toBeNull();
-    await expect(store.views.turns('x', undefined, { offset: 0, limit: 1 })).rejects.toBeInstanceOf(
+    expect(down.steps.map((s) => s.version)).toEqual([11, 10, 9]);
+    expect((await m.status()).pending.map((p) => p.version)).toEqual([9, 10, 11]);
+    expect(await store.docs.get('_design/daily-activity')).toBeNull();
+    await expect(store.views.dailyActivity('2025-01-01', '2025-01-02', {})).rejects.toBeInstanceOf(
       ViewMissingError,
     );
   });
 
   it('rejects impossible targets with a range error', async () => {
     const m = createMigrator(store);
-    await expect(m.up({ to: 11 })).rejects.toBeInstanceOf(MigrationRangeError);
+    await expect(m.up({ to: 12 })).rejects.toBeInstanceOf(MigrationRangeError);
     await expect(m.up({ to: -1 })).rejects.toBeInstanceOf(MigrationRangeError);
     await m.up({ to: 5 });
     await expect(m.up({ to: 2 })).rejects.toBeInstanceOf(MigrationRangeError);
@@ -99,7 +99,7 @@ describe('migration runner', () => {
     const before = await viewAnswers(store);
     expect(before.total).toBeGreaterThan(20);
     expect(before.search.total).toBeGreaterThan(0);
-    await m.down({ steps: 10 });
+    await m.down({ steps: 11 });
     expect((await m.status()).currentVersion).toBe(0);
     await m.up();
     expect(await viewAnswers(store)).toEqual(before);
@@ -107,7 +107,7 @@ describe('migration runner', () => {
 
   it('stops at a failing step, keeps the marker consistent, and says which step failed', async () => {
     const failing: Migration = {
-      version: 11,
+      version: 12,
       name: 'always-fails',
       transformsDocs: true,
       up: () => Promise.reject(new Error('boom')),
@@ -115,11 +115,11 @@ describe('migration runner', () => {
     };
     const m = createMigrator(store, [...MIGRATIONS, failing]);
     const r = await m.up();
-    expect(r.error).toContain('11 (always-fails)');
-    expect(r.to).toBe(10);
-    expect(r.steps.at(-1)).toMatchObject({ version: 11, status: 'failed', error: 'boom' });
-    expect((await m.status()).currentVersion).toBe(10);
-    expect(docTransformsBetween(3, 11, [...MIGRATIONS, failing]).map((x) => x.version)).toEqual([11]);
-    expect(docTransformsBetween(0, 10)).toEqual([]);
+    expect(r.error).toContain('12 (always-fails)');
+    expect(r.to).toBe(11);
+    expect(r.steps.at(-1)).toMatchObject({ version: 12, status: 'failed', error: 'boom' });
+    expect((await m.status()).currentVersion).toBe(11);
+    expect(docTransformsBetween(3, 12, [...MIGRATIONS, failing]).map((x) => x.version)).toEqual([12]);
+    expect(docTransformsBetween(0, 11)).toEqual([]);
   });
 });

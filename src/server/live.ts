@@ -139,6 +139,12 @@ export function startLive(options: LiveOptions): Live {
       for (const k of r.kept) log(`watch: ${k.path} not read, stored history kept: ${k.reason}`);
       // The tree index remembers what was ingested, for the next catch-up and for deletion scans.
       index ??= (await store.docs.getLocal<TreeIndex>(indexId)) ?? { v: 1, files: {} };
+      if (r.forgotten) {
+        // Never remembered as read: once unforgotten, the next catch-up or backfill reads it again.
+        for (const { f } of present) delete index.files[f.path];
+        indexDirty = true;
+        return;
+      }
       for (const { f, st } of present)
         index.files[f.path] = { size: st.size, mtimeMs: Math.trunc(st.mtimeMs), sessionId };
       indexDirty = true;

@@ -113,6 +113,14 @@ export interface DocStore {
   bulkUpsert(docs: DocInput[]): Promise<WriteResult[]>;
   /** Deletes when `rev` is current (a tombstone stays in the change sequence). */
   delete(id: string, rev: string): Promise<WriteResult>;
+  /**
+   * Removes every document of one session for good (forget, DESIGN §13): the views drop their rows
+   * as for a delete, and then the rows themselves go, deletion markers included, so nothing of the
+   * session stays in the documents or the change sequence. Ids in `keep` (its tombstone) stay.
+   */
+  purgeSession(sessionId: string, keep?: string[]): Promise<{ documents: number }>;
+  /** Ids of the local documents that start with `prefix`, in id order. */
+  localIds(prefix: string): Promise<string[]>;
   allDocs(options?: AllDocsOptions): Promise<AllDocsResult>;
   /**
    * Live documents' stored content in id order, as UTF-8 bytes: the canonical JSON of every field
@@ -225,6 +233,7 @@ export const VIEW_NAMES = [
   'speaker_split',
   'full_text',
   'daily_activity',
+  'session_annotations',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -248,6 +257,30 @@ export interface SessionFilter {
    * the session list's free-text filter (views-common/session-filter.ts, `listText`).
    */
   text?: string;
+  /** Only starred sessions (needs the `session_annotations` view). */
+  starred?: boolean;
+  /** Sessions carrying every one of these tags. */
+  tags?: string[];
+  /** Only sessions with a note. */
+  hasNote?: boolean;
+}
+
+/** What a session's annotation view row says (see core/annotations.ts). */
+export interface AnnotationRow {
+  sessionId: string;
+  starred: boolean;
+  tags: string[];
+  note: string;
+  bookmarks: number;
+}
+
+/** A bookmarked entry, across sessions (the Bookmarks page). */
+export interface BookmarkRow {
+  sessionId: string;
+  file: string;
+  index: number;
+  note: string | null;
+  at: string;
 }
 
 /** A row of the session rollup: the summary plus what hook events added. */
@@ -416,6 +449,20 @@ export interface Views {
   ): Promise<Array<{ value: string; sessions: number }>>;
   /** The tokens of the sessions `filter` selects, by model (most tokens first). */
   tokenTotals(filter?: SessionFilter): Promise<TokenTotals>;
+  /** The annotations of those of `ids` that have one (`session_annotations`). */
+  annotations(ids: string[]): Promise<Map<string, AnnotationRow>>;
+  /** Tags with the number of sessions `filter` selects that carry each, most used first. */
+  tagFacet(filter?: SessionFilter): Promise<Array<{ value: string; sessions: number }>>;
+  /** Every bookmarked entry, newest bookmark first. */
+  bookmarks(page: Page): Promise<{ total: number; bookmarks: BookmarkRow[] }>;
+  /**
+   * Sessions whose note holds every word of `q` (case aside), newest note first: full-text search
+   * over notes, beside the transcript search.
+   */
+  searchNotes(
+    q: string,
+    page: Page,
+  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }>;
 }
 
 /** What `Views.tokenTotals` answers. */

@@ -11,6 +11,7 @@
 import { join } from 'node:path';
 import { makeDirs } from '../config/make-dirs.js';
 import type { DocStore, ObjectStore, Store, StoreCapabilities, Views } from './contract.js';
+import { guardForgotten } from './forget.js';
 import { CachedObjectTotals, invalidatingWrites } from './object-totals.js';
 import { storeSettings, type StoreEnv, type StoreSettings } from './store-settings.js';
 
@@ -68,7 +69,8 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     // A shared bucket is written by other processes too: their objects count within this long.
     maxAgeMs: objects.shared ? SHARED_TOTALS_MAX_AGE_MS : Number.POSITIVE_INFINITY,
   });
-  return {
+  // Tombstones outrank every source: every write of every client passes the one guard.
+  return guardForgotten({
     docs: engine.docs,
     objects: invalidatingWrites(objects.objects, totals),
     views: engine.views,
@@ -81,7 +83,7 @@ export async function openStore(options: OpenStoreOptions): Promise<Store> {
     withMigrationLock: (fn) => engine.withMigrationLock(fn),
     stats: async () => ({ ...(await engine.counts()), ...(await totals.get()) }),
     close: () => (closing ??= Promise.all([engine.close(), objects.close()]).then(() => undefined)),
-  };
+  });
 }
 
 async function openDocEngine(dataDir: string, settings: StoreSettings): Promise<DocEngine> {

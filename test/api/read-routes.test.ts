@@ -793,7 +793,7 @@ describeEngines('read routes', (engine) => {
       expect(body).toMatchObject({
         status: 'ok',
         store: { engine: engine.name, state: 'ready' },
-        schema: { currentVersion: 10, latestVersion: 10, pending: [] },
+        schema: { currentVersion: 11, latestVersion: 11, pending: [] },
         search: { enabled: true },
         import: { state: 'skipped' },
       });

@@ -38,7 +38,7 @@ describe('export → import round trip over the whole corpus', () => {
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const manifest = JSON.parse(await readFile(path.join(bundle, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 'transcripts-bundle', formatVersion: 1, schemaVersion: 10 });
+    expect(manifest).toMatchObject({ format: 'transcripts-bundle', formatVersion: 1, schemaVersion: 11 });
     expect(manifest.source.url).toBe(a.url);
     expect(manifest.counts.documents).toBe(snapA.docs.size);
     expect(manifest.counts.objects).toBe(snapA.objects.size);

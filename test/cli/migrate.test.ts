@@ -23,50 +23,50 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'status', '--webapi', s.url]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('schema version 10 of 10, up to date');
+    expect(lines[0]).toBe('schema version 11 of 11, up to date');
     expect(lines[1]).toMatch(/^VERSION\s+NAME\s+STATE\s+APPLIED AT$/);
-    expect(lines).toHaveLength(12);
+    expect(lines).toHaveLength(13);
     expect(lines[2]).toMatch(/^\s+1\s+session-rollup\s+applied\s+\d{4}-\d{2}-\d{2}T/);
-    expect(await status()).toMatchObject({ currentVersion: 10, latestVersion: 10, pending: [] });
+    expect(await status()).toMatchObject({ currentVersion: 11, latestVersion: 11, pending: [] });
   });
 
   it('down --steps 3 --dry-run changes nothing', async () => {
     const r = await runCommand(['migrate', 'down', '--steps', '3', '--dry-run', '--webapi', s.url]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /dry run: migrate down would revert 3 migrations, version 10 → 7; nothing changed/,
+      /dry run: migrate down would revert 3 migrations, version 11 → 8; nothing changed/,
     );
-    expect((await status()).currentVersion).toBe(10);
+    expect((await status()).currentVersion).toBe(11);
   });
 
   it('down --steps 3, then status shows three pending', async () => {
     const r = await runCommand(['migrate', 'down', '--steps', '3', '--webapi', s.url]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/migrate down: version 10 → 7/);
+    expect(r.stdout).toMatch(/migrate down: version 11 → 8/);
     // Each reverted step says so (not "applied"), newest first.
     const rows = r.stdout.trimEnd().split('\n').slice(2);
     expect(rows).toHaveLength(3);
-    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${10 - i}\\s+\\S+\\s+reverted$`)));
+    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${11 - i}\\s+\\S+\\s+reverted$`)));
     const st = await status();
-    expect(st.currentVersion).toBe(7);
-    expect(st.pending.map((p: { version: number }) => p.version)).toEqual([8, 9, 10]);
+    expect(st.currentVersion).toBe(8);
+    expect(st.pending.map((p: { version: number }) => p.version)).toEqual([9, 10, 11]);
     const table = await runCommand(['migrate', 'status', '--webapi', s.url]);
-    expect(table.stdout).toMatch(/schema version 7 of 10, 3 pending/);
+    expect(table.stdout).toMatch(/schema version 8 of 11, 3 pending/);
     expect(table.stdout.match(/ pending /g)).toHaveLength(3);
     // The API keeps answering; what needs a reverted view says so.
     expect((await getJson(s, '/api/health')).body.status).toBe('degraded');
   });
 
   it('up --to stops where asked, and its dry run changes nothing', async () => {
-    const dry = await runCommand(['migrate', 'up', '--to', '8', '--dry-run', '--webapi', s.url]);
-    expect(dry.stdout).toMatch(/dry run: migrate up would apply 1 migration, version 7 → 8/);
-    expect(dry.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+8\s+\S+\s+planned$/);
-    expect((await status()).currentVersion).toBe(7);
-    const r = await runCommand(['migrate', 'up', '--to', '8', '--webapi', s.url]);
-    expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/migrate up: version 7 → 8\n/);
-    expect(r.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+8\s+\S+\s+applied$/);
+    const dry = await runCommand(['migrate', 'up', '--to', '9', '--dry-run', '--webapi', s.url]);
+    expect(dry.stdout).toMatch(/dry run: migrate up would apply 1 migration, version 8 → 9/);
+    expect(dry.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+9\s+\S+\s+planned$/);
     expect((await status()).currentVersion).toBe(8);
+    const r = await runCommand(['migrate', 'up', '--to', '9', '--webapi', s.url]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/migrate up: version 8 → 9\n/);
+    expect(r.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+9\s+\S+\s+applied$/);
+    expect((await status()).currentVersion).toBe(9);
   });
 
   it('up applies the rest; --json gives the run', async () => {
@@ -74,15 +74,15 @@ describe('migrate', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       dryRun: false,
-      from: 8,
-      to: 10,
+      from: 9,
+      to: 11,
       steps: [
-        { version: 9, status: 'applied' },
         { version: 10, status: 'applied' },
+        { version: 11, status: 'applied' },
       ],
     });
     const again = await runCommand(['migrate', 'up', '--webapi', s.url]);
-    expect(again.stdout).toMatch(/nothing to do; schema version 10/);
+    expect(again.stdout).toMatch(/nothing to do; schema version 11/);
   });
 
   it('bad values are usage errors (exit 2), an impossible target refused by the API too', async () => {
@@ -98,8 +98,8 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /--to must be an integer from 0 to 10, got 99 \(refused by the transcripts API at /,
+      /--to must be an integer from 0 to 11, got 99 \(refused by the transcripts API at /,
     );
-    expect((await status()).currentVersion).toBe(10);
+    expect((await status()).currentVersion).toBe(11);
   });
 });

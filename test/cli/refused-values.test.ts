@@ -54,9 +54,9 @@ describe('a flag value the server refuses is a usage error naming the flag (exit
 
   it('migrate up --to and migrate down --steps beyond the schema', async () => {
     const up = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
-    expectFlagRefused(up, '--to', /must be an integer from 0 to 10, got 99 /);
+    expectFlagRefused(up, '--to', /must be an integer from 0 to 11, got 99 /);
     const down = await runCommand(['migrate', 'down', '--steps', '99', '--dry-run', '--webapi', s.url]);
-    expectFlagRefused(down, '--steps', /cannot be 99: the store is at version 10/);
+    expectFlagRefused(down, '--steps', /cannot be 99: the store is at version 11/);
     expect(down.stderr).not.toMatch(/got "99"/); // the server's reason already says it
   });
 

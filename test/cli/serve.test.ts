@@ -78,7 +78,7 @@ describe('transcripts serve', () => {
 
     const second = await startTestServer({ root });
     servers.push(second);
-    expect(second.logs()).toMatch(/schema version 10 is current/);
+    expect(second.logs()).toMatch(/schema version 11 is current/);
     const again = await waitFor(
       () => getJson(second, '/api/health'),
       (r) => r.body.import.state !== 'idle',

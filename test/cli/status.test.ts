@@ -46,13 +46,13 @@ describe('transcripts status', () => {
     expect(r.stdout).toMatch(
       new RegExp(`^version\\s+transcripts ${health.version.replace(/\./g, '\\.')} \\(ok\\)$`, 'm'),
     );
-    expect(r.stdout).toMatch(/^schema\s+version 10 of 10; no pending migrations$/m);
+    expect(r.stdout).toMatch(/^schema\s+version 11 of 11; no pending migrations$/m);
     expect(r.stdout).toMatch(new RegExp(`^sessions\\s+${health.counts.sessions} \\(`, 'm'));
     expect(r.stdout).toMatch(/^search\s+enabled$/m);
     const json = JSON.parse((await runCommand(['status', '--json', '--webapi', s.url])).stdout);
     expect(json.instance).toMatchObject({ url: s.url, source: 'flag' });
     expect(json.health.counts).toEqual(health.counts);
-    expect(json.migrate.currentVersion).toBe(10);
+    expect(json.migrate.currentVersion).toBe(11);
   });
 
   it('finds the installed instance through its instance.env', async () => {

@@ -29,16 +29,16 @@ describeSharedEngine('four API processes racing at start', (engine) => {
       expect(m, s.logs()).not.toBeNull();
       return Number(m![1] ?? 0);
     });
-    expect(applied.reduce((a, b) => a + b, 0)).toBe(10);
+    expect(applied.reduce((a, b) => a + b, 0)).toBe(11);
 
     const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
     try {
       const marker = await store.docs.getSchemaMarker();
-      expect(marker?.version).toBe(10);
+      expect(marker?.version).toBe(11);
       expect(marker?.history.map((h) => `${h.direction} ${h.version}`)).toEqual(
-        Array.from({ length: 10 }, (_, i) => `up ${i + 1}`),
+        Array.from({ length: 11 }, (_, i) => `up ${i + 1}`),
       );
-      expect(await store.views.materialized()).toHaveLength(10);
+      expect(await store.views.materialized()).toHaveLength(11);
     } finally {
       await store.close();
     }
@@ -50,7 +50,7 @@ describeSharedEngine('four API processes racing at start', (engine) => {
       expect(h.body).toMatchObject({
         status: 'ok',
         store: { engine: 'postgres', state: 'ready' },
-        schema: { currentVersion: 10, pending: [] },
+        schema: { currentVersion: 11, pending: [] },
       });
     }
     const status = await Promise.all(servers.map((s) => getJson(s, '/api/migrate/status')));

@@ -36,6 +36,12 @@ export interface paths {
           idPrefix?: string;
           /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
           text?: string;
+          /** @description `true`: only starred sessions */
+          starred?: 'true' | 'false';
+          /** @description only sessions carrying this tag; repeat it for several, all of which must match */
+          tag?: string | string[];
+          /** @description `true`: only sessions with a note */
+          hasNote?: 'true' | 'false';
           /** @description order of the list: `lastActivity` (default), `startedAt`, `runtime`, `tokens` (all kinds summed) or `entries`; sessions without the value come last either way, ties by id */
           sort?: 'lastActivity' | 'startedAt' | 'runtime' | 'tokens' | 'entries';
           /** @description `desc` (default: largest, newest first) or `asc` */
@@ -849,6 +855,12 @@ export interface paths {
           idPrefix?: string;
           /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
           text?: string;
+          /** @description `true`: only starred sessions */
+          starred?: 'true' | 'false';
+          /** @description only sessions carrying this tag; repeat it for several, all of which must match */
+          tag?: string | string[];
+          /** @description `true`: only sessions with a note */
+          hasNote?: 'true' | 'false';
         };
         header?: never;
         path: {
@@ -928,6 +940,12 @@ export interface paths {
           idPrefix?: string;
           /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
           text?: string;
+          /** @description `true`: only starred sessions */
+          starred?: 'true' | 'false';
+          /** @description only sessions carrying this tag; repeat it for several, all of which must match */
+          tag?: string | string[];
+          /** @description `true`: only sessions with a note */
+          hasNote?: 'true' | 'false';
         };
         header?: never;
         path?: never;
@@ -968,6 +986,1009 @@ export interface paths {
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sessions/{id}/annotations': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A session's star, tags, note and bookmarks (with the revision edits are based on) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sessions/{id}/star': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Star a session */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON (Content-Type application/json), at most 256 KiB (262144 bytes) */
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['StarRequest'];
+        };
+      };
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Revision conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body over the size limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Remove the star */
+    delete: {
+      parameters: {
+        query?: {
+          /** @description the annotation revision the change is based on (409 when no longer current) */
+          rev?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Revision conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body over the size limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sessions/{id}/tags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    /** Add and remove tags (short lowercase words; `-` and `/` join words) */
+    patch: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON (Content-Type application/json), at most 256 KiB (262144 bytes) */
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['TagsRequest'];
+        };
+      };
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Revision conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body over the size limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    trace?: never;
+  };
+  '/api/sessions/{id}/note': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Set the session's note (Markdown) */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      /** @description JSON (Content-Type application/json), at most 256 KiB (262144 bytes) */
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['NoteRequest'];
+        };
+      };
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Revision conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body over the size limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Remove the session's note */
+    delete: {
+      parameters: {
+        query?: {
+          /** @description the annotation revision the change is based on (409 when no longer current) */
+          rev?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Revision conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body over the size limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sessions/{id}/bookmarks/{index}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /** Bookmark an entry, with an optional note */
+    put: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+          index: number;
+        };
+        cookie?: never;
+      };
+      /** @description JSON (Content-Type application/json), at most 256 KiB (262144 bytes) */
+      requestBody?: {
+        content: {
+          'application/json': components['schemas']['BookmarkRequest'];
+        };
+      };
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Revision conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body over the size limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    post?: never;
+    /** Remove a bookmark */
+    delete: {
+      parameters: {
+        query?: {
+          /** @description the annotation revision the change is based on (409 when no longer current) */
+          rev?: string;
+          file?: string;
+        };
+        header?: never;
+        path: {
+          id: string;
+          index: number;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description The annotation as it now is */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Annotation'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Revision conflict */
+        409: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        /** @description Body over the size limit */
+        413: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/bookmarks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Every bookmarked entry with its session, newest bookmark first */
+    get: {
+      parameters: {
+        query?: {
+          /** @description page size: default 100; over 500 it is clamped to 500, not refused; 0 answers just the total */
+          limit?: number;
+          /** @description items to skip (at most 1000000000) */
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Bookmarks */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['BookmarkList'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/tags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Tags with the number of sessions carrying each, over the sessions the filters select */
+    get: {
+      parameters: {
+        query?: {
+          /** @description exact working directory */
+          cwd?: string;
+          /** @description exact project: the working directory's last segment, so every directory so named */
+          project?: string;
+          /** @description exact model name (any model the session used) */
+          model?: string;
+          /** @description exact host name */
+          hostname?: string;
+          /** @description exact recorder (`live`, `backfill`, …) */
+          source?: string;
+          /** @description sessions whose activity overlaps [from, to]; ISO date or time */
+          from?: string;
+          /** @description end of the range (a bare date means the end of that UTC day) */
+          to?: string;
+          /** @description session id prefix */
+          idPrefix?: string;
+          /** @description words separated by spaces (at most 32), each found, case aside, in the session's title, project, working directory or id; every word must be found */
+          text?: string;
+          /** @description `true`: only starred sessions */
+          starred?: 'true' | 'false';
+          /** @description only sessions carrying this tag; repeat it for several, all of which must match */
+          tag?: string | string[];
+          /** @description `true`: only sessions with a note */
+          hasNote?: 'true' | 'false';
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Tags, most used first */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['TagFacet'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/search/notes': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Sessions whose note holds every word of q (case aside), newest note first */
+    get: {
+      parameters: {
+        query: {
+          q: string;
+          /** @description page size: default 20; over 100 it is clamped to 100, not refused; 0 answers just the total */
+          limit?: number;
+          /** @description items to skip (at most 1000000000) */
+          offset?: number;
+        };
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Notes */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['NoteHits'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description A view this route needs is not materialised (a migration is pending) */
+        503: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/sessions/{id}/forget': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Forget a session: remove all of it and leave a tombstone so that nothing records it again
+     * @description Removes the session's documents (annotations too), objects, view and search rows and ingest state; the tombstone refuses every later write for it (watcher, backfill, hooks, import). Forgetting a forgotten session again answers `tombstoned: false`.
+     */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description What was removed */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ForgetResult'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/forgotten': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Forgotten sessions (their tombstones) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Tombstones */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['ForgottenList'];
+          };
+        };
+        400: components['responses']['UnknownQueryParameter'];
+        403: components['responses']['ForbiddenHost'];
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/forgotten/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    post?: never;
+    /** Lift a session's tombstone: the next backfill reads it again */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Lifted */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['UnforgetResult'];
+          };
+        };
+        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
+        400: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        403: components['responses']['ForbiddenHost'];
+        /** @description Not found */
+        404: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': components['schemas']['Error'];
+          };
+        };
+        415: components['responses']['UnsupportedMediaType'];
+      };
+    };
     options?: never;
     head?: never;
     patch?: never;
@@ -1406,7 +2427,7 @@ export interface paths {
     put?: never;
     /**
      * Write documents (and local state) in one transaction
-     * @description Each document is validated (summary, event, chunk; `_design/…` documents pass as they are); the first invalid one fails the whole request with 400 naming `docs.<index>.<field>`. A document replaces a stored one only when its `_rev` is current; identical content is `unchanged` whatever its `_rev`.
+     * @description Each document is validated (summary, event, chunk, annotation, tombstone; `_design/…` documents pass as they are); the first invalid one fails the whole request with 400 naming `docs.<index>.<field>`. A document replaces a stored one only when its `_rev` is current; identical content is `unchanged` whatever its `_rev`.
      */
     post: {
       parameters: {
@@ -1801,6 +2822,9 @@ export interface components {
       offset: number;
       limit: number;
       sessions: components['schemas']['Session'][];
+      annotations?: {
+        [key: string]: components['schemas']['AnnotationSummary'];
+      };
     };
     Session: {
       id: string;
@@ -1876,6 +2900,12 @@ export interface components {
       byModel: {
         [key: string]: number | null;
       };
+    };
+    AnnotationSummary: {
+      starred: boolean;
+      tags: string[];
+      hasNote: boolean;
+      bookmarks: number;
     };
     Error: {
       error: {
@@ -2128,6 +3158,90 @@ export interface components {
         /** @description null: no price for this model */
         usd: number | null;
       }[];
+    };
+    Annotation: {
+      sessionId: string;
+      rev: string | null;
+      starred: boolean;
+      tags: string[];
+      note: string;
+      bookmarks: components['schemas']['Bookmark'][];
+      updatedAt: string | null;
+    };
+    Bookmark: {
+      file: string;
+      index: number;
+      note?: string;
+      at: string;
+    };
+    StarRequest: {
+      /** @description the annotation revision this edit is based on (null: none yet); when given and no longer current the edit is refused with 409, so a concurrent edit is never silently overwritten */
+      rev?: string | null;
+    };
+    TagsRequest: {
+      /** @description a tag is a short lowercase word: a-z and 0-9, words joined by "-" or "/" (e.g. needs-review, area/api), at most 40 characters */
+      add?: string[];
+      remove?: string[];
+      /** @description the annotation revision this edit is based on (null: none yet); when given and no longer current the edit is refused with 409, so a concurrent edit is never silently overwritten */
+      rev?: string | null;
+    };
+    NoteRequest: {
+      /** @description Markdown, at most 16384 bytes of UTF-8 (413 past it) */
+      note: string;
+      /** @description the annotation revision this edit is based on (null: none yet); when given and no longer current the edit is refused with 409, so a concurrent edit is never silently overwritten */
+      rev?: string | null;
+    };
+    BookmarkRequest: {
+      /** @description transcript file (default transcript.jsonl) */
+      file?: string;
+      /** @description at most 1000 characters */
+      note?: string;
+      /** @description the annotation revision this edit is based on (null: none yet); when given and no longer current the edit is refused with 409, so a concurrent edit is never silently overwritten */
+      rev?: string | null;
+    };
+    BookmarkList: {
+      total: number;
+      offset: number;
+      limit: number;
+      bookmarks: {
+        sessionId: string;
+        file: string;
+        index: number;
+        note: string | null;
+        at: string;
+        title: string | null;
+        project: string | null;
+      }[];
+    };
+    TagFacet: {
+      tags: {
+        value: string;
+        sessions: number;
+      }[];
+    };
+    NoteHits: {
+      total: number;
+      hits: {
+        sessionId: string;
+        note: string;
+      }[];
+    };
+    ForgetResult: {
+      sessionId: string;
+      tombstoned: boolean;
+      documents: number;
+      objects: number;
+    };
+    ForgottenList: {
+      total: number;
+      forgotten: {
+        sessionId: string;
+        forgottenAt: string;
+      }[];
+    };
+    UnforgetResult: {
+      sessionId: string;
+      lifted: boolean;
     };
     AllDocs: {
       total_rows: number;

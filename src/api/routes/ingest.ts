@@ -6,6 +6,7 @@
 import { createRoute, z } from '@hono/zod-openapi';
 import { docIds, sessionDocSchema, summaryActivityProblem } from '../../core/documents.js';
 import { activityDays, MAX_ACTIVITY_DAYS_PER_REQUEST } from '../../core/doc-limits.js';
+import { isUserDocType, userDocProblem } from '../../core/annotations.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import type { DocInput } from '../../store/contract.js';
 import type { ApiDeps } from '../deps.js';
@@ -31,7 +32,7 @@ const docsRoute = createRoute({
   path: '/docs',
   summary: 'Write documents (and local state) in one transaction',
   description:
-    'Each document is validated (summary, event, chunk; `_design/…` documents pass as they are); the first ' +
+    'Each document is validated (summary, event, chunk, annotation, tombstone; `_design/…` documents pass as they are); the first ' +
     'invalid one fails the whole request with 400 naming `docs.<index>.<field>`. A document replaces a ' +
     'stored one only when its `_rev` is current; identical content is `unchanged` whatever its `_rev`.',
   tags: ['ingest'],
@@ -74,6 +75,11 @@ function docProblem(doc: Record<string, unknown>, i: number): string | null {
   if (typeof id === 'string' && id.startsWith('_design/')) return null;
   if (typeof id === 'string' && id.startsWith('_local/'))
     return at('_id', '_local/ documents are instance-local; send them in "locals"');
+  if (isUserDocType(doc.type)) {
+    const problem = userDocProblem(doc);
+    const sid = typeof doc.sessionId === 'string' ? sessionIdProblem(doc.sessionId) : null;
+    return problem ? `body field docs.${i}.${problem}` : sid ? at('sessionId', sid) : null;
+  }
   const parsed = sessionDocSchema.safeParse(doc);
   if (!parsed.success) return describeValidationError('json', parsed.error, ['docs', i]);
   const d = parsed.data;

@@ -33,6 +33,7 @@ import { toSession } from '../session-view.js';
 import { markdownPieces } from '../markdown.js';
 import { streamedResponse } from '../streamed-response.js';
 import { readRawLine } from '../raw-line.js';
+import { annotationSummaries } from '../annotation-summaries.js';
 
 const listRoute = createRoute({
   method: 'get',
@@ -217,7 +218,14 @@ export function sessionRoutes(deps: ApiDeps) {
     const sort = { by: q.sort ?? DEFAULT_SESSION_SORT.by, dir: q.dir ?? DEFAULT_SESSION_SORT.dir };
     const { total, rows } = await store.views.listSessions(listFilter(q), { limit, offset }, sort);
     const now = deps.now();
-    return c.json({ total, offset, limit, sessions: rows.map((r) => toSession(r, settings, now)) }, 200);
+    const annotations = await annotationSummaries(
+      store,
+      rows.map((r) => r.summary.sessionId),
+    );
+    return c.json(
+      { total, offset, limit, sessions: rows.map((r) => toSession(r, settings, now)), annotations },
+      200,
+    );
   });
 
   app.openapi(getRoute, async (c) => {

@@ -6,6 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import { readIsoTime } from '../../core/iso-time.js';
 import { MAX_OFFSET } from '../../core/doc-limits.js';
+import { MAX_TAGS, tagProblem } from '../../core/annotations.js';
 import type { SessionFilter } from '../../store/contract.js';
 import { MAX_TEXT_WORDS } from '../../store/views-common/session-filter.js';
 
@@ -102,6 +103,12 @@ export const filterQueryShape = {
 /** A bound on the list's free-text filter (words are bounded by MAX_TEXT_WORDS too). */
 const MAX_TEXT_CHARS = 1000;
 
+/** One tag of a filter, refused with the rule when it is not one. */
+const tagString = z.string().superRefine((t, ctx) => {
+  const problem = tagProblem(t);
+  if (problem) ctx.addIssue({ code: 'custom', message: problem });
+});
+
 /**
  * The session list's filters: the shared ones plus the id prefix and free text, taken alike by
  * the list and the facets (whose counts are over the sessions the list would show).
@@ -126,6 +133,21 @@ export const listFilterQueryShape = {
         `words separated by spaces (at most ${MAX_TEXT_WORDS}), each found, case aside, in the ` +
         "session's title, project, working directory or id; every word must be found",
     }),
+  starred: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ param: { name: 'starred', in: 'query' }, description: '`true`: only starred sessions' }),
+  tag: z
+    .union([tagString, z.array(tagString).max(MAX_TAGS)])
+    .optional()
+    .openapi({
+      param: { name: 'tag', in: 'query', style: 'form', explode: true },
+      description: 'only sessions carrying this tag; repeat it for several, all of which must match',
+    }),
+  hasNote: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({ param: { name: 'hasNote', in: 'query' }, description: '`true`: only sessions with a note' }),
 };
 
 /** The store's filter for validated `filterQueryShape` params (the range bounds normalised). */
@@ -142,8 +164,18 @@ export function sessionFilter(q: { [K in keyof typeof filterQueryShape]?: string
 }
 
 /** The store's filter for validated `listFilterQueryShape` params. */
-export function listFilter(q: { [K in keyof typeof listFilterQueryShape]?: string }): SessionFilter {
-  return { ...sessionFilter(q), idPrefix: q.idPrefix, text: q.text };
+export function listFilter(
+  q: { [K in Exclude<keyof typeof listFilterQueryShape, 'tag'>]?: string } & { tag?: string | string[] },
+): SessionFilter {
+  const tags = q.tag === undefined ? [] : Array.isArray(q.tag) ? q.tag : [q.tag];
+  return {
+    ...sessionFilter(q),
+    idPrefix: q.idPrefix,
+    text: q.text,
+    ...(q.starred === 'true' ? { starred: true } : {}),
+    ...(q.hasNote === 'true' ? { hasNote: true } : {}),
+    ...(tags.length > 0 ? { tags } : {}),
+  };
 }
 
 /**

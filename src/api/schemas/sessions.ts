@@ -1,4 +1,5 @@
 /** Wire schemas of the session routes: the session, its transcript, turns and events. */
+import { annotationSummarySchema } from './annotations.js';
 import { z } from '@hono/zod-openapi';
 import { projectedEntrySchema, summaryDocSchema, tokenUsageSchema } from '../../core/documents.js';
 import { SESSION_SORT_KEYS, SORT_DIRECTIONS } from '../../store/contract.js';
@@ -152,6 +153,8 @@ export const sessionListSchema = z
     offset: z.number(),
     limit: z.number(),
     sessions: z.array(sessionSchema),
+    /** Stars, tags, notes and bookmarks of the sessions on this page that have any, by id. */
+    annotations: z.record(z.string(), annotationSummarySchema).optional(),
   })
   .openapi('SessionList');
 export type SessionList = z.infer<typeof sessionListSchema>;

@@ -162,6 +162,7 @@ async function importBundle(
           : '') +
         '; nothing written',
     );
+    forgottenLine(io.out, plan);
     return reportConflicts(ctx, plan.conflicts);
   }
   const startedAt = new Date().toISOString();
@@ -227,6 +228,7 @@ async function importBundle(
       `  objects:   ${ob.uploaded} uploaded (${formatBytes(ob.bytes)}), ${ob.unchanged} unchanged, ${ob.skipped} skipped (conflicting sessions)`,
     );
   else io.out('  objects:   none (--no-blobs)');
+  forgottenLine(io.out, plan);
   const leftovers = plan.objects.filter((p) => p.replaces).length;
   if (leftovers)
     io.out(
@@ -262,6 +264,7 @@ function printPlan(out: (line: string) => void, plan: ImportPlan, blobs: boolean
       `  objects:   ${objs.new} new (${formatBytes(objs.bytes)}), ${objs.unchanged} unchanged, ${objs.conflict} conflicting`,
     );
   else out('  objects:   none (--no-blobs)');
+  forgottenLine(out, plan);
   const leftovers = plan.objects.filter((p) => p.replaces).length;
   if (blobs && leftovers)
     out(
@@ -284,4 +287,14 @@ function reportConflicts(ctx: CommandContext, conflicts: Map<string, string>, dr
   for (const [sessionId, why] of bySession.slice(0, 20)) ctx.io.err(`  ${sessionId}: ${why}`);
   if (conflicts.size > 20) ctx.io.err(`  … and ${conflicts.size - 20} more`);
   return 1;
+}
+
+/** Forgotten sessions are left out, not conflicts: a tombstone outranks every source. */
+function forgottenLine(out: (line: string) => void, plan: ImportPlan): void {
+  if (plan.forgotten.size === 0) return;
+  out(
+    `  ${plural(plan.forgotten.size, 'session')} forgotten (on the target or by the bundle's tombstones): ` +
+      `nothing of ${plan.forgotten.size === 1 ? 'it' : 'them'} written but the tombstone` +
+      (plan.docs.forgotten ? ` (${plural(plan.docs.forgotten, 'document')} left out)` : ''),
+  );
 }

@@ -28,10 +28,13 @@ import {
   webapiOption,
 } from './shared/options.js';
 import { formatTable, type Column } from './shared/table.js';
+import { annotationFilterOptions, parseAnnotationFilters } from './shared/annotation-filters.js';
 
 export interface SessionsOptions {
   filters: SessionFilters;
   text?: string;
+  starred: boolean;
+  tags: string[];
   sort?: SessionSortKey;
   order?: SortDirection;
   limit?: number;
@@ -100,6 +103,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
   options: [
     ...filterOptions,
     textOption,
+    ...annotationFilterOptions,
     {
       flags: '--sort <field>',
       description: `order by ${SESSION_SORT_KEYS.join(', ')} (default lastActivity); no value last`,
@@ -117,6 +121,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
   parse: (raw) => ({
     filters: parseFilters(raw),
     text: textOf(raw),
+    ...parseAnnotationFilters(raw),
     ...parseSort(raw),
     ...parsePage(raw),
     json: raw.json === true,
@@ -128,6 +133,8 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
     const page = await client.listSessions({
       ...options.filters,
       text: options.text,
+      ...(options.starred ? { starred: 'true' as const } : {}),
+      ...(options.tags.length ? { tag: options.tags } : {}),
       sort: options.sort,
       dir: options.order,
       limit: options.limit,

@@ -137,6 +137,41 @@ export class PostgresDocStore implements DocStore {
     });
   }
 
+  async purgeSession(sessionId: string, keep: string[] = []): Promise<{ documents: number }> {
+    if (typeof sessionId !== 'string' || sessionId === '')
+      throw new StoreInputError('sessionId must be a non-empty string');
+    if (sessionId.includes('\u0000')) return { documents: 0 };
+    return this.#db.transaction(async (client) => {
+      await lockForWrite(client, [sessionId]);
+      const { rows } = await client.query<StoredRow>(
+        'SELECT session_id, id, rev, hash, deleted, type FROM docs WHERE session_id = $1 AND NOT (id = ANY($2))',
+        [sessionId, keep],
+      );
+      const live = rows.filter((r) => !r.deleted);
+      const views = await this.#views.writeBatch(client);
+      const ranges = views.needsChunkRange ? await chunkRanges(client, live) : new Map();
+      // Rows first, then the views, as for deletes: a view recomputing the session reads what is left.
+      await client.query('DELETE FROM docs WHERE session_id = $1 AND NOT (id = ANY($2))', [sessionId, keep]);
+      if (live.length > 0) {
+        await countLive(client, new Map([[sessionId, -live.length]]));
+        for (const row of live)
+          views.removing({ sessionId, id: row.id, type: row.type, chunkRange: ranges.get(row.id) ?? null });
+        await views.flush();
+      }
+      return { documents: live.length };
+    });
+  }
+
+  async localIds(prefix: string): Promise<string[]> {
+    if (typeof prefix !== 'string' || prefix === '')
+      throw new StoreInputError('prefix must be a non-empty string');
+    const { rows } = await this.#db.query<{ id: string }>(
+      'SELECT id FROM local_docs WHERE left(id, length($1)) = $1 ORDER BY id',
+      [prefix.replaceAll('\u0000', '')],
+    );
+    return rows.map((r) => r.id);
+  }
+
   async allDocs(options: AllDocsOptions = {}): Promise<AllDocsResult> {
     const skip = nonNegativeInt(options.skip, 'skip') ?? 0;
     const limit = nonNegativeInt(options.limit, 'limit') ?? null;

@@ -30,7 +30,10 @@ import {
   type Views,
   type WriteOptions,
   TokenTotals,
+  type AnnotationRow,
+  type BookmarkRow,
 } from '../contract.js';
+import { filterValues, needsAnnotations } from '../views-common/session-filter.js';
 import {
   checkFacet,
   checkPage,
@@ -41,6 +44,7 @@ import {
 } from '../views-common/view-args.js';
 import { LOCK, type PostgresDatabase, type Queryable } from './postgres-database.js';
 import { TableStatistics } from './table-statistics.js';
+import { AnnotationsView } from './views/annotations-view.js';
 import { DailyActivityView, type DailyBatch } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
 import { FullTextView } from './views/full-text-view.js';
@@ -71,6 +75,7 @@ export class PostgresViews implements Views {
   readonly #fullText: FullTextView;
   readonly #merger: PendingListMerger;
   readonly #daily = new DailyActivityView();
+  readonly #annotations = new AnnotationsView();
   readonly #views: Map<ViewName, PostgresView>;
   readonly #statistics: TableStatistics;
 
@@ -86,6 +91,7 @@ export class PostgresViews implements Views {
       this.#speaker,
       this.#fullText,
       this.#daily,
+      this.#annotations,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
   }
@@ -202,7 +208,7 @@ export class PostgresViews implements Views {
   ): Promise<{ total: number; rows: SessionRow[] }> {
     const { limit, offset } = checkPage(page);
     const order = checkSessionSort(sort);
-    return this.#over(['session_rollup'], () =>
+    return this.#over(withAnnotations(['session_rollup'], filter), () =>
       listSessions(this.#db.pool, filter ?? {}, limit, offset, order),
     );
   }
@@ -242,6 +248,7 @@ export class PostgresViews implements Views {
     const q = readTurnsQuery(query);
     const filter = sessionFilterSql(q.sessions, 't.session_id');
     const required: ViewName[] = filter.needsRollup ? ['speaker_split', 'session_rollup'] : ['speaker_split'];
+    if (filter.needsAnnotations) required.push('session_annotations');
     return this.#over(required, () => this.#speaker.allTurns(this.#db.pool, q, filter));
   }
 
@@ -255,6 +262,7 @@ export class PostgresViews implements Views {
     checkPage(query);
     const filter = sessionFilterSql(query, 'e.session_id');
     const required: ViewName[] = filter.needsRollup ? ['full_text', 'session_rollup'] : ['full_text'];
+    if (filter.needsAnnotations) required.push('session_annotations');
     if (termParams(query.q) === null) {
       // Nothing searchable: no statement runs, so say here whether search exists at all.
       await this.#require(required);
@@ -264,7 +272,7 @@ export class PostgresViews implements Views {
   }
 
   async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {
-    return this.#over(['daily_activity'], () =>
+    return this.#over(withAnnotations(['daily_activity'], filter), () =>
       this.#daily.query(this.#db.pool, from, to, sessionFilterSql(filter ?? {}, 'd.session_id')),
     );
   }
@@ -308,11 +316,44 @@ export class PostgresViews implements Views {
     filter: SessionFilter = {},
   ): Promise<Array<{ value: string; sessions: number }>> {
     checkFacet(attribute);
-    return this.#over(['session_rollup'], () => facets(this.#db.pool, attribute, filter));
+    return this.#over(withAnnotations(['session_rollup'], filter), () =>
+      facets(this.#db.pool, attribute, filter),
+    );
   }
 
   async tokenTotals(filter: SessionFilter = {}): Promise<TokenTotals> {
-    return this.#over(['session_rollup'], () => tokenTotals(this.#db.pool, filter));
+    return this.#over(withAnnotations(['session_rollup'], filter), () => tokenTotals(this.#db.pool, filter));
+  }
+
+  async annotations(ids: string[]): Promise<Map<string, AnnotationRow>> {
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+      throw new StoreInputError('ids must be an array of strings');
+    return this.#over(['session_annotations'], () => this.#annotations.annotations(this.#db.pool, ids));
+  }
+
+  async tagFacet(filter: SessionFilter = {}): Promise<Array<{ value: string; sessions: number }>> {
+    return this.#over(['session_annotations', 'session_rollup'], () =>
+      this.#annotations.tagFacet(this.#db.pool, filter),
+    );
+  }
+
+  async bookmarks(page: Page): Promise<{ total: number; bookmarks: BookmarkRow[] }> {
+    const { limit, offset } = checkPage(page);
+    return this.#over(['session_annotations'], () =>
+      this.#annotations.bookmarks(this.#db.pool, limit, offset),
+    );
+  }
+
+  async searchNotes(
+    q: string,
+    page: Page,
+  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }> {
+    if (typeof q !== 'string') throw new StoreInputError('q must be a string');
+    const { limit, offset } = checkPage(page);
+    await this.#require(['session_annotations']);
+    return this.#over(['session_annotations'], () =>
+      this.#annotations.searchNotes(this.#db.pool, q, limit, offset),
+    );
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -345,4 +386,9 @@ export class PostgresViews implements Views {
 /** A full-text index just built from every stored chunk holds what deferred writes left out. */
 async function searchCaughtUp(q: Queryable): Promise<void> {
   await q.query('DELETE FROM local_docs WHERE id = $1', [SEARCH_STALE]);
+}
+
+/** `views`, and the annotations view when the filter reads stars, tags or notes. */
+function withAnnotations(views: ViewName[], filter: SessionFilter | undefined): ViewName[] {
+  return filter && needsAnnotations(filterValues(filter)) ? [...views, 'session_annotations'] : views;
 }

@@ -2,6 +2,7 @@ import { afterAll, afterEach } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { describeDocStoreContract } from '../contract/doc-store.case.js';
 import { describeObjectStoreContract } from '../contract/object-store.case.js';
+import { describeAnnotationsContract } from '../contract/annotations.case.js';
 import { describeViewsContract } from '../contract/views.case.js';
 
 /**
@@ -17,3 +18,4 @@ afterAll(() => engine.stop());
 describeDocStoreContract(engine);
 describeObjectStoreContract(engine);
 describeViewsContract(engine);
+describeAnnotationsContract(engine);

@@ -121,6 +121,39 @@ export class SqliteDocStore implements DocStore {
     });
   }
 
+  async purgeSession(sessionId: string, keep: string[] = []): Promise<{ documents: number }> {
+    if (typeof sessionId !== 'string' || sessionId === '')
+      throw new StoreInputError('sessionId must be a non-empty string');
+    const kept = new Set(keep);
+    return this.#write(() => {
+      const rows = this.#db
+        .prepare('SELECT rowid, session_id, id, rev, hash, seq, deleted, type FROM docs WHERE session_id = ?')
+        .all(sessionId) as Array<DocRow & { id: string }>;
+      const remove = this.#db.prepare('DELETE FROM docs WHERE rowid = ?');
+      let documents = 0;
+      for (const row of rows) {
+        if (kept.has(row.id)) continue;
+        if (!row.deleted) {
+          // The views drop the document's rows as they would for a delete.
+          this.#observer?.removing(previousDoc(this.#sql, row, row.id));
+          this.#sql.countLive(row.session_id, -1);
+          documents++;
+        }
+        remove.run(row.rowid);
+      }
+      return { documents };
+    });
+  }
+
+  async localIds(prefix: string): Promise<string[]> {
+    if (typeof prefix !== 'string' || prefix === '')
+      throw new StoreInputError('prefix must be a non-empty string');
+    const rows = this.#db
+      .prepare('SELECT id FROM local_docs WHERE id >= ? AND id < ? ORDER BY id')
+      .all(prefix, prefix + '\u{10FFFF}') as Array<{ id: string }>;
+    return rows.map((r) => r.id);
+  }
+
   async allDocs(options: AllDocsOptions = {}): Promise<AllDocsResult> {
     const skip = nonNegativeInt(options.skip, 'skip') ?? 0;
     const limit = nonNegativeInt(options.limit, 'limit') ?? -1;

@@ -93,6 +93,8 @@ function writerBackedDocs(reads: SqliteDocStore, writer: SqliteWriterClient): Do
     changes: (since, limit) => reads.changes(since, limit),
     getLocal: (id) => reads.getLocal(id),
     getSchemaMarker: () => reads.getSchemaMarker(),
+    localIds: (prefix) => reads.localIds(prefix),
+    purgeSession: (sessionId, keep) => writer.write<{ documents: number }>('purgeSession', sessionId, keep),
     // Validation and encoding run here (a bad input never reaches the writer); hashing runs on
     // the writer thread, so the two threads share the work of a write. Only the encoded bodies
     // cross over.
@@ -132,5 +134,9 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     dailyActivity: (from, to, filter) => reads.dailyActivity(from, to, filter),
     facets: (attribute, filter) => reads.facets(attribute, filter),
     tokenTotals: (filter) => reads.tokenTotals(filter),
+    annotations: (ids) => reads.annotations(ids),
+    tagFacet: (filter) => reads.tagFacet(filter),
+    bookmarks: (page) => reads.bookmarks(page),
+    searchNotes: (q, page) => reads.searchNotes(q, page),
   };
 }

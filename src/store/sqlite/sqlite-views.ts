@@ -29,9 +29,13 @@ import {
   type Views,
   type WriteOptions,
   TokenTotals,
+  type AnnotationRow,
+  type BookmarkRow,
 } from '../contract.js';
+import { filterValues, needsAnnotations } from '../views-common/session-filter.js';
 import type { DocWriteObserver, PreviousDoc, WrittenDoc } from './doc-write-observer.js';
 import type { SqliteDatabase } from './sqlite-database.js';
+import { AnnotationsView } from './views/annotations-view.js';
 import { DailyActivityView } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
 import { FullTextView } from './views/full-text-view.js';
@@ -52,6 +56,7 @@ export class SqliteViews implements Views, DocWriteObserver {
   readonly #speaker: SpeakerSplitView;
   readonly #fullText: FullTextView;
   readonly #daily: DailyActivityView;
+  readonly #annotations: AnnotationsView;
   readonly #events: SessionEvents;
   readonly #views: Map<ViewName, SqliteView>;
   readonly #readRegistry: Statement;
@@ -70,6 +75,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#speaker = new SpeakerSplitView(db);
     this.#fullText = new FullTextView(db);
     this.#daily = new DailyActivityView(db);
+    this.#annotations = new AnnotationsView(db);
     this.#events = new SessionEvents(db);
     const all: SqliteView[] = [
       this.#rollup,
@@ -78,6 +84,7 @@ export class SqliteViews implements Views, DocWriteObserver {
       this.#speaker,
       this.#fullText,
       this.#daily,
+      this.#annotations,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
     this.#readRegistry = db.prepare('SELECT name FROM view_registry ORDER BY name');
@@ -190,6 +197,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     sort?: SessionSort,
   ): Promise<{ total: number; rows: SessionRow[] }> {
     this.#require('session_rollup');
+    this.#requireFor(filter);
     const { limit, offset } = checkPage(page);
     return listSessions(this.#cache, filter ?? {}, limit, offset, checkSessionSort(sort));
   }
@@ -230,6 +238,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     const q = readTurnsQuery(query);
     const filter = sessionFilterSql(q.sessions, 't.session_id');
     if (filter.needsRollup) this.#require('session_rollup');
+    if (filter.needsAnnotations) this.#require('session_annotations');
     return this.#speaker.allTurns(q, filter, this.#cache);
   }
 
@@ -244,11 +253,13 @@ export class SqliteViews implements Views, DocWriteObserver {
     checkPage(query);
     const filter = sessionFilterSql(query, 'e.session_id');
     if (filter.needsRollup) this.#require('session_rollup');
+    if (filter.needsAnnotations) this.#require('session_annotations');
     return this.#fullText.search(query, filter, this.#cache);
   }
 
   async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {
     this.#require('daily_activity');
+    this.#requireFor(filter);
     return this.#daily.query(from, to, sessionFilterSql(filter ?? {}, 'd.session_id'), this.#cache);
   }
 
@@ -289,12 +300,48 @@ export class SqliteViews implements Views, DocWriteObserver {
   ): Promise<Array<{ value: string; sessions: number }>> {
     this.#require('session_rollup');
     checkFacet(attribute);
+    this.#requireFor(filter);
     return facets(this.#cache, attribute, filter);
   }
 
   async tokenTotals(filter: SessionFilter = {}): Promise<TokenTotals> {
     this.#require('session_rollup');
+    this.#requireFor(filter);
     return tokenTotals(this.#cache, filter);
+  }
+
+  async annotations(ids: string[]): Promise<Map<string, AnnotationRow>> {
+    this.#require('session_annotations');
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+      throw new StoreInputError('ids must be an array of strings');
+    return this.#annotations.annotations(ids);
+  }
+
+  async tagFacet(filter: SessionFilter = {}): Promise<Array<{ value: string; sessions: number }>> {
+    this.#require('session_annotations');
+    if (sessionFilterSql(filter, 't.session_id').needsRollup) this.#require('session_rollup');
+    return this.#annotations.tagFacet(filter, this.#cache);
+  }
+
+  async bookmarks(page: Page): Promise<{ total: number; bookmarks: BookmarkRow[] }> {
+    this.#require('session_annotations');
+    const { limit, offset } = checkPage(page);
+    return this.#annotations.bookmarks(limit, offset);
+  }
+
+  async searchNotes(
+    q: string,
+    page: Page,
+  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }> {
+    this.#require('session_annotations');
+    if (typeof q !== 'string') throw new StoreInputError('q must be a string');
+    const { limit, offset } = checkPage(page);
+    return this.#annotations.searchNotes(q, limit, offset);
+  }
+
+  /** A filter on stars, tags or notes reads the annotations view. */
+  #requireFor(filter: SessionFilter | undefined): void {
+    if (filter && needsAnnotations(filterValues(filter))) this.#require('session_annotations');
   }
 
   // ---------------------------------------------------------------------------------------------

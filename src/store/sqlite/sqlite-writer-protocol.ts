@@ -8,6 +8,7 @@ import { StoreInputError, ViewMissingError, type ViewName } from '../contract.js
 export const WRITE_OPS = [
   'writePrepared',
   'delete',
+  'purgeSession',
   'putLocal',
   'deleteLocal',
   'setSchemaMarker',

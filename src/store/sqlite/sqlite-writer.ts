@@ -23,6 +23,7 @@ const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
   writePrepared: async (d: PreparedDoc[], l: PreparedLocal[], o?: WriteOptions) =>
     docs.writePrepared(d, l, o),
   delete: (id: string, rev: string) => docs.delete(id, rev),
+  purgeSession: (sessionId: string, keep?: string[]) => docs.purgeSession(sessionId, keep),
   putLocal: (id: string, value: unknown) => docs.putLocal(id, value),
   deleteLocal: (id: string) => docs.deleteLocal(id),
   setSchemaMarker: (m: Parameters<typeof docs.setSchemaMarker>[0]) => docs.setSchemaMarker(m),

@@ -2,6 +2,7 @@
  * `SessionFilter` → the values every engine compares, validated once so the filters mean the same
  * on every engine and in every query (session list, search, daily activity).
  */
+import { MAX_TAGS, tagProblem } from '../../core/annotations.js';
 import { StoreInputError, type SessionFilter } from '../contract.js';
 
 export interface FilterValues {
@@ -17,6 +18,15 @@ export interface FilterValues {
   idPrefix?: string;
   /** Folded words, every one of which a session's `listText` must contain. */
   text?: string[];
+  starred?: true;
+  /** Tags every one of which a session must carry. */
+  tags?: string[];
+  hasNote?: true;
+}
+
+/** Whether the filter reads the `session_annotations` view. */
+export function needsAnnotations(f: FilterValues): boolean {
+  return f.starred === true || f.hasNote === true || (f.tags?.length ?? 0) > 0;
 }
 
 /** More words than anyone types: a bound on the conditions one filter adds. */
@@ -59,6 +69,18 @@ export function filterValues(filter: SessionFilter): FilterValues {
     if (words.length > MAX_TEXT_WORDS)
       throw new StoreInputError(`text has ${words.length} words; at most ${MAX_TEXT_WORDS} are taken`);
     if (words.length > 0) out.text = words;
+  }
+  if (filter.starred === true) out.starred = true;
+  if (filter.hasNote === true) out.hasNote = true;
+  if (filter.tags !== undefined) {
+    if (!Array.isArray(filter.tags)) throw new StoreInputError('tags must be an array of tags');
+    const tags = [...new Set(filter.tags)];
+    for (const t of tags) {
+      const p = tagProblem(t);
+      if (p) throw new StoreInputError(p);
+    }
+    if (tags.length > MAX_TAGS) throw new StoreInputError(`at most ${MAX_TAGS} tags filter at once`);
+    if (tags.length > 0) out.tags = tags;
   }
   return out;
 }

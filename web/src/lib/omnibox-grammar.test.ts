@@ -287,3 +287,29 @@ describe('omnibox: tokenize and formatFilters', () => {
     });
   });
 });
+
+describe('user-data filters', () => {
+  const NOW = Date.parse('2026-03-11T09:00:00Z');
+  it('reads is:starred, tag: (repeatable) and has:note, and writes them back', () => {
+    const q = parseOmnibox('is:starred tag:bug tag:area/api has:note deploy', NOW);
+    expect(q).toMatchObject({
+      kind: 'query',
+      text: 'deploy',
+      filters: { starred: true, tags: ['bug', 'area/api'], hasNote: true },
+      problems: [],
+    });
+    if (q.kind !== 'query') throw new Error('not a query');
+    expect(formatFilters({ ...q.filters, text: q.text })).toBe(
+      'is:starred tag:bug tag:area/api has:note deploy',
+    );
+  });
+
+  it('names what it does not know', () => {
+    const q = parseOmnibox('is:pinned tag:Bad has:notes', NOW);
+    expect(q.problems).toEqual([
+      'is:pinned is not known; try is:starred',
+      'tag:Bad is not a tag (short lowercase words joined by - or /)',
+      'has:notes is not known; try has:note',
+    ]);
+  });
+});

@@ -6,6 +6,8 @@
  *   `>search words`, `>open <id>`, `>shortcuts`. A unique prefix is enough (`>cal`).
  * - `project:x`, `host:x` (or `hostname:`), `model:x`, `source:x`, `cwd:/path`, `id:prefix` —
  *   filters; values may be quoted (`project:"my app"`).
+ * - `is:starred`, `tag:x` (repeatable: every tag must be on the session), `has:note` — what people
+ *   marked on sessions.
  * - date phrases anywhere (see date-phrases.ts): `last week`, `since 2026-03`, `mar 2026`, …
  * - an input that is only an id prefix (`cc1df109`, a UUID or part of one) jumps to the session.
  * - everything else is free text, kept in search syntax (quotes, `prefix*`).
@@ -24,7 +26,16 @@ export interface OmniboxFilters {
   source?: string;
   from?: string;
   to?: string;
+  /** `is:starred`. */
+  starred?: true;
+  /** `tag:x`, each one (all must match). */
+  tags?: string[];
+  /** `has:note`. */
+  hasNote?: true;
 }
+
+/** A tag as the API takes it: short lowercase words joined by `-` or `/` (core/annotations.ts). */
+const TAG = /^[a-z0-9]+(?:[-/][a-z0-9]+)*$/;
 
 export interface OmniboxQuery {
   kind: 'query';
@@ -78,7 +89,10 @@ export const commandHelp: Record<CommandName, string> = {
 export const TURN_SIDES = ['you', 'claude', 'both'] as const;
 export type TurnSide = (typeof TURN_SIDES)[number];
 
-const OPERATORS: Record<string, FilterKey | 'id'> = {
+const OPERATORS: Record<string, FilterKey | 'id' | 'is' | 'has' | 'tag'> = {
+  is: 'is',
+  has: 'has',
+  tag: 'tag',
   project: 'project',
   proj: 'project',
   cwd: 'cwd',
@@ -223,6 +237,20 @@ export function parseOmnibox(input: string, now: number): OmniboxParse {
         problems.push(`${t.op}: needs a value (e.g. ${t.op}:${key === 'id' ? '5c0375b4' : 'name'})`);
         continue;
       }
+      if (key === 'is' || key === 'has') {
+        const want = key === 'is' ? 'starred' : 'note';
+        if (t.value.toLowerCase() !== want)
+          problems.push(`${t.op}:${t.value} is not known; try ${key}:${want}`);
+        else if (key === 'is') filters.starred = true;
+        else filters.hasNote = true;
+        continue;
+      }
+      if (key === 'tag') {
+        if (!TAG.test(t.value) || t.value.length > 40)
+          problems.push(`tag:${t.value} is not a tag (short lowercase words joined by - or /)`);
+        else if (!filters.tags?.includes(t.value)) filters.tags = [...(filters.tags ?? []), t.value];
+        continue;
+      }
       if (key === 'id') {
         if (!/^[A-Za-z0-9._@+=,-]+$/.test(t.value)) problems.push(`id:${t.value} is not a session id prefix`);
         else idPrefix = t.value;
@@ -293,6 +321,9 @@ export function formatFilters(filters: OmniboxFilters & { text?: string; idPrefi
   if (filters.model) parts.push(`model:${quote(filters.model)}`);
   if (filters.source) parts.push(`source:${quote(filters.source)}`);
   if (filters.idPrefix) parts.push(`id:${filters.idPrefix}`);
+  if (filters.starred) parts.push('is:starred');
+  for (const t of filters.tags ?? []) parts.push(`tag:${t}`);
+  if (filters.hasNote) parts.push('has:note');
   if (filters.from && filters.to && filters.from === filters.to) parts.push(filters.from);
   else if (filters.from && filters.to) parts.push(`${filters.from}..${filters.to}`);
   else if (filters.from) parts.push(`since ${filters.from}`);

@@ -83,6 +83,17 @@ export const sessionListSearchSchema = z
     idPrefix: text(),
     /** Words each session's title, project, directory or id must contain (`GET /api/sessions?text`). */
     text: text(),
+    /** Only starred sessions (`GET /api/sessions?starred=true`, omnibox `is:starred`). */
+    starred: z.enum(['true']).optional().catch(undefined),
+    /** Tags, comma-separated, every one of which a session must carry (`?tag=a&tag=b`, `tag:a`). */
+    tag: z
+      .string()
+      .regex(/^[a-z0-9]+(?:[-/][a-z0-9]+)*(?:,[a-z0-9]+(?:[-/][a-z0-9]+)*)*$/)
+      .max(1000)
+      .optional()
+      .catch(undefined),
+    /** Only sessions with a note (`?hasNote=true`, `has:note`). */
+    hasNote: z.enum(['true']).optional().catch(undefined),
     /** The list's order (`GET /api/sessions?sort&dir`); absent: newest activity first. */
     sort: z.enum(SESSION_SORTS).optional().catch(undefined),
     dir: z.enum(['asc', 'desc']).optional().catch(undefined),
@@ -216,6 +227,9 @@ const CHIP_LABELS: Record<FilterKey, string> = {
   idPrefix: 'id',
   project: 'project',
   text: 'text',
+  starred: 'starred',
+  tag: 'tag',
+  hasNote: 'note',
 };
 
 /** One removable chip per active filter, in a fixed order. */
@@ -230,6 +244,9 @@ export function filterChips(search: Partial<SessionListSearch>): FilterChip[] {
     'source',
     'from',
     'to',
+    'starred',
+    'tag',
+    'hasNote',
   ];
   const chips: FilterChip[] = [];
   for (const key of order) {

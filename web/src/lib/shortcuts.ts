@@ -24,6 +24,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { keys: ['r'], description: 'switch between conversation and raw reader', where: 'session' },
   { keys: ['j', 'k'], description: 'next / previous item', where: 'session' },
   { keys: ['n', 'N'], description: 'next / previous search match', where: 'session' },
+  { keys: ['b'], description: 'bookmark the current item (again: remove the bookmark)', where: 'session' },
   { keys: ['1', '2', '3'], description: 'Both / You / Claude', where: 'turns' },
   { keys: ['j', 'k'], description: 'next / previous turn (Enter opens it)', where: 'turns' },
   { keys: ['←', '→'], description: 'previous / next month', where: 'calendar' },

@@ -5,6 +5,8 @@
  * two empty states (nothing recorded yet / nothing matches these filters). Above it, the count and
  * what those sessions used and cost (`GET /api/totals`, same filters; `-list/ListTotals.tsx`).
  */
+import { annotationParams } from '../lib/annotation-params.js';
+import type { AnnotationSummary } from '../components/ListStar.js';
 import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
@@ -59,7 +61,10 @@ function listParams(search: SessionListSearch, cwds?: readonly FacetValue[]): Se
 
 /** The filters, id prefix and free text of the list's API parameters: what its totals are asked. */
 function listFilterParams(search: SessionListSearch, cwds?: readonly FacetValue[]): SessionListParams {
-  return listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds);
+  return {
+    ...listQueryParams({ ...pickFilters(search), idPrefix: search.idPrefix, text: search.text }, cwds),
+    ...annotationParams(search),
+  };
 }
 
 /** The words of the free text, marked in each row's title and project. */
@@ -103,6 +108,14 @@ function SessionListPage() {
   const facts = useRowFacts(columns, sortedBy);
 
   const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
+  const marks = useMemo(
+    () =>
+      Object.assign({}, ...list.data.pages.map((p) => p.annotations ?? {})) as Record<
+        string,
+        AnnotationSummary
+      >,
+    [list.data],
+  );
   const total = list.data.pages[0]?.total ?? 0;
   const re = useMemo(() => textRegExp(search.text), [search.text]);
   const chips = filterChips(search);
@@ -190,7 +203,9 @@ function SessionListPage() {
           items={all}
           getKey={(s) => s.id}
           estimateSize={() => 72}
-          renderItem={(s) => <SessionRow s={s} re={re} sortedBy={sortedBy} facts={facts} />}
+          renderItem={(s) => (
+            <SessionRow s={s} re={re} sortedBy={sortedBy} facts={facts} mark={marks[s.id]} />
+          )}
           onNearEnd={loadMore}
           virtualizerRef={virtualizerRef}
           scrollPaddingStart={56}
@@ -238,7 +253,17 @@ function SavedFiltersMenu() {
               onClick={() => {
                 const p = parseOmnibox(s.query, Date.now());
                 if (p.kind !== 'query') return;
-                void navigate({ search: { ...p.filters, text: p.text || undefined, idPrefix: p.idPrefix } });
+                const { starred, tags, hasNote, ...filters } = p.filters;
+                void navigate({
+                  search: {
+                    ...filters,
+                    text: p.text || undefined,
+                    idPrefix: p.idPrefix,
+                    starred: starred ? 'true' : undefined,
+                    tag: tags?.join(','),
+                    hasNote: hasNote ? 'true' : undefined,
+                  },
+                });
               }}
             >
               Apply

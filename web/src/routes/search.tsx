@@ -12,6 +12,7 @@ import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet, HighlightedText } from '../components/HighlightedText.js';
 import { IgnoredTerms } from '../components/IgnoredTerms.js';
+import { NoteHits } from '../components/NoteHits.js';
 import { Pager } from '../components/Pager.js';
 import { PastLastPage } from '../components/PastLastPage.js';
 import { isSearchable } from '../../../src/core/searchable.js';
@@ -151,6 +152,7 @@ function SearchPage() {
         filters={filters}
         onChange={(patch: Partial<SessionFilters>) => set({ ...patch, offset: undefined })}
       />
+      {search.q && <NoteHits q={search.q} />}
       {!search.q ? (
         <Text size="sm" c="dimmed">
           Type words to search every transcript. Use <b>"quotes"</b> for a phrase and <b>prefix*</b> for word

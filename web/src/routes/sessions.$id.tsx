@@ -10,6 +10,8 @@ import { AnchorLink } from '../components/AnchorLink.js';
 import { createFileRoute, type ErrorComponentProps } from '@tanstack/react-router';
 import type { Virtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { AnnotationPanel } from '../components/AnnotationPanel.js';
+import { entryOfRow, toggleBookmark } from '../components/bookmark-entry.js';
 import { ErrorPanel } from '../components/ErrorPanel.js';
 import { SpeakerToggle } from '../components/SpeakerToggle.js';
 import { settleScroll, stickyBottom } from '../components/settle-scroll.js';
@@ -182,12 +184,17 @@ function SessionPage() {
     r: () => set({ view: 'both', reader: reader === 'raw' ? 'conversation' : 'raw' }),
     j: () => step(1),
     k: () => step(-1),
+    b: () => {
+      const index = entryOfRow(activeIndex);
+      if (index !== null) void toggleBookmark(queryClient, id, file, index).catch(() => undefined);
+    },
   });
 
   return (
     <Stack gap="sm" p="sm" maw={1200} mx="auto" data-testid="session-page">
       <SessionDetails s={s} links={bp.sessionLinks} />
       <SessionActions s={s} />
+      <AnnotationPanel s={s} />
       <Box
         pos="sticky"
         top={56}

@@ -13,6 +13,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { sha256OfReprDigest } from '../../../api/repr-digest.js';
+import { tombstoneId } from '../../../core/annotations.js';
 import { checkBundleDoc, planDoc, type BundleDoc } from '../../../bundle/bundle-doc.js';
 import { createSha256Counter, hashStream } from '../../../bundle/checksum.js';
 import { DOCS_FILE, objectKeyOfBlobPath } from '../../../bundle/format.js';
@@ -42,10 +43,15 @@ export interface ImportPlan {
    * Documents by what writing them would do. None of a conflicting session's documents is
    * written: those that differ from the target's are `conflict`, the others `skipped`.
    */
-  docs: { new: number; unchanged: number; skipped: number; conflict: number };
+  docs: { new: number; unchanged: number; skipped: number; conflict: number; forgotten: number };
   objects: ObjectPlan[];
   /** Sessions left as the target has them, with the first reason found. */
   conflicts: Map<string, string>;
+  /**
+   * Sessions forgotten on the target or by the bundle's own tombstones: nothing of them is written
+   * but their tombstones (a tombstone outranks every source, DESIGN §13).
+   */
+  forgotten: Set<string>;
 }
 
 export interface PlanOptions {
@@ -128,6 +134,8 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
   let compared = 0;
   const docBytes = manifest.files[DOCS_FILE]!.bytes;
   let bytesDone = 0;
+  const forgotten = await forgottenOnTarget(client, manifest.sessions);
+  const tombstones = { new: 0, unchanged: 0 };
 
   // Small batches: the plan keeps nothing of a document once its revision is compared.
   for await (const batch of docBatches(
@@ -141,6 +149,13 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
     const { revs } = await client.getRevs(batch.map((l) => l.doc._id));
     for (const { doc } of batch) {
       const status = planDoc(doc, revs[doc._id]);
+      if (doc.type === 'tombstone') {
+        // Forgotten either way: a tombstone that differs (another time) changes nothing.
+        forgotten.add(doc.sessionId);
+        tombstones[status === 'new' ? 'new' : 'unchanged']++;
+        compared++;
+        continue;
+      }
       let counts = docsBySession.get(doc.sessionId);
       if (!counts) docsBySession.set(doc.sessionId, (counts = { new: 0, unchanged: 0, conflict: 0 }));
       counts[status]++;
@@ -156,6 +171,7 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
     });
   }
 
+  for (const sessionId of forgotten) conflicts.delete(sessionId);
   const objects: ObjectPlan[] = [];
   if (o.blobs) {
     const bySession = new Map<string, ObjectPlan[]>();
@@ -163,6 +179,7 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
       const key = objectKeyOfBlobPath(path);
       if (key === null) continue;
       const sessionId = key.slice(0, key.indexOf('/'));
+      if (forgotten.has(sessionId)) continue;
       const plan: ObjectPlan = { key, path, bytes: file.bytes, sha256: file.sha256, status: 'new' };
       objects.push(plan);
       bySession.set(sessionId, [...(bySession.get(sessionId) ?? []), plan]);
@@ -197,9 +214,17 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
         conflicts.set(sessionId, `object ${differing[0]!.key} differs from the target's`);
     });
   }
-  const docs = { new: 0, unchanged: 0, skipped: 0, conflict: 0 };
+  const docs = {
+    new: tombstones.new,
+    unchanged: tombstones.unchanged,
+    skipped: 0,
+    conflict: 0,
+    forgotten: 0,
+  };
   for (const [sessionId, counts] of docsBySession) {
-    if (conflicts.has(sessionId)) {
+    if (forgotten.has(sessionId)) {
+      docs.forgotten += counts.new + counts.unchanged + counts.conflict;
+    } else if (conflicts.has(sessionId)) {
       docs.skipped += counts.new + counts.unchanged;
       docs.conflict += counts.conflict;
     } else {
@@ -207,7 +232,18 @@ export async function planImport(o: PlanOptions): Promise<ImportPlan> {
       docs.unchanged += counts.unchanged;
     }
   }
-  return { docs, objects, conflicts };
+  return { docs, objects, conflicts, forgotten };
+}
+
+/** Sessions among `sessions` the target has tombstones for. */
+async function forgottenOnTarget(client: ApiClient, sessions: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < sessions.length; i += REVS_BATCH) {
+    const ids = sessions.slice(i, i + REVS_BATCH).map(tombstoneId);
+    const { revs } = await client.getRevs(ids);
+    for (const id of Object.keys(revs)) out.add(id.slice('tombstone:'.length));
+  }
+  return out;
 }
 
 /** Whether the target holds any document of the session (of any type: an import writes chunks first). */
@@ -267,7 +303,10 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
     objects: { uploaded: 0, bytes: 0, unchanged: 0, skipped: 0 },
     lateConflicts: new Map(),
   };
-  const skip = (sessionId: string) => plan.conflicts.has(sessionId) || out.lateConflicts.has(sessionId);
+  const skip = (sessionId: string) =>
+    plan.conflicts.has(sessionId) || out.lateConflicts.has(sessionId) || plan.forgotten.has(sessionId);
+  /** Of a forgotten session only its tombstone is written. */
+  const skipDoc = (doc: BundleDoc) => doc.type !== 'tombstone' && skip(doc.sessionId);
 
   // Objects first: documents must never point at bytes the target does not have.
   const uploads = plan.objects.filter((p) => p.status === 'new' && !skip(p.key.slice(0, p.key.indexOf('/'))));
@@ -318,7 +357,7 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
     out.docs.unchanged += result.unchanged;
     out.docs.conflict += result.conflicts;
     for (const r of result.results)
-      if (r.status === 'conflict') {
+      if (r.status === 'conflict' && !/ is forgotten /.test(r.reason ?? '')) {
         const sessionId = send.find((l) => l.doc._id === r.id)?.doc.sessionId ?? r.id;
         if (!out.lateConflicts.has(sessionId))
           out.lateConflicts.set(sessionId, r.reason ?? `document ${r.id} conflicted`);
@@ -343,7 +382,7 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
     o.signal.throwIfAborted();
     const sessions = new Set(batch.map((l) => l.doc.sessionId));
     await writes.clear(sessions);
-    const candidates = batch.filter((l) => !skip(l.doc.sessionId));
+    const candidates = batch.filter((l) => !skipDoc(l.doc));
     const { revs } = candidates.length
       ? await client.getRevs(candidates.map((l) => l.doc._id))
       : { revs: {} as Record<string, string> };
@@ -351,12 +390,13 @@ export async function writeImport(o: WriteOptions): Promise<WriteOutcome> {
     const send: BundleLine[] = [];
     for (const line of batch) {
       const { doc } = line;
-      if (skip(doc.sessionId)) {
+      if (skipDoc(doc)) {
         out.docs.skipped++;
         continue;
       }
       const status = planDoc(doc, revs[doc._id]);
-      if (status === 'new') send.push(line);
+      if (doc.type === 'tombstone' && status === 'conflict') out.docs.unchanged++;
+      else if (status === 'new') send.push(line);
       else if (status === 'unchanged') out.docs.unchanged++;
       else {
         out.docs.conflict++;

@@ -6,7 +6,7 @@
  * `session_rollup r`. Parameters are numbered from `$1`; callers append theirs after.
  */
 import type { SessionFilter } from '../../contract.js';
-import { filterValues, MAX_CHAR } from '../../views-common/session-filter.js';
+import { filterValues, MAX_CHAR, needsAnnotations } from '../../views-common/session-filter.js';
 import { pgText } from './postgres-view.js';
 
 export interface FilterSql {
@@ -15,6 +15,8 @@ export interface FilterSql {
   params: unknown[];
   /** Some condition reads `session_rollup r` or `session_models`. */
   needsRollup: boolean;
+  /** Some condition reads the `session_annotations` view's tables. */
+  needsAnnotations: boolean;
 }
 
 export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string): FilterSql {
@@ -59,5 +61,11 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
     where.push(`strpos(r.list_text, ${param(word)}) > 0`);
     needsRollup = true;
   }
-  return { where, params, needsRollup };
+  if (f.starred)
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_annotations WHERE starred)`);
+  if (f.hasNote)
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_annotations WHERE note <> '')`);
+  for (const tag of f.tags ?? [])
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_tags WHERE tag = ${param(tag)})`);
+  return { where, params, needsRollup, needsAnnotations: needsAnnotations(f) };
 }

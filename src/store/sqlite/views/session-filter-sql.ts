@@ -4,7 +4,7 @@
  * column given by the caller; `needsRollup` tells the caller to join `session_rollup r`.
  */
 import type { SessionFilter } from '../../contract.js';
-import { filterValues, MAX_CHAR } from '../../views-common/session-filter.js';
+import { filterValues, MAX_CHAR, needsAnnotations } from '../../views-common/session-filter.js';
 
 export interface FilterSql {
   /** Conditions to AND together (empty when nothing filters). */
@@ -12,6 +12,8 @@ export interface FilterSql {
   params: Record<string, string | number>;
   /** Some condition reads `session_rollup r` or `session_models`. */
   needsRollup: boolean;
+  /** Some condition reads the `session_annotations` view's tables. */
+  needsAnnotations: boolean;
 }
 
 export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string): FilterSql {
@@ -56,5 +58,13 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
     params[`f_text${i}`] = word;
     needsRollup = true;
   });
-  return { where, params, needsRollup };
+  if (f.starred)
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_annotations WHERE starred = 1)`);
+  if (f.hasNote)
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_annotations WHERE note != '')`);
+  f.tags?.forEach((tag, i) => {
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_tags WHERE tag = @f_tag${i})`);
+    params[`f_tag${i}`] = tag;
+  });
+  return { where, params, needsRollup, needsAnnotations: needsAnnotations(f) };
 }

@@ -6,6 +6,7 @@
  * the list is sorted by stands out. `re` marks the words of the list's free-text filter in the
  * title and project.
  */
+import { ListStar, type AnnotationSummary } from '../../components/ListStar.js';
 import { Group, Paper, Text } from '@mantine/core';
 import { Link } from '@tanstack/react-router';
 import { Fragment, memo, type ReactNode } from 'react';
@@ -127,8 +128,11 @@ export const SessionRow = memo(function SessionRow({
   re = null,
   sortedBy = DEFAULT_SORT,
   facts = DEFAULT_FACTS,
+  mark,
 }: {
   s: Session;
+  /** The session's star and tags (the list page's `annotations`). */
+  mark?: AnnotationSummary;
   re?: RegExp | null;
   /** The list's order: that fact stands out. */
   sortedBy?: SessionSortKey;
@@ -150,6 +154,7 @@ export const SessionRow = memo(function SessionRow({
       <Paper withBorder p="xs" radius="sm" className="ct-row">
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
+            <ListStar id={s.id} mark={mark} />
             <StatusMarker status={s.status} />
             <Text fw={600} size="sm" truncate data-testid="session-title">
               {s.title !== null ? (

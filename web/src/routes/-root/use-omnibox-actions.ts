@@ -85,6 +85,9 @@ export function useOmniboxActions() {
         ...(hasDates ? { from: resolved.from, to: resolved.to } : {}),
         text: q.text || undefined,
         idPrefix: q.idPrefix ?? (onList ? current.idPrefix : undefined),
+        ...(q.filters.starred ? { starred: 'true' as const } : {}),
+        ...(q.filters.tags?.length ? { tag: q.filters.tags.join(',') } : {}),
+        ...(q.filters.hasNote ? { hasNote: 'true' as const } : {}),
       };
       await navigate({ to: '/', search: next });
       // The rest is applied; what was not stays explained in the dropdown.

@@ -1,0 +1,43 @@
+/**
+ * The bookmark action of a session page (key `b`): the current item's first entry is bookmarked,
+ * or its bookmark removed when it has one, with the annotation revision the page last read.
+ */
+import type { QueryClient } from '@tanstack/react-query';
+import type { components } from '../api-schema.gen.js';
+import { api, unwrap } from '../queries/api.js';
+import { annotationQueryKey } from './AnnotationPanel.js';
+
+type Annotation = components['schemas']['Annotation'];
+
+/** The entry index the row at `rowIndex` of the reader shows first, if any. */
+export function entryOfRow(rowIndex: number | undefined): number | null {
+  if (rowIndex === undefined) return null;
+  const row = document.querySelector(`[data-window-list] > [data-index="${rowIndex}"]`);
+  const el = row?.matches('[data-entry]') ? row : row?.querySelector('[data-entry]');
+  const n = Number(el?.getAttribute('data-entry'));
+  return Number.isInteger(n) && n >= 0 ? n : null;
+}
+
+export async function toggleBookmark(
+  queryClient: QueryClient,
+  sessionId: string,
+  file: string,
+  index: number,
+): Promise<Annotation> {
+  const key = annotationQueryKey(sessionId);
+  const current = queryClient.getQueryData<Annotation>(key);
+  const rev = current?.rev ?? null;
+  const marked = current?.bookmarks.some((b) => b.file === file && b.index === index) === true;
+  const path = { id: sessionId, index };
+  const next = marked
+    ? await unwrap(
+        api.DELETE('/api/sessions/{id}/bookmarks/{index}', {
+          params: { path, query: { file, ...(rev ? { rev } : {}) } },
+        }),
+      )
+    : await unwrap(
+        api.PUT('/api/sessions/{id}/bookmarks/{index}', { params: { path }, body: { file, rev } }),
+      );
+  queryClient.setQueryData(key, next);
+  return next;
+}
