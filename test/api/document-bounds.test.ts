@@ -21,6 +21,7 @@ import {
 } from '../../src/core/doc-limits.js';
 import { getJson, runCli, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
+import { twoEntrySummary } from '../support/two-entry-summary.js';
 
 let server: TestServer;
 
@@ -29,42 +30,11 @@ const T1 = Date.parse('2025-07-01T10:30:00Z');
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function summary(sessionId: string, overrides: Record<string, unknown> = {}) {
-  return {
-    _id: `summary:${sessionId}`,
-    type: 'summary',
+  return twoEntrySummary(
     sessionId,
-    timestamp: iso(T1),
-    cwd: '/work/bounds',
-    project: 'bounds',
-    models: ['claude-sonnet-4-20250514'],
-    hostname: 'h1',
-    gitBranch: null,
-    source: 'test',
-    provenance: 'backfilled',
-    version: '2.0.0',
-    firstActivity: iso(T0),
-    lastActivity: iso(T1),
-    title: 'bounds',
-    titleSource: 'prompt',
-    counts: {
-      entries: 2,
-      prompts: 1,
-      assistantMessages: 1,
-      toolCalls: 0,
-      toolErrors: 0,
-      malformed: 0,
-      sidechainEntries: 0,
-      compactions: 0,
-      images: 0,
-    },
-    toolCallsByName: {},
-    tokens: { input: 1, output: 2, cacheWrite: 0, cacheRead: 0 },
-    transcriptBytes: 20,
-    files: [{ name: 'transcript.jsonl', bytes: 20, entries: 2 }],
-    subagents: 0,
-    activity: [[T0, T1]],
-    ...overrides,
-  };
+    { first: T0, last: T1, cwd: '/work/bounds', title: 'bounds', transcriptBytes: 20 },
+    overrides,
+  );
 }
 
 function chunk(sessionId: string, timestamps: string[]) {

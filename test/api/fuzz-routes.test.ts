@@ -14,6 +14,7 @@ import { createApp } from '../../src/api/app.js';
 import type { Store } from '../../src/store/contract.js';
 import { createMigrator } from '../../src/migrations/runner.js';
 import { describeEngines } from '../support/engines.js';
+import { twoEntrySummary } from '../support/two-entry-summary.js';
 
 const SID = 'fuzz-session';
 const T0 = '2025-07-01T10:00:00.000Z';
@@ -105,41 +106,13 @@ interface Probe {
 }
 
 function summary() {
-  return {
-    _id: `summary:${SID}`,
-    type: 'summary',
-    sessionId: SID,
-    timestamp: T1,
+  return twoEntrySummary(SID, {
+    first: Date.parse(T0),
+    last: Date.parse(T1),
     cwd: '/work/fuzz',
-    project: 'fuzz',
-    models: ['claude-sonnet-4'],
-    hostname: 'h1',
-    gitBranch: null,
-    source: 'test',
-    provenance: 'backfilled',
-    version: '2.0.0',
-    firstActivity: T0,
-    lastActivity: T1,
     title: 'fuzz',
-    titleSource: 'prompt',
-    counts: {
-      entries: 2,
-      prompts: 1,
-      assistantMessages: 1,
-      toolCalls: 0,
-      toolErrors: 0,
-      malformed: 0,
-      sidechainEntries: 0,
-      compactions: 0,
-      images: 0,
-    },
-    toolCallsByName: {},
-    tokens: { input: 1, output: 2, cacheWrite: 0, cacheRead: 0 },
     transcriptBytes: 40,
-    files: [{ name: 'transcript.jsonl', bytes: 40, entries: 2 }],
-    subagents: 0,
-    activity: [[Date.parse(T0), Date.parse(T1)]],
-  };
+  });
 }
 
 const LINES = `{"type":"user","timestamp":"${T0}"}\n{"type":"assistant","timestamp":"${T1}"}\n`;

@@ -8,6 +8,7 @@ import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, sendJson, startTestServer, type TestServer, readJson } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
+import { twoEntrySummary } from '../support/two-entry-summary.js';
 
 /** What the CLI and the hook send with an object (anything else is refused: same-origin-writes.ts). */
 const OCTETS = { 'content-type': 'application/octet-stream' };
@@ -18,42 +19,17 @@ const SID = 'ingest-test-session';
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
 
 function summary(overrides: Record<string, unknown> = {}) {
-  return {
-    _id: `summary:${SID}`,
-    type: 'summary',
-    sessionId: SID,
-    timestamp: '2025-07-01T10:00:00.000Z',
-    cwd: '/work/demo',
-    project: 'demo',
-    models: ['claude-sonnet-4-20250514'],
-    hostname: 'h1',
-    gitBranch: null,
-    source: 'test',
-    provenance: 'backfilled',
-    version: '2.0.0',
-    firstActivity: '2025-07-01T10:00:00.000Z',
-    lastActivity: '2025-07-01T10:30:00.000Z',
-    title: 'ingest test',
-    titleSource: 'prompt',
-    counts: {
-      entries: 2,
-      prompts: 1,
-      assistantMessages: 1,
-      toolCalls: 0,
-      toolErrors: 0,
-      malformed: 0,
-      sidechainEntries: 0,
-      compactions: 0,
-      images: 0,
+  return twoEntrySummary(
+    SID,
+    {
+      first: Date.parse('2025-07-01T10:00:00Z'),
+      last: Date.parse('2025-07-01T10:30:00Z'),
+      cwd: '/work/demo',
+      title: 'ingest test',
+      transcriptBytes: 20,
     },
-    toolCallsByName: {},
-    tokens: { input: 1, output: 2, cacheWrite: 0, cacheRead: 0 },
-    transcriptBytes: 20,
-    files: [{ name: 'transcript.jsonl', bytes: 20, entries: 2 }],
-    subagents: 0,
-    activity: [[Date.parse('2025-07-01T10:00:00Z'), Date.parse('2025-07-01T10:30:00Z')]],
-    ...overrides,
-  };
+    { timestamp: '2025-07-01T10:00:00.000Z', ...overrides },
+  );
 }
 
 function chunk(entries: boolean) {
