@@ -290,7 +290,7 @@ describe.skipIf(!hasChromium)('the Turns page, in Chromium', () => {
     await page.getByTestId('session-row').first().waitFor();
     await page.getByTestId('header-menus').getByRole('button', { name: 'Sessions' }).click();
     const items = await page.getByRole('menuitem').allTextContents();
-    expect(items).toEqual(['All sessions', 'Calendar', 'Turns', 'Search']);
+    expect(items).toEqual(['All sessions', 'Calendar', 'Turns', 'Bookmarks', 'Search']);
     await page.getByRole('menuitem', { name: 'Turns' }).click();
     await page.waitForURL(/\/app\/turns$/);
     await page.getByTestId('turn-row').first().waitFor();

@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root';
 import { Route as IndexRouteImport } from './routes/index';
+import { Route as BookmarksRouteImport } from './routes/bookmarks';
 import { Route as CalendarRouteImport } from './routes/calendar';
 import { Route as SearchRouteImport } from './routes/search';
 import { Route as TurnsRouteImport } from './routes/turns';
@@ -18,6 +19,11 @@ import { Route as SessionsIdRouteImport } from './routes/sessions.$id';
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any);
+const BookmarksRoute = BookmarksRouteImport.update({
+  id: '/bookmarks',
+  path: '/bookmarks',
   getParentRoute: () => rootRouteImport,
 } as any);
 const CalendarRoute = CalendarRouteImport.update({
@@ -43,6 +49,7 @@ const SessionsIdRoute = SessionsIdRouteImport.update({
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute;
+  '/bookmarks': typeof BookmarksRoute;
   '/calendar': typeof CalendarRoute;
   '/search': typeof SearchRoute;
   '/turns': typeof TurnsRoute;
@@ -50,6 +57,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute;
+  '/bookmarks': typeof BookmarksRoute;
   '/calendar': typeof CalendarRoute;
   '/search': typeof SearchRoute;
   '/turns': typeof TurnsRoute;
@@ -58,6 +66,7 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport;
   '/': typeof IndexRoute;
+  '/bookmarks': typeof BookmarksRoute;
   '/calendar': typeof CalendarRoute;
   '/search': typeof SearchRoute;
   '/turns': typeof TurnsRoute;
@@ -65,14 +74,23 @@ export interface FileRoutesById {
 }
 export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath;
-  fullPaths: '/' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
+  fullPaths:
+    '/' | '/bookmarks' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
   fileRoutesByTo: FileRoutesByTo;
-  to: '/' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
-  id: '__root__' | '/' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
+  to: '/' | '/bookmarks' | '/calendar' | '/search' | '/turns' | '/sessions/$id';
+  id:
+    | '__root__'
+    | '/'
+    | '/bookmarks'
+    | '/calendar'
+    | '/search'
+    | '/turns'
+    | '/sessions/$id';
   fileRoutesById: FileRoutesById;
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute;
+  BookmarksRoute: typeof BookmarksRoute;
   CalendarRoute: typeof CalendarRoute;
   SearchRoute: typeof SearchRoute;
   TurnsRoute: typeof TurnsRoute;
@@ -86,6 +104,13 @@ declare module '@tanstack/react-router' {
       path: '/';
       fullPath: '/';
       preLoaderRoute: typeof IndexRouteImport;
+      parentRoute: typeof rootRouteImport;
+    };
+    '/bookmarks': {
+      id: '/bookmarks';
+      path: '/bookmarks';
+      fullPath: '/bookmarks';
+      preLoaderRoute: typeof BookmarksRouteImport;
       parentRoute: typeof rootRouteImport;
     };
     '/calendar': {
@@ -121,6 +146,7 @@ declare module '@tanstack/react-router' {
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  BookmarksRoute: BookmarksRoute,
   CalendarRoute: CalendarRoute,
   SearchRoute: SearchRoute,
   TurnsRoute: TurnsRoute,

@@ -19,6 +19,7 @@ export function buildBlueprint(deps: ApiDeps, searchEnabled: boolean): Blueprint
           { label: 'All sessions', href: '/app/' },
           { label: 'Calendar', href: '/app/calendar' },
           { label: 'Turns', href: '/app/turns' },
+          { label: 'Bookmarks', href: '/app/bookmarks' },
           { label: 'Search', href: '/app/search' },
         ],
       },

@@ -9,6 +9,9 @@ import { annotationQueryKey } from './AnnotationPanel.js';
 
 type Annotation = components['schemas']['Annotation'];
 
+/** The Bookmarks page's query: read again whenever a bookmark is set or removed. */
+export const bookmarksQueryKey = ['bookmarks'] as const;
+
 /** The entry index the row at `rowIndex` of the reader shows first, if any. */
 export function entryOfRow(rowIndex: number | undefined): number | null {
   if (rowIndex === undefined) return null;
@@ -39,5 +42,6 @@ export async function toggleBookmark(
         api.PUT('/api/sessions/{id}/bookmarks/{index}', { params: { path }, body: { file, rev } }),
       );
   queryClient.setQueryData(key, next);
+  void queryClient.invalidateQueries({ queryKey: bookmarksQueryKey });
   return next;
 }

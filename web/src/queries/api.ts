@@ -37,6 +37,13 @@ api.use({
   onRequest({ request }) {
     const token = readToken();
     if (token && !request.headers.has('authorization')) request.headers.set('authorization', bearer(token));
+    // The API takes a write only typed as JSON (its cross-site refusal): a write with nothing to
+    // say (unstar, remove a bookmark, forget) goes with `{}` as its body.
+    if (request.method !== 'GET' && request.method !== 'HEAD' && request.body === null) {
+      const headers = new Headers(request.headers);
+      headers.set('content-type', 'application/json');
+      return new Request(request, { body: '{}', headers });
+    }
     return request;
   },
 });

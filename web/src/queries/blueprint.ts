@@ -42,6 +42,7 @@ const FALLBACK_MENUS: Blueprint['menus'] = [
       { label: 'All sessions', href: '/app/' },
       { label: 'Calendar', href: '/app/calendar' },
       { label: 'Turns', href: '/app/turns' },
+      { label: 'Bookmarks', href: '/app/bookmarks' },
       { label: 'Search', href: '/app/search' },
     ],
   },

@@ -5,6 +5,7 @@
  */
 import { Badge, Box, Collapse, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { AnchorLink } from '../../components/AnchorLink.js';
+import { BookmarkToggle } from '../../components/BookmarkToggle.js';
 import { useState, type ReactNode } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { Markdown } from '../../components/Markdown.js';
@@ -39,7 +40,17 @@ export interface ItemContext {
   continues?: boolean;
 }
 
+/** An entry's own actions: its bookmark toggle and its permalink. */
 function EntryLink({ sessionId, file, index }: { sessionId: string; file: string; index: number }) {
+  return (
+    <Group gap={2} wrap="nowrap" display="inline-flex">
+      <BookmarkToggle sessionId={sessionId} file={file} index={index} />
+      <EntryPermalink sessionId={sessionId} file={file} index={index} />
+    </Group>
+  );
+}
+
+function EntryPermalink({ sessionId, file, index }: { sessionId: string; file: string; index: number }) {
   return (
     <AnchorLink
       to="/sessions/$id"
