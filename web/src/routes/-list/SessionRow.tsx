@@ -174,7 +174,6 @@ export const SessionRow = memo(function SessionRow({
             <Group
               gap="sm"
               wrap="nowrap"
-              justify="flex-end"
               style={{ minWidth: 0, flex: '0 1 auto', overflow: 'hidden' }}
               data-testid="session-facts"
             >
