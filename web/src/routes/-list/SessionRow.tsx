@@ -177,7 +177,12 @@ export const SessionRow = memo(function SessionRow({
               style={{ minWidth: 0, flex: '0 1 auto', overflow: 'hidden' }}
               data-testid="session-facts"
             >
-              {facts.includes('provenance') && <ProvenanceChip provenance={s.provenance} />}
+              {facts.includes('provenance') && (
+                // A badge squeezed by the facts beside it would shrink to an empty pill.
+                <span style={{ flexShrink: 0, display: 'inline-flex' }}>
+                  <ProvenanceChip provenance={s.provenance} />
+                </span>
+              )}
               {details.map((f) => (
                 <Fragment key={f}>{DETAILS[f](s, re, f === SORTED_FACT[sortedBy])}</Fragment>
               ))}
