@@ -164,4 +164,22 @@ describe('resolveOmniboxFilters', () => {
       'project:x ignored: cwd: is given',
     ]);
   });
+  it('never picks one of several directories a cwd: contains: it asks which one', () => {
+    expect(resolveOmniboxFilters({ cwd: '/Users', model: 'opus' }, facets)).toEqual({
+      filters: { model: 'claude-opus-4-5-20251101' },
+      notes: ['model:opus → claude-opus-4-5-20251101'],
+      problems: [
+        'cwd:/Users matches 2 directories (/Users/dev/Projects/happy, /Users/steve/hitosea/happy); pick one: not applied',
+      ],
+    });
+    // One directory containing it, or the directory itself, is no guess.
+    expect(resolveOmniboxFilters({ cwd: '/home' }, facets)).toEqual({
+      filters: { cwd: '/home/me/api' },
+      notes: ['cwd:/home → /home/me/api'],
+      problems: [],
+    });
+    expect(resolveOmniboxFilters({ cwd: '/Users/dev/Projects/happy' }, facets).filters).toEqual({
+      cwd: '/Users/dev/Projects/happy',
+    });
+  });
 });

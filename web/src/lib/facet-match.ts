@@ -7,7 +7,8 @@
  * `project:NAME` resolves the same way against the project names (the last segments of the
  * working directories the API lists, `projectFacets`) to the exact name the API's `project`
  * filter matches — every directory so named — on the list, search and activity alike. A name no
- * directory matches is not applied: it is reported as a problem.
+ * directory matches is not applied: it is reported as a problem; so is a `cwd:` that several
+ * directories contain (it is never resolved to one of them silently).
  */
 import { projectName as serverProjectName } from '../../../src/core/project-name.js';
 
@@ -142,6 +143,14 @@ export function resolveOmniboxFilters(
     if (r.value === undefined) {
       filters[attr] = value;
       notes.push(`${label}: ${r.note ?? `no value matches "${value}"`}`);
+      return;
+    }
+    // Several directories contain it (`cwd:/home`): the API filters one exact directory, so
+    // picking the busiest would be a silent guess. Ask which one instead (the omnibox lists them).
+    if (attr === 'cwd' && r.alternatives.length > 0 && r.value.toLowerCase() !== value.toLowerCase()) {
+      const dirs = [r.value, ...r.alternatives];
+      const shown = dirs.slice(0, 4).join(', ') + (dirs.length > 4 ? ', …' : '');
+      problems.push(`cwd:${value} matches ${dirs.length} directories (${shown}); pick one: not applied`);
       return;
     }
     filters[attr] = r.value;

@@ -44,6 +44,7 @@ import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
 import { SortControl } from './-list/SortControl.js';
 import { ColumnsControl } from './-list/ColumnsControl.js';
+import { DensityControl, useCompactList } from './-list/DensityControl.js';
 import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
 import { useListPosition } from './-list/use-list-position.js';
 import { usePageKeys } from './-root/Shortcuts.js';
@@ -106,6 +107,7 @@ function SessionListPage() {
   // Which facts the rows show: this browser's choice, plus the one the list is sorted by.
   const [columns, setColumns] = useSessionColumns();
   const facts = useRowFacts(columns, sortedBy);
+  const [compact, toggleCompact] = useCompactList();
 
   const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
   const marks = useMemo(
@@ -165,6 +167,7 @@ function SessionListPage() {
         <Group gap="xs">
           <SortControl sort={search.sort} dir={search.dir} onChange={setFilters} />
           <ColumnsControl columns={columns} onChange={setColumns} sortedBy={sortedBy} />
+          <DensityControl compact={compact} onToggle={toggleCompact} />
           {chips.length > 0 && (
             <Group gap={4}>
               <Tooltip label="Save these filters (they appear in the omnibox)" position="bottom">
@@ -202,9 +205,17 @@ function SessionListPage() {
           testId="session-list"
           items={all}
           getKey={(s) => s.id}
-          estimateSize={() => 72}
+          estimateSize={() => (compact ? 30 : 72)}
+          gap={compact ? 2 : 6}
           renderItem={(s) => (
-            <SessionRow s={s} re={re} sortedBy={sortedBy} facts={facts} mark={marks[s.id]} />
+            <SessionRow
+              s={s}
+              re={re}
+              sortedBy={sortedBy}
+              facts={facts}
+              mark={marks[s.id]}
+              compact={compact}
+            />
           )}
           onNearEnd={loadMore}
           virtualizerRef={virtualizerRef}

@@ -129,8 +129,11 @@ export const SessionRow = memo(function SessionRow({
   sortedBy = DEFAULT_SORT,
   facts = DEFAULT_FACTS,
   mark,
+  compact = false,
 }: {
   s: Session;
+  /** One line: the title, then the facts beside it (cut at the right edge when they do not fit). */
+  compact?: boolean;
   /** The session's star and tags (the list page's `annotations`). */
   mark?: AnnotationSummary;
   re?: RegExp | null;
@@ -143,6 +146,51 @@ export const SessionRow = memo(function SessionRow({
   facts?: readonly SessionFact[];
 }) {
   const details = facts.filter((f): f is DetailFact => f !== 'provenance');
+  if (compact)
+    return (
+      <Link
+        to="/sessions/$id"
+        params={{ id: s.id }}
+        data-testid="session-row"
+        data-session-id={s.id}
+        data-compact=""
+        style={{ display: 'block', textDecoration: 'none', color: 'inherit' }}
+      >
+        <Paper withBorder px="xs" py={3} radius="sm" className="ct-row">
+          <Group justify="space-between" wrap="nowrap" gap="sm">
+            <Group gap={6} wrap="nowrap" style={{ minWidth: 0, flex: '1 1 40%' }}>
+              <ListStar id={s.id} mark={mark} />
+              <StatusMarker status={s.status} />
+              <Text fw={600} size="sm" truncate data-testid="session-title">
+                {s.title !== null ? (
+                  <HighlightedText text={s.title} re={re} />
+                ) : (
+                  <Text span c="dimmed">
+                    (untitled) {s.id}
+                  </Text>
+                )}
+              </Text>
+            </Group>
+            <Group
+              gap="sm"
+              wrap="nowrap"
+              style={{ minWidth: 0, flex: '0 1 auto', overflow: 'hidden' }}
+              data-testid="session-facts"
+            >
+              {facts.includes('provenance') && (
+                // A badge squeezed by the facts beside it would shrink to an empty pill.
+                <span style={{ flexShrink: 0, display: 'inline-flex' }}>
+                  <ProvenanceChip provenance={s.provenance} />
+                </span>
+              )}
+              {details.map((f) => (
+                <Fragment key={f}>{DETAILS[f](s, re, f === SORTED_FACT[sortedBy])}</Fragment>
+              ))}
+            </Group>
+          </Group>
+        </Paper>
+      </Link>
+    );
   return (
     <Link
       to="/sessions/$id"

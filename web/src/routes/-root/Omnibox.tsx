@@ -1,8 +1,9 @@
 /**
  * The omnibox in the header: free text, `project:`/`host:`/`model:`/`source:` operators, date
  * phrases, an id prefix, `>` commands. Enter filters the list, Shift+Enter searches, Ctrl/⌘+K
- * focuses. The dropdown says what Enter will do, previews search hits (naming terms search leaves
- * out), and offers recent searches and saved filters (or a hint when search is off).
+ * focuses. The dropdown offers the values an operator being typed can take (with their session
+ * counts), says what Enter will do, previews search hits (naming terms search leaves out), and
+ * offers recent searches and saved filters (or a hint when search is off).
  */
 import { Combobox, Group, Kbd, Loader, Text, TextInput, useCombobox } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
@@ -12,7 +13,9 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNod
 import { isSearchable } from '../../../../src/core/searchable.js';
 import { HighlightedSnippet } from '../../components/HighlightedText.js';
 import { IgnoredTerms } from '../../components/IgnoredTerms.js';
-import { resolveOmniboxFilters, type FacetLists } from '../../lib/facet-match.js';
+import { projectFacets, resolveOmniboxFilters, type FacetLists } from '../../lib/facet-match.js';
+import { formatCount } from '../../lib/format.js';
+import { matchValues, operatorAtEnd, withValue } from '../../lib/omnibox-values.js';
 import {
   commandHelp,
   isEmptyQuery,
@@ -73,16 +76,39 @@ export function Omnibox() {
   const resolution = query ? resolveOmniboxFilters(query.filters, facets) : null;
   const notes = resolution?.notes ?? [];
   const unresolved = resolution?.problems ?? [];
-  // A project no directory matches is not applied: the Enter line leaves it out.
+  // A project no directory matches, or a cwd: several directories contain, is not applied: the
+  // Enter line leaves it out (the problem line says why).
+  const dropProject = Boolean(
+    query?.filters.project && resolution && resolution.filters.project === undefined && !query.filters.cwd,
+  );
+  const dropCwd = Boolean(query?.filters.cwd && resolution && resolution.filters.cwd === undefined);
   const applied =
-    query &&
-    query.filters.project &&
-    resolution &&
-    resolution.filters.project === undefined &&
-    !query.filters.cwd
-      ? { ...query, filters: { ...query.filters, project: undefined } }
+    query && (dropProject || dropCwd)
+      ? {
+          ...query,
+          filters: {
+            ...query.filters,
+            ...(dropProject ? { project: undefined } : {}),
+            ...(dropCwd ? { cwd: undefined } : {}),
+          },
+        }
       : query;
   const facetsSettled = facetResults.every((r) => !r.isPending);
+
+  // The operator whose value is being typed (`cwd:`, `model:op`): its facet values that contain
+  // what is typed, with their session counts, to pick from (a project: the directories' names).
+  const valueAt = parse.kind === 'query' ? operatorAtEnd(value) : null;
+  const valueFacets = useQuery({
+    ...facetsQueryOptions(valueAt === null || valueAt.key === 'project' ? 'cwd' : valueAt.key),
+    enabled: valueAt !== null,
+  });
+  const valueChoices =
+    valueAt && valueFacets.data
+      ? matchValues(
+          valueAt.partial,
+          valueAt.key === 'project' ? projectFacets(valueFacets.data.values) : valueFacets.data.values,
+        )
+      : [];
 
   // The preview asks exactly what Shift+Enter's search page will: the words and the resolved
   // operators (so `docker model:sonnet` counts the same hits), once the facets have answered.
@@ -142,7 +168,11 @@ export function Omnibox() {
     const arg = rest.join(':');
     if (kind === 'filter') void submit(false);
     else if (kind === 'search') void submit(true);
-    else if (kind === 'cmd') {
+    else if (kind === 'value') {
+      const at = operatorAtEnd(inputRef.current?.value ?? value);
+      if (at) setValue(withValue(inputRef.current?.value ?? value, at, arg));
+      inputRef.current?.focus();
+    } else if (kind === 'cmd') {
       const next = `>${arg} `;
       setValue(next);
       const p = parseOmnibox(next, Date.now());
@@ -288,6 +318,26 @@ export function Omnibox() {
               {p}
             </Text>
           ))}
+          {valueAt && valueChoices.length > 0 && (
+            <Combobox.Group label={`Values for ${valueAt.op}: (sessions)`} data-testid="omnibox-values">
+              {valueChoices.map((v) => (
+                <Combobox.Option
+                  value={`value:${v.value}`}
+                  key={`value-${v.value}`}
+                  data-testid="omnibox-value"
+                >
+                  <Group justify="space-between" wrap="nowrap" gap="xs">
+                    <Text size="sm" truncate data-testid="omnibox-value-name">
+                      {v.value}
+                    </Text>
+                    <Text size="xs" c="dimmed" data-testid="omnibox-value-count">
+                      {formatCount(v.sessions)}
+                    </Text>
+                  </Group>
+                </Combobox.Option>
+              ))}
+            </Combobox.Group>
+          )}
           {options.length > 0 && (
             <Combobox.Group label={parse.kind === 'command' ? 'Commands' : 'Enter'}>{options}</Combobox.Group>
           )}
