@@ -83,8 +83,12 @@ export function httpFetchStream(): typeof fetch {
       req.on('error', (err) => reject(init.signal?.aborted ? (init.signal.reason ?? err) : err));
       const body = init.body;
       if (body === undefined || body === null) req.end();
-      else if (typeof body === 'string' || body instanceof Uint8Array) req.end(body);
-      else if (isWebStream(body)) {
+      else if (typeof body === 'string' || body instanceof Uint8Array) {
+        // Node frames a DELETE's body neither by length nor by chunks unless told: the server
+        // would read the body as the next request. Say its length, as fetch does.
+        if (!req.hasHeader('content-length')) req.setHeader('content-length', Buffer.byteLength(body));
+        req.end(body);
+      } else if (isWebStream(body)) {
         const stream = Readable.fromWeb(body);
         stream.on('error', (err) => req.destroy(err));
         stream.pipe(req);

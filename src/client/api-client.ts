@@ -312,9 +312,13 @@ export class ApiClient {
     const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
     if (this.#token) headers.authorization = `Bearer ${this.#token}`;
     let body = options.body;
-    if (options.json !== undefined) {
+    // The API takes a write only as JSON (it refuses untyped bodies, which a cross-site form can
+    // send), so a write with nothing to say says `{}`.
+    const json =
+      options.json ?? (body === undefined && method !== 'GET' && method !== 'HEAD' ? {} : undefined);
+    if (json !== undefined) {
       headers['content-type'] = 'application/json';
-      body = JSON.stringify(options.json);
+      body = JSON.stringify(json);
     }
     // fetch leaves an abort listener on the signal it is given until the request is garbage
     // collected: on a long-lived signal (the CLI's, shared by thousands of downloads in one
