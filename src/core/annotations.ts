@@ -5,6 +5,7 @@
  * the ids and the edits, so the API, the CLI, bundles and the store check them the same way.
  */
 import { z } from 'zod';
+import { objectKeyProblem } from './object-key.js';
 
 export const annotationId = (sessionId: string) => `annotation:${sessionId}`;
 export const tombstoneId = (sessionId: string) => `tombstone:${sessionId}`;
@@ -140,6 +141,10 @@ export function applyEdit(current: AnnotationDoc, edit: AnnotationEdit, at: stri
       break;
     }
     case 'bookmark': {
+      if (objectKeyProblem(`x/${edit.file}`) !== null)
+        throw new AnnotationInputError(
+          'file: must be an object name of the session such as transcript.jsonl or subagents/<name>.jsonl',
+        );
       if (edit.note !== undefined && edit.note.length > MAX_BOOKMARK_NOTE_CHARS)
         throw new AnnotationInputError(
           `a bookmark's note is ${edit.note.length} characters; at most ${MAX_BOOKMARK_NOTE_CHARS} are kept`,

@@ -104,7 +104,7 @@ describeEngines('migrate routes', (engine) => {
         expect(res.status, path).toBe(415);
         expect((await readJson(res)).error.message).toContain('needs Content-Type: application/json');
       }
-      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(10);
+      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(11);
     });
 
     it('an empty JSON object means "all pending" / "one step"', async () => {

@@ -20,6 +20,7 @@ import {
 } from './harness.js';
 import { GOAL_STATUS } from '../support/corpus-sessions.js';
 import { summaryDoc } from '../../src/store/contract/view-fixtures.js';
+import { MIGRATIONS } from '../../src/migrations/index.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -690,8 +691,9 @@ describe.skipIf(!hasChromium)('web UI in Chromium', () => {
       await page.goto(`${empty.url}/app/?model=foo`);
       await page.getByTestId('empty-nothing-recorded').waitFor();
       expect(await page.getByTestId('empty-no-match').count()).toBe(0);
-      // Without the full-text view, search is off and the omnibox says so.
-      const down = await sendJson(empty, 'POST', '/api/migrate/down', { steps: 2 });
+      // Without the full-text view, search is off and the omnibox says so: go down past full-text.
+      const steps = MIGRATIONS.length - MIGRATIONS.findIndex((m) => m.name === 'full-text');
+      const down = await sendJson(empty, 'POST', '/api/migrate/down', { steps });
       expect(down.status).toBe(200);
       await page.reload();
       await page.getByTestId('empty-nothing-recorded').waitFor();

@@ -143,21 +143,21 @@ describe('import refuses a bad bundle and writes nothing', () => {
 
   it('a bundle from a newer schema than the target knows: upgrade transcripts', async () => {
     const dir = await copyBundle();
-    await editManifest(dir, (m) => (m.schemaVersion = 11));
+    await editManifest(dir, (m) => (m.schemaVersion = 12));
     await expectRefused(
       [dir, '--webapi', b.url],
-      /schema version 11, newer than the target's 10[\s\S]*upgrade transcripts on the target/,
+      /schema version 12, newer than the target's 11[\s\S]*upgrade transcripts on the target/,
     );
   });
 
   it('a bundle newer than the target, which migrate up fixes', async () => {
-    const down = await runCommand(['migrate', 'down', '--steps', '3', '--webapi', b.url]);
+    const down = await runCommand(['migrate', 'down', '--steps', '4', '--webapi', b.url]);
     expect(down.code).toBe(0);
     try {
       await expectRefused(
         [good, '--webapi', b.url],
         new RegExp(
-          `newer than the target's 7[\\s\\S]*transcripts migrate up --to 10 --webapi ${b.url.replace(/[.]/g, '\\.')}`,
+          `newer than the target's 7[\\s\\S]*transcripts migrate up --to 11 --webapi ${b.url.replace(/[.]/g, '\\.')}`,
         ),
       );
     } finally {
@@ -247,7 +247,7 @@ describe('import accepts what it can restore', () => {
     const r = await runCommand(['import', dir, '--webapi', b.url]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(
-      /note: the bundle's schema version 7 is older than the target's 10; only view migrations lie between/,
+      /note: the bundle's schema version 7 is older than the target's 11; only view migrations lie between/,
     );
     expect(r.stdout).toMatch(/documents: \d+ written/);
   });

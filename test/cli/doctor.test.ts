@@ -175,12 +175,12 @@ describe('transcripts doctor', () => {
       expect(d.code).toBe(1);
       expect(d.check('schema')).toMatchObject({ status: 'fail', fix: 'transcripts migrate up' });
       expect(d.check('schema').message).toMatch(
-        /^version 9 of 10: 1 pending migration \(10 daily-activity\)/,
+        /^version 10 of 11: 1 pending migration \(11 session-annotations\)/,
       );
       expect(notOk(d.report.checks).map((l) => l.split(':')[0])).toEqual(['schema']);
       const text = await runCli(['doctor'], { env: userEnv() });
       expect(text.code).toBe(1);
-      expect(text.stdout).toMatch(/^ {2}fail {2}schema {8}version 9 of 10/m);
+      expect(text.stdout).toMatch(/^ {2}fail {2}schema {8}version 10 of 11/m);
       expect(text.stdout).toMatch(/^ {22}fix: transcripts migrate up$/m);
       expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^1 failed, \d+ ok$/);
     } finally {

@@ -47,7 +47,7 @@ describe('transcripts serve', () => {
     const root = rootWithProjects();
     const first = await startTestServer({ root });
     servers.push(first);
-    expect(first.logs()).toMatch(/migrations: applied 10 pending/);
+    expect(first.logs()).toMatch(/migrations: applied 11 pending/);
     const health = await waitFor(
       () => getJson(first, '/api/health'),
       (r) => r.body.import.state === 'done',

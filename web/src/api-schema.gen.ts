@@ -1119,7 +1119,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Body over the size limit */
+        /** @description Body over the 256 KiB (262144 bytes) limit */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1186,15 +1186,6 @@ export interface paths {
         };
         /** @description Revision conflict */
         409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Body over the size limit */
-        413: {
           headers: {
             [name: string]: unknown;
           };
@@ -1286,7 +1277,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Body over the size limit */
+        /** @description Body over the 256 KiB (262144 bytes) limit */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1371,7 +1362,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Body over the size limit */
+        /** @description Body over the 256 KiB (262144 bytes) limit, or a note over 16384 bytes of UTF-8 */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1438,15 +1429,6 @@ export interface paths {
         };
         /** @description Revision conflict */
         409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Body over the size limit */
-        413: {
           headers: {
             [name: string]: unknown;
           };
@@ -1534,7 +1516,7 @@ export interface paths {
             'application/json': components['schemas']['Error'];
           };
         };
-        /** @description Body over the size limit */
+        /** @description Body over the 256 KiB (262144 bytes) limit, or a bookmark's note over 1000 characters */
         413: {
           headers: {
             [name: string]: unknown;
@@ -1603,15 +1585,6 @@ export interface paths {
         };
         /** @description Revision conflict */
         409: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        /** @description Body over the size limit */
-        413: {
           headers: {
             [name: string]: unknown;
           };
@@ -3192,7 +3165,7 @@ export interface components {
       rev?: string | null;
     };
     BookmarkRequest: {
-      /** @description transcript file (default transcript.jsonl) */
+      /** @description transcript file, an object name of the session (default transcript.jsonl) */
       file?: string;
       /** @description at most 1000 characters */
       note?: string;

@@ -11,6 +11,8 @@ import {
   applyEdit,
   emptyAnnotation,
   isEmptyAnnotation,
+  MAX_BOOKMARK_NOTE_CHARS,
+  MAX_NOTE_BYTES,
   type AnnotationDoc,
   type AnnotationEdit,
 } from '../../core/annotations.js';
@@ -59,7 +61,7 @@ const annotationResponse = {
     content: { 'application/json': { schema: annotationSchema } },
   },
 };
-const editErrors = errorResponses(400, 404, 409, 413, 503);
+const editErrors = errorResponses(400, 404, 409, 503);
 
 function editRoute(
   method: 'put' | 'delete' | 'patch',
@@ -67,8 +69,14 @@ function editRoute(
   summary: string,
   body?: z.ZodType,
   params: z.ZodObject = idParams,
+  /** What else in the body answers 413 (a note past its own limit). */
+  alsoTooLarge?: string,
 ) {
   const b = body ? jsonBody(body, { maxBytes: MAX_BODY_BYTES }) : null;
+  const tooLarge = b && {
+    ...b.responses[413],
+    description: b.responses[413].description + (alsoTooLarge ? `, or ${alsoTooLarge}` : ''),
+  };
   return createRoute({
     method,
     path,
@@ -98,7 +106,8 @@ function editRoute(
           }
         : {}),
     },
-    responses: { ...annotationResponse, ...editErrors },
+    // A body's 413 states the limit its middleware applies.
+    responses: { ...annotationResponse, ...editErrors, ...(tooLarge ? { 413: tooLarge } : {}) },
   });
 }
 
@@ -123,6 +132,8 @@ const noteRoute = editRoute(
   '/sessions/{id}/note',
   "Set the session's note (Markdown)",
   noteRequestSchema,
+  idParams,
+  `a note over ${MAX_NOTE_BYTES} bytes of UTF-8`,
 );
 const clearNoteRoute = editRoute('delete', '/sessions/{id}/note', "Remove the session's note");
 const bookmarkRoute = editRoute(
@@ -131,6 +142,7 @@ const bookmarkRoute = editRoute(
   'Bookmark an entry, with an optional note',
   bookmarkRequestSchema,
   indexParams,
+  `a bookmark's note over ${MAX_BOOKMARK_NOTE_CHARS} characters`,
 );
 const unbookmarkRoute = editRoute(
   'delete',

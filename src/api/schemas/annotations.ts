@@ -1,6 +1,7 @@
 /** Wire schemas of the user-data routes: annotations, bookmarks, tags and forgotten sessions. */
 import { z } from '@hono/zod-openapi';
 import { MAX_BOOKMARK_NOTE_CHARS, MAX_NOTE_BYTES, MAX_TAGS, TAG_RULE } from '../../core/annotations.js';
+import { objectNameSchema } from './common.js';
 
 const revField = z
   .string()
@@ -63,7 +64,9 @@ export const noteRequestSchema = z
 
 export const bookmarkRequestSchema = z
   .object({
-    file: z.string().optional().openapi({ description: 'transcript file (default transcript.jsonl)' }),
+    file: objectNameSchema
+      .optional()
+      .openapi({ description: 'transcript file, an object name of the session (default transcript.jsonl)' }),
     note: z
       .string()
       .optional()

@@ -59,7 +59,8 @@ export async function traces(store: Store, needle: string, except: string[] = []
   if ((await v.search({ q: `"${needle}"`, ...page })).total > 0) found.push('search');
   if ((await v.searchNotes(needle, page)).total > 0) found.push('note search');
   if (JSON.stringify(await v.bookmarks(page)).includes(needle)) found.push('bookmarks');
-  if (JSON.stringify(await v.dailyActivity('2000-01-01', '2100-01-01', {})).includes(needle))
+  // The fixtures' year; a query may read at most MAX_RANGE_DAYS days (split-by-day.ts).
+  if (JSON.stringify(await v.dailyActivity('2025-01-01', '2025-12-31', {})).includes(needle))
     found.push('calendar');
   if (JSON.stringify(await v.allTurns({ limit: 1000, offset: 0 })).includes(needle)) found.push('turns');
   return found;

@@ -86,7 +86,7 @@ export function AnnotationPanel({ s }: { s: Session }) {
 
   return (
     <Stack gap={6} data-testid="annotation-panel">
-      <Group gap="xs" wrap="nowrap" align="flex-start">
+      <Group gap="xs" wrap="wrap" align="flex-start">
         <Tooltip label={a.starred ? 'Remove the star' : 'Star this session'}>
           <ActionIcon
             variant="subtle"
@@ -117,6 +117,21 @@ export function AnnotationPanel({ s }: { s: Session }) {
           splitChars={[',', ' ']}
           clearable
         />
+        <Textarea
+          size="xs"
+          flex={1}
+          autosize
+          minRows={1}
+          maxRows={12}
+          placeholder="A note on this session (Markdown)"
+          aria-label="Note"
+          data-testid="note-input"
+          value={note}
+          onChange={(e) => {
+            setEditing(true);
+            setNote(e.currentTarget.value);
+          }}
+        />
         <Button
           size="compact-xs"
           variant="subtle"
@@ -127,20 +142,6 @@ export function AnnotationPanel({ s }: { s: Session }) {
           Forget…
         </Button>
       </Group>
-      <Textarea
-        size="xs"
-        autosize
-        minRows={1}
-        maxRows={12}
-        placeholder="A note on this session (Markdown)"
-        aria-label="Note"
-        data-testid="note-input"
-        value={note}
-        onChange={(e) => {
-          setEditing(true);
-          setNote(e.currentTarget.value);
-        }}
-      />
       {editing && (
         <Group gap="xs">
           <Button size="compact-xs" data-testid="note-save" onClick={saveNote} loading={edit.isPending}>

@@ -2,7 +2,8 @@
  * `session_annotations`: what people marked on sessions (stars, tags, notes, bookmarks), indexed
  * from the annotation documents, as in the embedded engine (sqlite/views/annotations-view.ts).
  * Annotations are written a few at a time by people, so a batch applies its operations one
- * statement each, in order.
+ * statement each, in order. Text PostgreSQL refuses (NUL) reads as U+FFFD here (`pgText`), as in
+ * the other views: the documents keep what was written.
  */
 import type { AnnotationRow, BookmarkRow, SessionFilter } from '../../contract.js';
 import { annotationFields, noteWords } from '../../views-common/annotation-fields.js';
@@ -41,9 +42,10 @@ type Op =
   { kind: 'remove'; sessionId: string } | { kind: 'add'; sessionId: string; doc: Record<string, unknown> };
 
 async function remove(q: Queryable, sessionId: string): Promise<void> {
-  await q.query('DELETE FROM session_annotations WHERE session_id = $1', [sessionId]);
-  await q.query('DELETE FROM session_tags WHERE session_id = $1', [sessionId]);
-  await q.query('DELETE FROM session_bookmarks WHERE session_id = $1', [sessionId]);
+  const id = pgText(sessionId);
+  await q.query('DELETE FROM session_annotations WHERE session_id = $1', [id]);
+  await q.query('DELETE FROM session_tags WHERE session_id = $1', [id]);
+  await q.query('DELETE FROM session_bookmarks WHERE session_id = $1', [id]);
 }
 
 async function add(q: Queryable, sessionId: string, doc: Record<string, unknown>): Promise<void> {
@@ -53,12 +55,19 @@ async function add(q: Queryable, sessionId: string, doc: Record<string, unknown>
     `INSERT INTO session_annotations (session_id, starred, tags, note, bookmarks, at) VALUES ($1, $2, $3, $4, $5, $6)
      ON CONFLICT (session_id) DO UPDATE SET starred = excluded.starred, tags = excluded.tags,
        note = excluded.note, bookmarks = excluded.bookmarks, at = excluded.at`,
-    [sessionId, a.starred, a.tags, pgText(a.note), a.bookmarks.length, at],
+    [
+      pgText(sessionId),
+      a.starred,
+      a.tags.map((t) => pgText(t)),
+      pgText(a.note),
+      a.bookmarks.length,
+      pgText(at),
+    ],
   );
   if (a.tags.length > 0)
     await q.query(
       `INSERT INTO session_tags (tag, session_id) SELECT t, $2 FROM unnest($1::text[]) AS t ON CONFLICT DO NOTHING`,
-      [a.tags, sessionId],
+      [a.tags.map((t) => pgText(t)), pgText(sessionId)],
     );
   if (a.bookmarks.length > 0)
     await q.query(
@@ -66,11 +75,11 @@ async function add(q: Queryable, sessionId: string, doc: Record<string, unknown>
        SELECT $1, * FROM unnest($2::text[], $3::int[], $4::text[], $5::text[])
        ON CONFLICT (session_id, file, idx) DO UPDATE SET note = excluded.note, at = excluded.at`,
       [
-        sessionId,
-        a.bookmarks.map((b) => b.file),
+        pgText(sessionId),
+        a.bookmarks.map((b) => pgText(b.file)),
         a.bookmarks.map((b) => b.index),
         a.bookmarks.map((b) => (b.note === null ? null : pgText(b.note))),
-        a.bookmarks.map((b) => b.at),
+        a.bookmarks.map((b) => pgText(b.at)),
       ],
     );
 }
