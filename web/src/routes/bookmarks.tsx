@@ -4,7 +4,7 @@
  * linking to the entry in the session reader (its permalink). Bookmarks are set on an entry with
  * its bookmark button or the `b` key.
  */
-import { ActionIcon, Alert, Button, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBookmarkOff } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
@@ -12,10 +12,10 @@ import type { components } from '../api-schema.gen.js';
 import { AnchorLink } from '../components/AnchorLink.js';
 import { annotationQueryKey } from '../components/AnnotationPanel.js';
 import { bookmarksQueryKey } from '../components/bookmark-entry.js';
-import { TokenForm } from '../components/TokenForm.js';
 import { formatCountOf, formatUtc } from '../lib/format.js';
 import { usePageTitle } from '../lib/page-title.js';
-import { api, describeError, isUnauthorized, unwrap } from '../queries/api.js';
+import { api, describeError, unwrap } from '../queries/api.js';
+import { QueryErrorAlert } from '../components/QueryErrorAlert.js';
 
 type BookmarkRow = components['schemas']['BookmarkList']['bookmarks'][number];
 
@@ -144,18 +144,7 @@ function BookmarksPage() {
         Bookmarks
       </Text>
       {result.isError ? (
-        <Alert color="red" title={describeError(result.error).title} data-testid="bookmarks-error">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(result.error).message}</Text>
-            {isUnauthorized(result.error) ? (
-              <TokenForm onSaved={() => void result.refetch()} />
-            ) : (
-              <Button size="compact-sm" variant="light" color="red" onClick={() => void result.refetch()}>
-                Retry
-              </Button>
-            )}
-          </Stack>
-        </Alert>
+        <QueryErrorAlert error={result.error} retry={() => void result.refetch()} testId="bookmarks-error" />
       ) : !data ? (
         <Loader size="sm" />
       ) : data.total === 0 ? (

@@ -4,7 +4,7 @@
  * filters are chips and pickers as on the list, held in the URL with the page; each turn links
  * to its session and opens the transcript at its entry.
  */
-import { Alert, Button, Group, Loader, Stack, Text } from '@mantine/core';
+import { Group, Loader, Stack, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import { AnchorLink } from '../components/AnchorLink.js';
@@ -13,7 +13,6 @@ import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { Pager } from '../components/Pager.js';
 import { SpeakerToggle } from '../components/SpeakerToggle.js';
-import { TokenForm } from '../components/TokenForm.js';
 import { formatCount, formatCountOf } from '../lib/format.js';
 import { groupTurns } from '../lib/turn-groups.js';
 import {
@@ -28,7 +27,6 @@ import {
   type TurnRoleChoice,
   type TurnsSearch,
 } from '../lib/search-params.js';
-import { describeError, isUnauthorized } from '../queries/api.js';
 import { apiFilters, projectCwds, useProjectCwds } from '../queries/sessions.js';
 import { turnsAcrossQueryOptions, turnsQueryParams } from '../queries/turns.js';
 import { ListFilters } from './-list/ListFilters.js';
@@ -37,6 +35,7 @@ import { usePageKeys } from './-root/Shortcuts.js';
 import { NoTurns } from './-turns/NoTurns.js';
 import { SessionTurns } from './-turns/SessionTurns.js';
 import { usePageTitle } from '../lib/page-title.js';
+import { QueryErrorAlert } from '../components/QueryErrorAlert.js';
 
 const PAGE = TURNS_PAGE_SIZE;
 
@@ -115,18 +114,7 @@ function TurnsPage() {
         onChange={(patch: Partial<SessionFilters>) => set({ ...patch, offset: undefined })}
       />
       {result.isError ? (
-        <Alert color="red" title={describeError(result.error).title} data-testid="turns-error">
-          <Stack gap="xs" align="flex-start">
-            <Text size="sm">{describeError(result.error).message}</Text>
-            {isUnauthorized(result.error) ? (
-              <TokenForm onSaved={() => void result.refetch()} />
-            ) : (
-              <Button size="compact-sm" variant="light" color="red" onClick={() => void result.refetch()}>
-                Retry
-              </Button>
-            )}
-          </Stack>
-        </Alert>
+        <QueryErrorAlert error={result.error} retry={() => void result.refetch()} testId="turns-error" />
       ) : !data ? (
         <Loader size="sm" />
       ) : data.total === 0 ? (

@@ -123,6 +123,25 @@ const DETAILS: Record<DetailFact, (s: Session, re: RegExp | null, sorted: boolea
 
 const DEFAULT_FACTS: readonly SessionFact[] = rowFacts(DEFAULT_COLUMNS, null);
 
+/** What every row starts with, in both densities: the star, the status and the title. */
+function RowTitle({ s, mark, re }: { s: Session; mark?: AnnotationSummary; re: RegExp | null }) {
+  return (
+    <>
+      <ListStar id={s.id} mark={mark} />
+      <StatusMarker status={s.status} />
+      <Text fw={600} size="sm" truncate data-testid="session-title">
+        {s.title !== null ? (
+          <HighlightedText text={s.title} re={re} />
+        ) : (
+          <Text span c="dimmed">
+            (untitled) {s.id}
+          </Text>
+        )}
+      </Text>
+    </>
+  );
+}
+
 export const SessionRow = memo(function SessionRow({
   s,
   re = null,
@@ -159,17 +178,7 @@ export const SessionRow = memo(function SessionRow({
         <Paper withBorder px="xs" py={3} radius="sm" className="ct-row">
           <Group justify="space-between" wrap="nowrap" gap="sm">
             <Group gap={6} wrap="nowrap" style={{ minWidth: 0, flex: '1 1 40%' }}>
-              <ListStar id={s.id} mark={mark} />
-              <StatusMarker status={s.status} />
-              <Text fw={600} size="sm" truncate data-testid="session-title">
-                {s.title !== null ? (
-                  <HighlightedText text={s.title} re={re} />
-                ) : (
-                  <Text span c="dimmed">
-                    (untitled) {s.id}
-                  </Text>
-                )}
-              </Text>
+              <RowTitle s={s} mark={mark} re={re} />
             </Group>
             <Group
               gap="sm"
@@ -202,17 +211,7 @@ export const SessionRow = memo(function SessionRow({
       <Paper withBorder p="xs" radius="sm" className="ct-row">
         <Group justify="space-between" wrap="nowrap" gap="xs">
           <Group gap="xs" wrap="nowrap" style={{ minWidth: 0 }}>
-            <ListStar id={s.id} mark={mark} />
-            <StatusMarker status={s.status} />
-            <Text fw={600} size="sm" truncate data-testid="session-title">
-              {s.title !== null ? (
-                <HighlightedText text={s.title} re={re} />
-              ) : (
-                <Text span c="dimmed">
-                  (untitled) {s.id}
-                </Text>
-              )}
-            </Text>
+            <RowTitle s={s} mark={mark} re={re} />
           </Group>
           {facts.includes('provenance') && (
             <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
