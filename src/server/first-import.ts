@@ -126,14 +126,10 @@ export function startFirstImport(options: {
         kept.push(...result.kept);
         skipped.push(...result.skipped);
       }
-      status.state = 'done';
-      status.finishedAt = new Date().toISOString();
-      status.currentFile = undefined;
-      status.sessions = totals.sessions;
-      status.failedFiles = failed.length;
+      const finishedAt = new Date().toISOString();
       await store.docs.putLocal(FIRST_IMPORT_MARKER, {
         state: 'done',
-        at: status.finishedAt,
+        at: finishedAt,
         roots,
       } satisfies Marker);
       log(
@@ -144,6 +140,14 @@ export function startFirstImport(options: {
       for (const k of kept) log(`import:   ${k.file} not read, stored history kept: ${k.reason}`);
       if (skipped.length) log(`import: ${skipped.length} path(s) could not be read, nothing of them stored:`);
       for (const k of skipped) log(`import:   ${k.path}: ${k.reason}`);
+      // Said done only now, so that whoever waits on /api/health also finds the log written.
+      Object.assign(status, {
+        state: 'done',
+        finishedAt,
+        currentFile: undefined,
+        sessions: totals.sessions,
+        failedFiles: failed.length,
+      });
     } catch (err) {
       status.state = 'failed';
       status.finishedAt = new Date().toISOString();
