@@ -12,7 +12,8 @@ import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { startSilentServer } from '../../../test/support/silent-server.js';
-import { createMigrator } from '../../migrations/runner.js';
+import { MIGRATIONS } from '../../migrations/index.js';
+import { createMigrator, latestVersion } from '../../migrations/runner.js';
 import {
   SEARCH_STALE,
   StoreInputError,
@@ -31,6 +32,7 @@ import { MERGE_AFTER_MS, PENDING_LIST_KB } from './views/pending-list.js';
 import { UNPAIRED } from './views/phrase-pairs.js';
 import { SearchTableStats } from './views/search-table-stats.js';
 
+const BEFORE_RESHAPES = MIGRATIONS.find((m) => m.name === 'session-annotations')!.version;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
@@ -65,6 +67,16 @@ async function firstProcess(): Promise<{ a: Store; reopen: () => Promise<Store> 
     return next;
   };
   return { a, reopen };
+}
+
+/**
+ * Migrates up a store an older version left (schema version 11, the last before views were
+ * reshaped by migrations; its tables as each test made them), as `serve` does when it opens it.
+ */
+async function migrated(s: Store): Promise<Store> {
+  await s.docs.setSchemaMarker({ version: BEFORE_RESHAPES, history: [] });
+  expect((await createMigrator(s).up()).error).toBeUndefined();
+  return s;
 }
 
 /** A connection of its own to the store's database, beside the store, and the store's schema. */
@@ -195,10 +207,10 @@ describePg(title, () => {
   it('applies each migration once when both migrate at the same moment', async () => {
     const results = await Promise.all([createMigrator(a).up(), createMigrator(b).up()]);
     const applied = results.flatMap((r) => r.steps.filter((s) => s.status === 'applied'));
-    expect(applied).toHaveLength(11);
+    expect(applied).toHaveLength(MIGRATIONS.length);
     const marker = await a.docs.getSchemaMarker();
-    expect(marker?.version).toBe(11);
-    expect(marker?.history.map((h) => h.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(marker?.version).toBe(latestVersion());
+    expect(marker?.history.map((h) => h.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
   it('keeps NUL characters in documents, refuses them in ids, and indexes text holding them', async () => {
@@ -276,7 +288,7 @@ describePg(title, () => {
 });
 
 describePg('postgres: views made by an older version', () => {
-  it('gives an older search table its insertion order, in-row tsvectors, word pairs and pending-list limit when a process opens the store', async () => {
+  it('gives an older search table its insertion order, in-row tsvectors, word pairs and pending-list limit when the store is migrated up', async () => {
     const { a, reopen } = await firstProcess();
     const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
     await putDocs(a, [
@@ -329,7 +341,7 @@ describePg('postgres: views made by an older version', () => {
       await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET STORAGE EXTENDED`);
       await client.query(`ALTER INDEX ${schema}.full_text_entries_tsv SET (gin_pending_list_limit = 512)`);
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
       expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
@@ -354,7 +366,7 @@ describePg('postgres: views made by an older version', () => {
 });
 
 describePg('postgres: a search table made before CJK characters were tokens of their own', () => {
-  it('gets the tsvectors of its CJK rows made again when a process opens the store', async () => {
+  it('gets the tsvectors of its CJK rows made again when the store is migrated up', async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('cjk'),
@@ -383,7 +395,7 @@ describePg('postgres: a search table made before CJK characters were tokens of t
       expect((await a.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(0);
       await Promise.all(stores.splice(0).map((s) => s.close()));
 
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await vectors()).toEqual(current);
       expect((await b.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
       expect((await b.views.search({ q: 'サーバー', limit: 5, offset: 0 })).total).toBe(1);
@@ -394,7 +406,7 @@ describePg('postgres: a search table made before CJK characters were tokens of t
 });
 
 describePg('postgres: a search table made when tool inputs were indexed as JSON', () => {
-  it('says search is behind when a process opens the store, until a reindex rebuilds it', async () => {
+  it('says search is behind when the store is migrated up, until a reindex rebuilds it', async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('j'),
@@ -418,7 +430,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
       );
       await Promise.all(stores.splice(0).map((s) => s.close()));
 
-      const b = await reopen();
+      const b = await migrated(await reopen());
       const total = async (q: string) => (await b.views.search({ q, limit: 5, offset: 0 })).total;
       expect(await total('zebraword')).toBe(0);
       expect(await b.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
@@ -433,7 +445,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
       await client.query(
         `COMMENT ON TABLE ${schema}.full_text_entries IS 'transcripts full-text form 3: tool inputs as keys and values'`,
       );
-      const d = await reopen();
+      const d = await migrated(await reopen());
       expect(await d.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
       expect(await d.views.search({ q: 'zebraword', limit: 5, offset: 0 })).toMatchObject({ total: 1 });
     } finally {
@@ -443,7 +455,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
 });
 
 describePg('postgres: a session rollup made before the text filter and the sorts', () => {
-  it('gets each session its list text and sort values when a process opens the store, from the summaries', async () => {
+  it('gets each session its list text and sort values when the store is migrated up, from the summaries', async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('t1', { title: 'Parser rewrite \u0000 nul', cwd: '/work/alpha', project: 'alpha' }),
@@ -476,7 +488,7 @@ describePg('postgres: a session rollup made before the text filter and the sorts
       for (const column of ['list_text', 'runtime_ms', 'tokens', 'entries'])
         await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN ${column}`);
 
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await listTexts()).toEqual(current);
       expect(await ids(b, 'parser')).toEqual(['t1']);
       expect(await ids(b, 'beta docs')).toEqual(['t2']);
@@ -488,7 +500,7 @@ describePg('postgres: a session rollup made before the text filter and the sorts
 });
 
 describePg('postgres: a session rollup made before the token totals', () => {
-  it('gets each session its token split when a process opens the store, from the summaries', async () => {
+  it('gets each session its token split when the store is migrated up, from the summaries', async () => {
     const { a, reopen } = await firstProcess();
     const tokens = { input: 3, output: 4, cacheWrite: 0, cacheRead: 0 };
     await putDocs(a, [
@@ -504,7 +516,7 @@ describePg('postgres: a session rollup made before the token totals', () => {
     try {
       await Promise.all(stores.splice(0).map((s) => s.close()));
       await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN token_split`);
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await b.views.tokenTotals()).toEqual(before);
     } finally {
       await client.end();
@@ -513,7 +525,7 @@ describePg('postgres: a session rollup made before the token totals', () => {
 });
 
 describePg('postgres: a speaker split made before the turns across sessions', () => {
-  it("gets the turns' times, the index that orders them and the counts per session when a process opens the store, and reads the newest through it", async () => {
+  it("gets the turns' times, the index that orders them and the counts per session when the store is migrated up, and reads the newest through it", async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       chunkDoc('s', [
@@ -538,7 +550,7 @@ describePg('postgres: a speaker split made before the turns across sessions', ()
       await client.query(`ALTER TABLE ${schema}.speaker_turns DROP COLUMN at_ms`);
       await client.query(`DROP TABLE ${schema}.speaker_turn_counts`);
       expect(await indexes()).not.toContain('speaker_turns_newest');
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await indexes()).toContain('speaker_turns_newest');
       const newest = await b.views.allTurns({ limit: 10, offset: 0, role: 'user' });
       expect(newest.turns.map((t) => `${t.sessionId}#${t.index}`)).toEqual(['s#2', 't#0', 's#0', 's#3']);

@@ -30,18 +30,12 @@ export class PostgresEngine {
   }
 
   /**
-   * Connects, creates the schema's base tables if missing and upgrades views an older version
-   * made (safe when several processes start at once).
+   * Connects and creates the schema's base tables if missing (safe when several processes start
+   * at once). Views an older version made are brought up to date by migrations
+   * (src/migrations/012-… on), not here.
    */
   static async open(settings: PostgresSettings, options?: PostgresDatabaseOptions): Promise<PostgresEngine> {
-    const engine = new PostgresEngine(await PostgresDatabase.open(settings, options));
-    try {
-      await engine.#views.upgrade();
-    } catch (err) {
-      await engine.close().catch(() => undefined);
-      throw err;
-    }
-    return engine;
+    return new PostgresEngine(await PostgresDatabase.open(settings, options));
   }
 
   /** The schema this engine lives in. */

@@ -14,6 +14,7 @@ import {
   SEARCH_STALE,
   StoreInputError,
   VIEW_NAMES,
+  VIEW_RESHAPES,
   ViewMissingError,
   type DayActivity,
   type EventRow,
@@ -27,6 +28,7 @@ import {
   type TurnRow,
   type TurnsQuery,
   type ViewName,
+  type ViewReshape,
   type Views,
   type WriteOptions,
   TokenTotals,
@@ -37,6 +39,7 @@ import { filterValues, needsAnnotations } from '../views-common/session-filter.j
 import {
   checkFacet,
   checkPage,
+  checkReshape,
   checkRole,
   checkViewName,
   isViewName,
@@ -143,18 +146,11 @@ export class PostgresViews implements Views {
     });
   }
 
-  /**
-   * Upgrades the tables of registered views made by an older version (see `PostgresView.upgrade`).
-   * Looks before it locks: once every view is current, opening takes no exclusive lock.
-   */
-  async upgrade(): Promise<void> {
-    const registered = await this.#registry(this.#db.pool);
-    const views = [...this.#views.values()].filter((v) => v.upgrade && registered.has(v.name));
-    if (views.length === 0) return;
+  async reshape(reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    const view = this.#views.get(VIEW_RESHAPES[checkReshape(reshape, direction)])!;
     await this.#db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
-      const registry = await this.#registry(client);
-      for (const view of views) if (registry.has(view.name)) await view.upgrade!(client);
+      if ((await this.#registry(client)).has(view.name)) await view.reshape!(client, reshape, direction);
     });
   }
 

@@ -11,7 +11,7 @@
  * GIN's pending list (fast update) may grow while writes come, and is merged when they pause
  * (pending-list.ts).
  */
-import type { Page, SearchHit, SearchQuery, SearchResult } from '../../contract.js';
+import type { Page, SearchHit, SearchQuery, SearchResult, ViewReshape } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { SEARCH_STALE } from '../../contract.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
@@ -211,14 +211,16 @@ export class FullTextView implements PostgresView {
   }
 
   /**
-   * Brings a table made by an older version to this one's shape: `seq` (insertion order, which
+   * `full_text_form`: up brings a table made by an older version to this one's shape; down leaves
+   * it as it is (older versions read this shape, and their reindex makes theirs again). `seq` (insertion order, which
    * the ranking window of an unfiltered search walks) came later, and so did the tsvector's
    * storage and the word pairs. Adding `seq` rewrites the table once; the storage applies to rows
    * written from now on. Older rows get `UNPAIRED` (found as before, not faster) and the index is
    * rebuilt over both columns. `transcripts reindex` rewrites the rest (and the columns' order).
    * The pending list's limit changed too. The caller holds the views lock exclusively.
    */
-  async upgrade(q: Queryable): Promise<void> {
+  async reshape(q: Queryable, _reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    if (direction === 'down') return;
     const { rows } = await q.query<{ attname: string; attstorage: string }>(
       `SELECT attname, attstorage FROM pg_attribute
        WHERE attrelid = 'full_text_entries'::regclass AND attname IN ('seq', 'tsv', 'pairs') AND NOT attisdropped`,
