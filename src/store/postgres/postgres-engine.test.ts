@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { startSilentServer } from '../../../test/support/silent-server.js';
 import { MIGRATIONS } from '../../migrations/index.js';
@@ -28,7 +28,6 @@ import { OLDER_FORM } from '../views-common/entry-search-text.js';
 import { RANK_WINDOW } from '../views-common/rank-window.js';
 import { PostgresDatabase } from './postgres-database.js';
 import { postgresSettings } from './postgres-settings.js';
-import { MERGE_AFTER_MS, PENDING_LIST_KB } from './views/pending-list.js';
 import { UNPAIRED } from './views/phrase-pairs.js';
 import { SearchTableStats } from './views/search-table-stats.js';
 
@@ -87,23 +86,6 @@ async function directClient(url: string): Promise<{ client: pg.Client; schema: s
   const client = new pg.Client({ connectionString: u.toString() });
   await client.connect();
   return { client, schema };
-}
-
-/**
- * `work` in a process of its own: a store opened for it and closed after. Closing ends its
- * connections, which hands their counts of changed rows to the server's statistics, and waits for
- * the analyze or vacuum it started.
- */
-async function inOneProcess(
-  env: Record<string, string>,
-  work: (store: Store) => Promise<unknown>,
-): Promise<void> {
-  const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
-  try {
-    await work(store);
-  } finally {
-    await store.close();
-  }
 }
 
 /** One more process on an instance (closed after the test); it reads search statistics afresh. */
@@ -253,42 +235,10 @@ describePg(title, () => {
       await client.end();
     }
   });
-
-  it("merges the search index's pending list once writes pause", async () => {
-    await materializeAll(a);
-    const { client, schema } = await directClient(databaseUrl);
-    // Pages it merged: what the pending list held (and no longer holds).
-    const merge = async () =>
-      Number(
-        (
-          await client.query<{ pages: string }>('SELECT gin_clean_pending_list($1::regclass) AS pages', [
-            `${schema}.full_text_entries_tsv`,
-          ])
-        ).rows[0]!.pages,
-      );
-    const words = (n: number) => Array.from({ length: 200 }, (_, i) => entry(i, 'user', `tomato ${n} ${i}`));
-    try {
-      // A write leaves its entries in the pending list...
-      await putDocs(a, [chunkDoc('p1', words(1))]);
-      expect(await merge()).toBeGreaterThan(0);
-      // ...until writes have paused for a second.
-      await putDocs(a, [chunkDoc('p2', words(2))]);
-      await new Promise((r) => setTimeout(r, MERGE_AFTER_MS + 1000));
-      expect(await merge()).toBe(0);
-      expect((await b.views.search({ q: 'tomato', limit: 1, offset: 0 })).total).toBe(400);
-      // A process that closes the store sooner merges before it goes.
-      await putDocs(a, [chunkDoc('p3', words(3))]);
-      await a.close();
-      expect(await merge()).toBe(0);
-      expect((await b.views.search({ q: 'tomato', limit: 1, offset: 0 })).total).toBe(600);
-    } finally {
-      await client.end();
-    }
-  });
 });
 
 describePg('postgres: views made by an older version', () => {
-  it('gives an older search table its insertion order, in-row tsvectors, word pairs and pending-list limit when the store is migrated up', async () => {
+  it("gives an older search table its insertion order, in-row tsvectors, word pairs and the server's pending-list limit when the store is migrated up", async () => {
     const { a, reopen } = await firstProcess();
     const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
     await putDocs(a, [
@@ -330,10 +280,8 @@ describePg('postgres: views made by an older version', () => {
     try {
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
-      expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
-      expect(await indexed()).toEqual([
-        `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,
-      ]);
+      expect(await pendingLimit()).toBeNull();
+      expect(await indexed()).toEqual(['gin (tsv, pairs)']);
       // As 0.1.0 made it (dropping the column drops the index over it):
       await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN pairs`);
       await client.query(`CREATE INDEX full_text_entries_tsv ON ${schema}.full_text_entries USING gin (tsv)`);
@@ -344,10 +292,8 @@ describePg('postgres: views made by an older version', () => {
       const b = await migrated(await reopen());
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
-      expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
-      expect(await indexed()).toEqual([
-        `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,
-      ]);
+      expect(await pendingLimit()).toBeNull();
+      expect(await indexed()).toEqual(['gin (tsv, pairs)']);
       // Rows written before pairs existed are still found by a phrase of pair words.
       await putDocs(b, [chunkDoc('new-phrase', [entry(0, 'user', 'Read the file!')])]);
       const phrase = await b.views.search({ q: '"read the file"', limit: 10, offset: 0 });
@@ -649,91 +595,6 @@ describePg('postgres: phrases and word pairs', () => {
       expect(await phrase({ cwd: '/work/project' })).toEqual(['accented']);
       const words = await store.views.search({ q: 'read the file', limit: 10, offset: 0 });
       expect(words.hits.map((h) => h.sessionId).sort()).toEqual(['accented', 'ascii', 'other']);
-    } finally {
-      await client.end();
-    }
-  });
-});
-
-describePg('postgres: planner statistics', () => {
-  it('analyzes a table a large write changed, in the background of a read, and not again until it changes by a fifth', async () => {
-    const env = await engine.serverEnv();
-    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
-    const analyzedAt = async (): Promise<string | null> =>
-      (
-        await client.query(
-          `SELECT coalesce(last_analyze, last_autoanalyze)::text AS at FROM pg_stat_user_tables
-          WHERE schemaname = $1 AND relname = 'session_rollup'`,
-          [schema],
-        )
-      ).rows[0]?.at ?? null;
-    const inProcess = (work: (store: Store) => Promise<unknown>) => inOneProcess(env, work);
-    try {
-      await inProcess(async (store) => {
-        await materializeAll(store);
-        // As on a server with autovacuum off: only the store can bring the statistics up to date.
-        await client.query(`ALTER TABLE ${schema}.session_rollup SET (autovacuum_enabled = false)`);
-        const sessions = Array.from({ length: 1500 }, (_, i) =>
-          summaryDoc(`s${i}`, { hostname: i % 3 === 0 ? 'desk' : 'laptop' }),
-        );
-        for (let at = 0; at < sessions.length; at += 500) await putDocs(store, sessions.slice(at, at + 500));
-      });
-      expect(await analyzedAt()).toBeNull();
-
-      await inProcess((store) => store.views.listSessions({ hostname: 'desk' }, { limit: 1, offset: 0 }));
-      const first = await analyzedAt();
-      expect(first).not.toBeNull();
-      const estimate = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
-        `EXPLAIN (FORMAT JSON) SELECT * FROM ${schema}.session_rollup WHERE hostname = 'desk'`,
-      );
-      const rows = estimate.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
-      expect(rows).toBeGreaterThan(400); // 500 sessions match
-      expect(rows).toBeLessThan(600);
-
-      await inProcess((store) => store.views.listSessions({}, { limit: 1, offset: 0 }));
-      expect(await analyzedAt()).toBe(first);
-    } finally {
-      await client.end();
-    }
-  });
-  it('vacuums a table that grew or gathered dead rows by a fifth, so its pages are read from the index alone', async () => {
-    const env = await engine.serverEnv();
-    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
-    const turns = async () =>
-      (
-        await client.query<{ vacuumed: boolean; visible: number; dead: number; inserted: number }>(
-          `SELECT t.last_vacuum IS NOT NULL AS vacuumed, c.relallvisible AS visible, t.n_dead_tup::int AS dead,
-            t.n_ins_since_vacuum::int AS inserted
-          FROM pg_stat_user_tables t JOIN pg_class c ON c.oid = t.relid
-          WHERE t.schemaname = $1 AND t.relname = 'speaker_turns'`,
-          [schema],
-        )
-      ).rows[0]!;
-    const inProcess = (work: (store: Store) => Promise<unknown>) => inOneProcess(env, work);
-    const chunk = (text: string) =>
-      chunkDoc(
-        's',
-        Array.from({ length: 2000 }, (_, i) => entry(i, i % 2 ? 'assistant' : 'user', `${text} ${i}`)),
-      );
-    try {
-      await inProcess(async (store) => {
-        await materializeAll(store);
-        await client.query(`ALTER TABLE ${schema}.speaker_turns SET (autovacuum_enabled = false)`);
-        await putDocs(store, [chunk('first')]);
-      });
-      // A closed connection's counts reach the server's statistics a moment after it ends.
-      await vi.waitFor(async () =>
-        expect(await turns()).toMatchObject({ vacuumed: false, visible: 0, inserted: 2000 }),
-      );
-      await inProcess((store) => store.views.allTurns({ limit: 1, offset: 0 }));
-      const grown = await turns();
-      expect(grown.vacuumed).toBe(true);
-      expect(grown.visible).toBeGreaterThan(0);
-      // The same chunk written again: its 2,000 old rows are dead, and vacuumed away on the next look.
-      await inProcess((store) => putDocs(store, [chunk('second')]));
-      await vi.waitFor(async () => expect((await turns()).dead).toBeGreaterThanOrEqual(2000));
-      await inProcess((store) => store.views.allTurns({ limit: 1, offset: 0 }));
-      expect((await turns()).dead).toBe(0);
     } finally {
       await client.end();
     }

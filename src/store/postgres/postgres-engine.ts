@@ -18,7 +18,6 @@ export class PostgresEngine {
   });
   readonly #db: PostgresDatabase;
   readonly #docs: PostgresDocStore;
-  readonly #views: PostgresViews;
 
   private constructor(db: PostgresDatabase) {
     this.#db = db;
@@ -26,7 +25,6 @@ export class PostgresEngine {
     this.#docs = new PostgresDocStore(db, views);
     this.docs = this.#docs;
     this.views = views;
-    this.#views = views;
   }
 
   /**
@@ -56,7 +54,6 @@ export class PostgresEngine {
   }
 
   async close(): Promise<void> {
-    await this.#views.close();
     await this.#db.close();
   }
 }

@@ -46,12 +46,10 @@ import {
   type FacetAttribute,
 } from '../views-common/view-args.js';
 import { LOCK, type PostgresDatabase, type Queryable } from './postgres-database.js';
-import { TableStatistics } from './table-statistics.js';
 import { AnnotationsView } from './views/annotations-view.js';
 import { DailyActivityView, type DailyBatch } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
 import { FullTextView } from './views/full-text-view.js';
-import { PendingListMerger } from './views/pending-list.js';
 import { termParams } from './views/search-query.js';
 import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
 import { sessionEvents } from './views/session-events.js';
@@ -75,18 +73,13 @@ export class PostgresViews implements Views {
   readonly #rollup = new SessionRollupView();
   readonly #transcript = new TranscriptEntriesView();
   readonly #speaker = new SpeakerSplitView();
-  readonly #fullText: FullTextView;
-  readonly #merger: PendingListMerger;
+  readonly #fullText = new FullTextView();
   readonly #daily = new DailyActivityView();
   readonly #annotations = new AnnotationsView();
   readonly #views: Map<ViewName, PostgresView>;
-  readonly #statistics: TableStatistics;
 
   constructor(db: PostgresDatabase) {
     this.#db = db;
-    this.#statistics = new TableStatistics(db);
-    this.#merger = new PendingListMerger(db, 'full_text_entries_tsv');
-    this.#fullText = new FullTextView(this.#merger);
     const all: PostgresView[] = [
       this.#rollup,
       ...FILTER_INDEX_VIEWS.map((name) => new FilterIndexView(name)),
@@ -97,11 +90,6 @@ export class PostgresViews implements Views {
       this.#annotations,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
-  }
-
-  /** Leaves nothing of this process's waiting behind (the search index's pending list, an ANALYZE). */
-  async close(): Promise<void> {
-    await Promise.all([this.#merger.close(), this.#statistics.close()]);
   }
 
   // -- registry ---------------------------------------------------------------------------------
@@ -363,7 +351,6 @@ export class PostgresViews implements Views {
 
   /** Runs a query over views' tables; a table that is not there means a view is not materialised. */
   async #over<T>(views: ViewName[], query: () => Promise<T>): Promise<T> {
-    this.#statistics.freshen();
     try {
       return await query();
     } catch (err) {
