@@ -22,9 +22,8 @@ export interface BenchEngine {
   settle(): Promise<void>;
   /**
    * Brings the newest store to the rest a server left alone reaches after a bulk load: on
-   * PostgreSQL, every table vacuumed and analyzed (autovacuum's work, or the store's own upkeep
-   * where that is off, which would otherwise run beside the first minute of requests). The
-   * embedded engine has no such upkeep.
+   * PostgreSQL, every table vacuumed and analyzed (autovacuum's work, which would otherwise run
+   * beside the first minute of requests). The embedded engine has no such upkeep.
    */
   rest(): Promise<void>;
   close(): Promise<void>;

@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { MIGRATIONS } from '../migrations/index.js';
+import { latestVersion } from '../migrations/runner.js';
 import { checkSchemaCompatibility, type MigrationInfo, type TargetSchema } from './compatibility.js';
 
 const known: MigrationInfo[] = [
@@ -66,5 +68,24 @@ describe('checkSchemaCompatibility', () => {
     expect(
       checkSchemaCompatibility({ bundleVersion: 3, target: target(4, 4, renamed), known }),
     ).toMatchObject({ ok: false, remedy: 'upgrade-cli' });
+  });
+});
+
+describe('checkSchemaCompatibility over the shipped migrations', () => {
+  it('accepts a bundle of every earlier schema version into a target at the latest', () => {
+    const latest = latestVersion();
+    const shipped = MIGRATIONS.map(({ version, name, transformsDocs }) => ({
+      version,
+      name,
+      transformsDocs,
+    }));
+    for (let b = 0; b < latest; b++) {
+      const r = checkSchemaCompatibility({
+        bundleVersion: b,
+        target: target(latest, latest, shipped),
+        known: shipped,
+      });
+      expect(r, `bundle at version ${b}`).toMatchObject({ ok: true });
+    }
   });
 });

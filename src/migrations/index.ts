@@ -10,6 +10,9 @@ import { speakerSplit } from './008-speaker-split.js';
 import { fullText } from './009-full-text.js';
 import { dailyActivity } from './010-daily-activity.js';
 import { sessionAnnotations } from './011-session-annotations.js';
+import { sessionRollupColumns } from './012-session-rollup-columns.js';
+import { speakerSplitTimes } from './013-speaker-split-times.js';
+import { fullTextForm } from './014-full-text-form.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   fullText,
   dailyActivity,
   sessionAnnotations,
+  sessionRollupColumns,
+  speakerSplitTimes,
+  fullTextForm,
 ];

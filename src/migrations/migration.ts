@@ -1,10 +1,11 @@
 /**
- * A numbered schema migration (DESIGN §6, seed §9). All ten shipped migrations are view-only:
- * they upsert one design document and materialise the view it declares; `down` removes both.
+ * A numbered schema migration (DESIGN §6, seed §9). Every shipped migration is view-only: 1 to 11
+ * upsert one design document and materialise the view it declares (`down` removes both); from 12
+ * on, each changes the tables of a view made by an older version (`down` changes them back).
  * A migration that rewrites stored documents must say so with `transformsDocs: true`, because
  * import refuses to carry a bundle across one.
  */
-import type { Store, ViewName } from '../store/contract.js';
+import type { Store, ViewName, ViewReshape } from '../store/contract.js';
 
 export interface Migration {
   version: number;
@@ -59,5 +60,25 @@ export function viewMigration(spec: ViewMigrationSpec): Migration {
       const rev = revs.get(designId);
       if (rev) await store.docs.delete(designId, rev);
     },
+  };
+}
+
+export interface ReshapeMigrationSpec {
+  version: number;
+  name: string;
+  reshape: ViewReshape;
+}
+
+/**
+ * Builds a migration that reshapes a materialised view's tables (`Views.reshape`): what an
+ * `upgrade()` run at every open did before, now with a version, a dry run and a way down.
+ */
+export function reshapeMigration(spec: ReshapeMigrationSpec): Migration {
+  return {
+    version: spec.version,
+    name: spec.name,
+    transformsDocs: false,
+    up: (store) => store.views.reshape(spec.reshape, 'up'),
+    down: (store) => store.views.reshape(spec.reshape, 'down'),
   };
 }

@@ -237,6 +237,22 @@ export const VIEW_NAMES = [
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
+/**
+ * Changes to a materialised view's tables made after the view first shipped, each applied by one
+ * numbered migration (src/migrations/012-… on) and reverted by its `down`. A view materialised
+ * now is made in its newest shape, so `up` finds nothing to do there; it brings a view an older
+ * version made to that shape.
+ */
+export const VIEW_RESHAPES = {
+  /** The rollup's list text, sort columns and token split, filled from the summaries. */
+  session_rollup_columns: 'session_rollup',
+  /** Each turn's time as a number, and the index the turns across sessions are read down. */
+  speaker_split_times: 'speaker_split',
+  /** The search index's current form (see each engine's full-text view). */
+  full_text_form: 'full_text',
+} as const satisfies Record<string, ViewName>;
+export type ViewReshape = keyof typeof VIEW_RESHAPES;
+
 export interface SessionFilter {
   cwd?: string;
   /**
@@ -399,6 +415,11 @@ export interface Views {
   materialize(name: ViewName): Promise<void>;
   /** Removes a view's tables/indexes. Idempotent. */
   drop(name: ViewName): Promise<void>;
+  /**
+   * Applies (`up`) or reverts (`down`) one reshape of a view's tables; nothing when the view is
+   * not materialised, or already in that shape. Idempotent.
+   */
+  reshape(reshape: ViewReshape, direction: 'up' | 'down'): Promise<void>;
 
   /** The filtered sessions, a page of them in `sort`'s order (default: newest activity first). */
   listSessions(

@@ -11,6 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
 import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand } from '../support/bundle-cli.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+const L = latestVersion();
 
 let a: TestServer;
 let b: TestServer;
@@ -38,7 +41,7 @@ describe('export → import round trip over the whole corpus', () => {
     expect(r.stderr).not.toMatch(/error/i);
     expect(r.code).toBe(0);
     const manifest = JSON.parse(await readFile(path.join(bundle, 'manifest.json'), 'utf8'));
-    expect(manifest).toMatchObject({ format: 'transcripts-bundle', formatVersion: 1, schemaVersion: 11 });
+    expect(manifest).toMatchObject({ format: 'transcripts-bundle', formatVersion: 1, schemaVersion: L });
     expect(manifest.source.url).toBe(a.url);
     expect(manifest.counts.documents).toBe(snapA.docs.size);
     expect(manifest.counts.objects).toBe(snapA.objects.size);

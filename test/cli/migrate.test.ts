@@ -5,6 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand } from '../support/bundle-cli.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+/** The latest schema version, and the one three steps down from it. */
+const L = latestVersion();
+const D = L - 3;
 
 let s: TestServer;
 
@@ -23,50 +28,51 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'status', '--webapi', s.url]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('schema version 11 of 11, up to date');
+    expect(lines[0]).toBe(`schema version ${L} of ${L}, up to date`);
     expect(lines[1]).toMatch(/^VERSION\s+NAME\s+STATE\s+APPLIED AT$/);
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(L + 2);
     expect(lines[2]).toMatch(/^\s+1\s+session-rollup\s+applied\s+\d{4}-\d{2}-\d{2}T/);
-    expect(await status()).toMatchObject({ currentVersion: 11, latestVersion: 11, pending: [] });
+    expect(await status()).toMatchObject({ currentVersion: L, latestVersion: L, pending: [] });
   });
 
   it('down --steps 3 --dry-run changes nothing', async () => {
     const r = await runCommand(['migrate', 'down', '--steps', '3', '--dry-run', '--webapi', s.url]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(
-      /dry run: migrate down would revert 3 migrations, version 11 → 8; nothing changed/,
+    expect(r.stdout).toContain(
+      `dry run: migrate down would revert 3 migrations, version ${L} → ${D}; nothing changed`,
     );
-    expect((await status()).currentVersion).toBe(11);
+    expect((await status()).currentVersion).toBe(L);
   });
 
   it('down --steps 3, then status shows three pending', async () => {
     const r = await runCommand(['migrate', 'down', '--steps', '3', '--webapi', s.url]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/migrate down: version 11 → 8/);
+    expect(r.stdout).toContain(`migrate down: version ${L} → ${D}`);
     // Each reverted step says so (not "applied"), newest first.
     const rows = r.stdout.trimEnd().split('\n').slice(2);
     expect(rows).toHaveLength(3);
-    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${11 - i}\\s+\\S+\\s+reverted$`)));
+    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${L - i}\\s+\\S+\\s+reverted$`)));
     const st = await status();
-    expect(st.currentVersion).toBe(8);
-    expect(st.pending.map((p: { version: number }) => p.version)).toEqual([9, 10, 11]);
+    expect(st.currentVersion).toBe(D);
+    expect(st.pending.map((p: { version: number }) => p.version)).toEqual([D + 1, D + 2, D + 3]);
     const table = await runCommand(['migrate', 'status', '--webapi', s.url]);
-    expect(table.stdout).toMatch(/schema version 8 of 11, 3 pending/);
+    expect(table.stdout).toContain(`schema version ${D} of ${L}, 3 pending`);
     expect(table.stdout.match(/ pending /g)).toHaveLength(3);
     // The API keeps answering; what needs a reverted view says so.
     expect((await getJson(s, '/api/health')).body.status).toBe('degraded');
   });
 
   it('up --to stops where asked, and its dry run changes nothing', async () => {
-    const dry = await runCommand(['migrate', 'up', '--to', '9', '--dry-run', '--webapi', s.url]);
-    expect(dry.stdout).toMatch(/dry run: migrate up would apply 1 migration, version 8 → 9/);
-    expect(dry.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+9\s+\S+\s+planned$/);
-    expect((await status()).currentVersion).toBe(8);
-    const r = await runCommand(['migrate', 'up', '--to', '9', '--webapi', s.url]);
+    const to = String(D + 1);
+    const dry = await runCommand(['migrate', 'up', '--to', to, '--dry-run', '--webapi', s.url]);
+    expect(dry.stdout).toContain(`dry run: migrate up would apply 1 migration, version ${D} → ${to}`);
+    expect(dry.stdout.trimEnd().split('\n')[2]).toMatch(new RegExp(`^\\s+${to}\\s+\\S+\\s+planned$`));
+    expect((await status()).currentVersion).toBe(D);
+    const r = await runCommand(['migrate', 'up', '--to', to, '--webapi', s.url]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/migrate up: version 8 → 9\n/);
-    expect(r.stdout.trimEnd().split('\n')[2]).toMatch(/^\s+9\s+\S+\s+applied$/);
-    expect((await status()).currentVersion).toBe(9);
+    expect(r.stdout).toContain(`migrate up: version ${D} → ${to}\n`);
+    expect(r.stdout.trimEnd().split('\n')[2]).toMatch(new RegExp(`^\\s+${to}\\s+\\S+\\s+applied$`));
+    expect((await status()).currentVersion).toBe(D + 1);
   });
 
   it('up applies the rest; --json gives the run', async () => {
@@ -74,15 +80,15 @@ describe('migrate', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({
       dryRun: false,
-      from: 9,
-      to: 11,
+      from: D + 1,
+      to: L,
       steps: [
-        { version: 10, status: 'applied' },
-        { version: 11, status: 'applied' },
+        { version: D + 2, status: 'applied' },
+        { version: L, status: 'applied' },
       ],
     });
     const again = await runCommand(['migrate', 'up', '--webapi', s.url]);
-    expect(again.stdout).toMatch(/nothing to do; schema version 11/);
+    expect(again.stdout).toContain(`nothing to do; schema version ${L}`);
   });
 
   it('bad values are usage errors (exit 2), an impossible target refused by the API too', async () => {
@@ -98,8 +104,8 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /--to must be an integer from 0 to 11, got 99 \(refused by the transcripts API at /,
+      new RegExp(`--to must be an integer from 0 to ${L}, got 99 \\(refused by the transcripts API at `),
     );
-    expect((await status()).currentVersion).toBe(11);
+    expect((await status()).currentVersion).toBe(L);
   });
 });

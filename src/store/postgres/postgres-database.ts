@@ -24,8 +24,6 @@ export const LOCK = {
   /** Shared by writers, exclusive for view builds. */
   views: 0x43540003,
   sessions: 0x43540004,
-  /** Taken with try: one process analyzes and vacuums stale tables at a time (table-statistics.ts). */
-  analyze: 0x43540005,
 } as const;
 
 /**

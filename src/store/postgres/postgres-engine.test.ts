@@ -9,10 +9,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testEngine } from '../../../test/support/engines.js';
 import { startSilentServer } from '../../../test/support/silent-server.js';
-import { createMigrator } from '../../migrations/runner.js';
+import { MIGRATIONS } from '../../migrations/index.js';
+import { createMigrator, latestVersion } from '../../migrations/runner.js';
 import {
   SEARCH_STALE,
   StoreInputError,
@@ -27,10 +28,10 @@ import { OLDER_FORM } from '../views-common/entry-search-text.js';
 import { RANK_WINDOW } from '../views-common/rank-window.js';
 import { PostgresDatabase } from './postgres-database.js';
 import { postgresSettings } from './postgres-settings.js';
-import { MERGE_AFTER_MS, PENDING_LIST_KB } from './views/pending-list.js';
 import { UNPAIRED } from './views/phrase-pairs.js';
 import { SearchTableStats } from './views/search-table-stats.js';
 
+const BEFORE_RESHAPES = MIGRATIONS.find((m) => m.name === 'session-annotations')!.version;
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const engine = testEngine('postgres');
 const describePg = engine.skip ? describe.skip : describe;
@@ -67,6 +68,16 @@ async function firstProcess(): Promise<{ a: Store; reopen: () => Promise<Store> 
   return { a, reopen };
 }
 
+/**
+ * Migrates up a store an older version left (schema version 11, the last before views were
+ * reshaped by migrations; its tables as each test made them), as `serve` does when it opens it.
+ */
+async function migrated(s: Store): Promise<Store> {
+  await s.docs.setSchemaMarker({ version: BEFORE_RESHAPES, history: [] });
+  expect((await createMigrator(s).up()).error).toBeUndefined();
+  return s;
+}
+
 /** A connection of its own to the store's database, beside the store, and the store's schema. */
 async function directClient(url: string): Promise<{ client: pg.Client; schema: string }> {
   const u = new URL(url);
@@ -75,23 +86,6 @@ async function directClient(url: string): Promise<{ client: pg.Client; schema: s
   const client = new pg.Client({ connectionString: u.toString() });
   await client.connect();
   return { client, schema };
-}
-
-/**
- * `work` in a process of its own: a store opened for it and closed after. Closing ends its
- * connections, which hands their counts of changed rows to the server's statistics, and waits for
- * the analyze or vacuum it started.
- */
-async function inOneProcess(
-  env: Record<string, string>,
-  work: (store: Store) => Promise<unknown>,
-): Promise<void> {
-  const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
-  try {
-    await work(store);
-  } finally {
-    await store.close();
-  }
 }
 
 /** One more process on an instance (closed after the test); it reads search statistics afresh. */
@@ -195,10 +189,10 @@ describePg(title, () => {
   it('applies each migration once when both migrate at the same moment', async () => {
     const results = await Promise.all([createMigrator(a).up(), createMigrator(b).up()]);
     const applied = results.flatMap((r) => r.steps.filter((s) => s.status === 'applied'));
-    expect(applied).toHaveLength(11);
+    expect(applied).toHaveLength(MIGRATIONS.length);
     const marker = await a.docs.getSchemaMarker();
-    expect(marker?.version).toBe(11);
-    expect(marker?.history.map((h) => h.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(marker?.version).toBe(latestVersion());
+    expect(marker?.history.map((h) => h.version)).toEqual(MIGRATIONS.map((m) => m.version));
   });
 
   it('keeps NUL characters in documents, refuses them in ids, and indexes text holding them', async () => {
@@ -241,42 +235,10 @@ describePg(title, () => {
       await client.end();
     }
   });
-
-  it("merges the search index's pending list once writes pause", async () => {
-    await materializeAll(a);
-    const { client, schema } = await directClient(databaseUrl);
-    // Pages it merged: what the pending list held (and no longer holds).
-    const merge = async () =>
-      Number(
-        (
-          await client.query<{ pages: string }>('SELECT gin_clean_pending_list($1::regclass) AS pages', [
-            `${schema}.full_text_entries_tsv`,
-          ])
-        ).rows[0]!.pages,
-      );
-    const words = (n: number) => Array.from({ length: 200 }, (_, i) => entry(i, 'user', `tomato ${n} ${i}`));
-    try {
-      // A write leaves its entries in the pending list...
-      await putDocs(a, [chunkDoc('p1', words(1))]);
-      expect(await merge()).toBeGreaterThan(0);
-      // ...until writes have paused for a second.
-      await putDocs(a, [chunkDoc('p2', words(2))]);
-      await new Promise((r) => setTimeout(r, MERGE_AFTER_MS + 1000));
-      expect(await merge()).toBe(0);
-      expect((await b.views.search({ q: 'tomato', limit: 1, offset: 0 })).total).toBe(400);
-      // A process that closes the store sooner merges before it goes.
-      await putDocs(a, [chunkDoc('p3', words(3))]);
-      await a.close();
-      expect(await merge()).toBe(0);
-      expect((await b.views.search({ q: 'tomato', limit: 1, offset: 0 })).total).toBe(600);
-    } finally {
-      await client.end();
-    }
-  });
 });
 
 describePg('postgres: views made by an older version', () => {
-  it('gives an older search table its insertion order, in-row tsvectors, word pairs and pending-list limit when a process opens the store', async () => {
+  it("gives an older search table its insertion order, in-row tsvectors, word pairs and the server's pending-list limit when the store is migrated up", async () => {
     const { a, reopen } = await firstProcess();
     const words = (n: number) => Array.from({ length: n }, (_, i) => entry(i, 'user', `word ${i}`));
     await putDocs(a, [
@@ -318,10 +280,8 @@ describePg('postgres: views made by an older version', () => {
     try {
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
-      expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
-      expect(await indexed()).toEqual([
-        `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,
-      ]);
+      expect(await pendingLimit()).toBeNull();
+      expect(await indexed()).toEqual(['gin (tsv, pairs)']);
       // As 0.1.0 made it (dropping the column drops the index over it):
       await client.query(`ALTER TABLE ${schema}.full_text_entries DROP COLUMN pairs`);
       await client.query(`CREATE INDEX full_text_entries_tsv ON ${schema}.full_text_entries USING gin (tsv)`);
@@ -329,13 +289,11 @@ describePg('postgres: views made by an older version', () => {
       await client.query(`ALTER TABLE ${schema}.full_text_entries ALTER COLUMN tsv SET STORAGE EXTENDED`);
       await client.query(`ALTER INDEX ${schema}.full_text_entries_tsv SET (gin_pending_list_limit = 512)`);
       await Promise.all(stores.splice(0).map((s) => s.close()));
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await seqColumn()).toEqual([{ is_identity: 'YES', indexes: '1' }]);
       expect(await tsvStorage()).toEqual([{ attstorage: 'm' }]);
-      expect(await pendingLimit()).toEqual([`gin_pending_list_limit=${PENDING_LIST_KB}`]);
-      expect(await indexed()).toEqual([
-        `gin (tsv, pairs) WITH (gin_pending_list_limit='${PENDING_LIST_KB}')`,
-      ]);
+      expect(await pendingLimit()).toBeNull();
+      expect(await indexed()).toEqual(['gin (tsv, pairs)']);
       // Rows written before pairs existed are still found by a phrase of pair words.
       await putDocs(b, [chunkDoc('new-phrase', [entry(0, 'user', 'Read the file!')])]);
       const phrase = await b.views.search({ q: '"read the file"', limit: 10, offset: 0 });
@@ -354,7 +312,7 @@ describePg('postgres: views made by an older version', () => {
 });
 
 describePg('postgres: a search table made before CJK characters were tokens of their own', () => {
-  it('gets the tsvectors of its CJK rows made again when a process opens the store', async () => {
+  it('gets the tsvectors of its CJK rows made again when the store is migrated up', async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('cjk'),
@@ -383,7 +341,7 @@ describePg('postgres: a search table made before CJK characters were tokens of t
       expect((await a.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(0);
       await Promise.all(stores.splice(0).map((s) => s.close()));
 
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await vectors()).toEqual(current);
       expect((await b.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
       expect((await b.views.search({ q: 'サーバー', limit: 5, offset: 0 })).total).toBe(1);
@@ -394,7 +352,7 @@ describePg('postgres: a search table made before CJK characters were tokens of t
 });
 
 describePg('postgres: a search table made when tool inputs were indexed as JSON', () => {
-  it('says search is behind when a process opens the store, until a reindex rebuilds it', async () => {
+  it('says search is behind when the store is migrated up, until a reindex rebuilds it', async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('j'),
@@ -418,7 +376,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
       );
       await Promise.all(stores.splice(0).map((s) => s.close()));
 
-      const b = await reopen();
+      const b = await migrated(await reopen());
       const total = async (q: string) => (await b.views.search({ q, limit: 5, offset: 0 })).total;
       expect(await total('zebraword')).toBe(0);
       expect(await b.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
@@ -433,7 +391,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
       await client.query(
         `COMMENT ON TABLE ${schema}.full_text_entries IS 'transcripts full-text form 3: tool inputs as keys and values'`,
       );
-      const d = await reopen();
+      const d = await migrated(await reopen());
       expect(await d.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
       expect(await d.views.search({ q: 'zebraword', limit: 5, offset: 0 })).toMatchObject({ total: 1 });
     } finally {
@@ -443,7 +401,7 @@ describePg('postgres: a search table made when tool inputs were indexed as JSON'
 });
 
 describePg('postgres: a session rollup made before the text filter and the sorts', () => {
-  it('gets each session its list text and sort values when a process opens the store, from the summaries', async () => {
+  it('gets each session its list text and sort values when the store is migrated up, from the summaries', async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       summaryDoc('t1', { title: 'Parser rewrite \u0000 nul', cwd: '/work/alpha', project: 'alpha' }),
@@ -476,7 +434,7 @@ describePg('postgres: a session rollup made before the text filter and the sorts
       for (const column of ['list_text', 'runtime_ms', 'tokens', 'entries'])
         await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN ${column}`);
 
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await listTexts()).toEqual(current);
       expect(await ids(b, 'parser')).toEqual(['t1']);
       expect(await ids(b, 'beta docs')).toEqual(['t2']);
@@ -488,7 +446,7 @@ describePg('postgres: a session rollup made before the text filter and the sorts
 });
 
 describePg('postgres: a session rollup made before the token totals', () => {
-  it('gets each session its token split when a process opens the store, from the summaries', async () => {
+  it('gets each session its token split when the store is migrated up, from the summaries', async () => {
     const { a, reopen } = await firstProcess();
     const tokens = { input: 3, output: 4, cacheWrite: 0, cacheRead: 0 };
     await putDocs(a, [
@@ -504,7 +462,7 @@ describePg('postgres: a session rollup made before the token totals', () => {
     try {
       await Promise.all(stores.splice(0).map((s) => s.close()));
       await client.query(`ALTER TABLE ${schema}.session_rollup DROP COLUMN token_split`);
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await b.views.tokenTotals()).toEqual(before);
     } finally {
       await client.end();
@@ -513,7 +471,7 @@ describePg('postgres: a session rollup made before the token totals', () => {
 });
 
 describePg('postgres: a speaker split made before the turns across sessions', () => {
-  it("gets the turns' times, the index that orders them and the counts per session when a process opens the store, and reads the newest through it", async () => {
+  it("gets the turns' times, the index that orders them and the counts per session when the store is migrated up, and reads the newest through it", async () => {
     const { a, reopen } = await firstProcess();
     await putDocs(a, [
       chunkDoc('s', [
@@ -538,7 +496,7 @@ describePg('postgres: a speaker split made before the turns across sessions', ()
       await client.query(`ALTER TABLE ${schema}.speaker_turns DROP COLUMN at_ms`);
       await client.query(`DROP TABLE ${schema}.speaker_turn_counts`);
       expect(await indexes()).not.toContain('speaker_turns_newest');
-      const b = await reopen();
+      const b = await migrated(await reopen());
       expect(await indexes()).toContain('speaker_turns_newest');
       const newest = await b.views.allTurns({ limit: 10, offset: 0, role: 'user' });
       expect(newest.turns.map((t) => `${t.sessionId}#${t.index}`)).toEqual(['s#2', 't#0', 's#0', 's#3']);
@@ -637,91 +595,6 @@ describePg('postgres: phrases and word pairs', () => {
       expect(await phrase({ cwd: '/work/project' })).toEqual(['accented']);
       const words = await store.views.search({ q: 'read the file', limit: 10, offset: 0 });
       expect(words.hits.map((h) => h.sessionId).sort()).toEqual(['accented', 'ascii', 'other']);
-    } finally {
-      await client.end();
-    }
-  });
-});
-
-describePg('postgres: planner statistics', () => {
-  it('analyzes a table a large write changed, in the background of a read, and not again until it changes by a fifth', async () => {
-    const env = await engine.serverEnv();
-    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
-    const analyzedAt = async (): Promise<string | null> =>
-      (
-        await client.query(
-          `SELECT coalesce(last_analyze, last_autoanalyze)::text AS at FROM pg_stat_user_tables
-          WHERE schemaname = $1 AND relname = 'session_rollup'`,
-          [schema],
-        )
-      ).rows[0]?.at ?? null;
-    const inProcess = (work: (store: Store) => Promise<unknown>) => inOneProcess(env, work);
-    try {
-      await inProcess(async (store) => {
-        await materializeAll(store);
-        // As on a server with autovacuum off: only the store can bring the statistics up to date.
-        await client.query(`ALTER TABLE ${schema}.session_rollup SET (autovacuum_enabled = false)`);
-        const sessions = Array.from({ length: 1500 }, (_, i) =>
-          summaryDoc(`s${i}`, { hostname: i % 3 === 0 ? 'desk' : 'laptop' }),
-        );
-        for (let at = 0; at < sessions.length; at += 500) await putDocs(store, sessions.slice(at, at + 500));
-      });
-      expect(await analyzedAt()).toBeNull();
-
-      await inProcess((store) => store.views.listSessions({ hostname: 'desk' }, { limit: 1, offset: 0 }));
-      const first = await analyzedAt();
-      expect(first).not.toBeNull();
-      const estimate = await client.query<{ 'QUERY PLAN': Array<{ Plan: { 'Plan Rows': number } }> }>(
-        `EXPLAIN (FORMAT JSON) SELECT * FROM ${schema}.session_rollup WHERE hostname = 'desk'`,
-      );
-      const rows = estimate.rows[0]!['QUERY PLAN'][0]!.Plan['Plan Rows'];
-      expect(rows).toBeGreaterThan(400); // 500 sessions match
-      expect(rows).toBeLessThan(600);
-
-      await inProcess((store) => store.views.listSessions({}, { limit: 1, offset: 0 }));
-      expect(await analyzedAt()).toBe(first);
-    } finally {
-      await client.end();
-    }
-  });
-  it('vacuums a table that grew or gathered dead rows by a fifth, so its pages are read from the index alone', async () => {
-    const env = await engine.serverEnv();
-    const { client, schema } = await directClient(env.CT_DATABASE_URL!);
-    const turns = async () =>
-      (
-        await client.query<{ vacuumed: boolean; visible: number; dead: number; inserted: number }>(
-          `SELECT t.last_vacuum IS NOT NULL AS vacuumed, c.relallvisible AS visible, t.n_dead_tup::int AS dead,
-            t.n_ins_since_vacuum::int AS inserted
-          FROM pg_stat_user_tables t JOIN pg_class c ON c.oid = t.relid
-          WHERE t.schemaname = $1 AND t.relname = 'speaker_turns'`,
-          [schema],
-        )
-      ).rows[0]!;
-    const inProcess = (work: (store: Store) => Promise<unknown>) => inOneProcess(env, work);
-    const chunk = (text: string) =>
-      chunkDoc(
-        's',
-        Array.from({ length: 2000 }, (_, i) => entry(i, i % 2 ? 'assistant' : 'user', `${text} ${i}`)),
-      );
-    try {
-      await inProcess(async (store) => {
-        await materializeAll(store);
-        await client.query(`ALTER TABLE ${schema}.speaker_turns SET (autovacuum_enabled = false)`);
-        await putDocs(store, [chunk('first')]);
-      });
-      // A closed connection's counts reach the server's statistics a moment after it ends.
-      await vi.waitFor(async () =>
-        expect(await turns()).toMatchObject({ vacuumed: false, visible: 0, inserted: 2000 }),
-      );
-      await inProcess((store) => store.views.allTurns({ limit: 1, offset: 0 }));
-      const grown = await turns();
-      expect(grown.vacuumed).toBe(true);
-      expect(grown.visible).toBeGreaterThan(0);
-      // The same chunk written again: its 2,000 old rows are dead, and vacuumed away on the next look.
-      await inProcess((store) => putDocs(store, [chunk('second')]));
-      await vi.waitFor(async () => expect((await turns()).dead).toBeGreaterThanOrEqual(2000));
-      await inProcess((store) => store.views.allTurns({ limit: 1, offset: 0 }));
-      expect((await turns()).dead).toBe(0);
     } finally {
       await client.end();
     }

@@ -18,7 +18,6 @@ export class PostgresEngine {
   });
   readonly #db: PostgresDatabase;
   readonly #docs: PostgresDocStore;
-  readonly #views: PostgresViews;
 
   private constructor(db: PostgresDatabase) {
     this.#db = db;
@@ -26,22 +25,15 @@ export class PostgresEngine {
     this.#docs = new PostgresDocStore(db, views);
     this.docs = this.#docs;
     this.views = views;
-    this.#views = views;
   }
 
   /**
-   * Connects, creates the schema's base tables if missing and upgrades views an older version
-   * made (safe when several processes start at once).
+   * Connects and creates the schema's base tables if missing (safe when several processes start
+   * at once). Views an older version made are brought up to date by migrations
+   * (src/migrations/012-… on), not here.
    */
   static async open(settings: PostgresSettings, options?: PostgresDatabaseOptions): Promise<PostgresEngine> {
-    const engine = new PostgresEngine(await PostgresDatabase.open(settings, options));
-    try {
-      await engine.#views.upgrade();
-    } catch (err) {
-      await engine.close().catch(() => undefined);
-      throw err;
-    }
-    return engine;
+    return new PostgresEngine(await PostgresDatabase.open(settings, options));
   }
 
   /** The schema this engine lives in. */
@@ -62,7 +54,6 @@ export class PostgresEngine {
   }
 
   async close(): Promise<void> {
-    await this.#views.close();
     await this.#db.close();
   }
 }

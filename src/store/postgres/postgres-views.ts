@@ -14,6 +14,7 @@ import {
   SEARCH_STALE,
   StoreInputError,
   VIEW_NAMES,
+  VIEW_RESHAPES,
   ViewMissingError,
   type DayActivity,
   type EventRow,
@@ -27,6 +28,7 @@ import {
   type TurnRow,
   type TurnsQuery,
   type ViewName,
+  type ViewReshape,
   type Views,
   type WriteOptions,
   TokenTotals,
@@ -37,18 +39,17 @@ import { filterValues, needsAnnotations } from '../views-common/session-filter.j
 import {
   checkFacet,
   checkPage,
+  checkReshape,
   checkRole,
   checkViewName,
   isViewName,
   type FacetAttribute,
 } from '../views-common/view-args.js';
 import { LOCK, type PostgresDatabase, type Queryable } from './postgres-database.js';
-import { TableStatistics } from './table-statistics.js';
 import { AnnotationsView } from './views/annotations-view.js';
 import { DailyActivityView, type DailyBatch } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
 import { FullTextView } from './views/full-text-view.js';
-import { PendingListMerger } from './views/pending-list.js';
 import { termParams } from './views/search-query.js';
 import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
 import { sessionEvents } from './views/session-events.js';
@@ -72,18 +73,13 @@ export class PostgresViews implements Views {
   readonly #rollup = new SessionRollupView();
   readonly #transcript = new TranscriptEntriesView();
   readonly #speaker = new SpeakerSplitView();
-  readonly #fullText: FullTextView;
-  readonly #merger: PendingListMerger;
+  readonly #fullText = new FullTextView();
   readonly #daily = new DailyActivityView();
   readonly #annotations = new AnnotationsView();
   readonly #views: Map<ViewName, PostgresView>;
-  readonly #statistics: TableStatistics;
 
   constructor(db: PostgresDatabase) {
     this.#db = db;
-    this.#statistics = new TableStatistics(db);
-    this.#merger = new PendingListMerger(db, 'full_text_entries_tsv');
-    this.#fullText = new FullTextView(this.#merger);
     const all: PostgresView[] = [
       this.#rollup,
       ...FILTER_INDEX_VIEWS.map((name) => new FilterIndexView(name)),
@@ -94,11 +90,6 @@ export class PostgresViews implements Views {
       this.#annotations,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
-  }
-
-  /** Leaves nothing of this process's waiting behind (the search index's pending list, an ANALYZE). */
-  async close(): Promise<void> {
-    await Promise.all([this.#merger.close(), this.#statistics.close()]);
   }
 
   // -- registry ---------------------------------------------------------------------------------
@@ -143,18 +134,11 @@ export class PostgresViews implements Views {
     });
   }
 
-  /**
-   * Upgrades the tables of registered views made by an older version (see `PostgresView.upgrade`).
-   * Looks before it locks: once every view is current, opening takes no exclusive lock.
-   */
-  async upgrade(): Promise<void> {
-    const registered = await this.#registry(this.#db.pool);
-    const views = [...this.#views.values()].filter((v) => v.upgrade && registered.has(v.name));
-    if (views.length === 0) return;
+  async reshape(reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    const view = this.#views.get(VIEW_RESHAPES[checkReshape(reshape, direction)])!;
     await this.#db.transaction(async (client) => {
       await client.query('SELECT pg_advisory_xact_lock($1, 0)', [LOCK.views]);
-      const registry = await this.#registry(client);
-      for (const view of views) if (registry.has(view.name)) await view.upgrade!(client);
+      if ((await this.#registry(client)).has(view.name)) await view.reshape!(client, reshape, direction);
     });
   }
 
@@ -367,7 +351,6 @@ export class PostgresViews implements Views {
 
   /** Runs a query over views' tables; a table that is not there means a view is not materialised. */
   async #over<T>(views: ViewName[], query: () => Promise<T>): Promise<T> {
-    this.#statistics.freshen();
     try {
       return await query();
     } catch (err) {

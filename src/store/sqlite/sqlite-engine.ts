@@ -45,15 +45,16 @@ export class SqliteEngine {
   }
 
   /**
-   * Opens (creating if needed) the database file, starts its writer thread and has it upgrade
-   * views an older version made (see `SqliteViews.upgrade`) before anything reads them.
+   * Opens (creating if needed) the database file and starts its writer thread, waiting until it
+   * has opened the file too. Views an older version made are brought up to date by migrations
+   * (src/migrations/012-… on), not here.
    */
   static async open(file: string): Promise<SqliteEngine> {
     // The main connection opens first: it creates the schema, so the writer finds it in place.
     const db = openSqliteDatabase(file);
     const writer = SqliteWriterClient.start(file);
     try {
-      await writer.write('upgradeViews');
+      await writer.write('ready');
     } catch (err) {
       await writer.close().catch(() => undefined);
       db.close();
@@ -120,6 +121,7 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     materialized: () => reads.materialized(),
     materialize: (name: ViewName) => writer.write<void>('materialize', name),
     drop: (name: ViewName) => writer.write<void>('drop', name),
+    reshape: (reshape, direction) => writer.write<void>('reshape', reshape, direction),
     reindex: () => writer.write<{ entries: number; sessions: number }>('reindex'),
     reindexBehind: (deferredBefore) =>
       writer.write<{ entries: number; sessions: number } | null>('reindexBehind', deferredBefore),

@@ -11,9 +11,13 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { SEARCH_STALE, VIEW_NAMES, ViewMissingError, type Store } from '../contract.js';
 import { chunkDoc, deleteDoc, entry, eventDoc, putDocs, summaryDoc } from '../contract/view-fixtures.js';
+import { MIGRATIONS } from '../../migrations/index.js';
+import { createMigrator } from '../../migrations/runner.js';
 import { openStore } from '../open-store.js';
 import { OLDER_FORM } from '../views-common/entry-search-text.js';
 import { spaceCjk } from '../views-common/search-tokens.js';
+
+const BEFORE_RESHAPES = MIGRATIONS.find((m) => m.name === 'session-annotations')!.version;
 
 let dir: string;
 let store: Store;
@@ -26,6 +30,17 @@ afterEach(async () => {
   await store.close();
   await rm(dir, { recursive: true, force: true });
 });
+
+/**
+ * Opens the store as an older version left it (schema version 11, the last before views were
+ * reshaped by migrations; its tables as each test made them) and migrates it up, as `serve` does.
+ */
+async function openMigrated(): Promise<Store> {
+  const s = await openStore({ dataDir: dir, settings: {} });
+  await s.docs.setSchemaMarker({ version: BEFORE_RESHAPES, history: [] });
+  expect((await createMigrator(s).up()).error).toBeUndefined();
+  return s;
+}
 
 async function materializeAll(s: Store): Promise<void> {
   for (const name of VIEW_NAMES) await s.views.materialize(name);
@@ -139,7 +154,7 @@ describe('sqlite views: an index made before CJK characters were tokens of their
     }>;
   }
 
-  it('is indexed again when the store opens, so CJK words are found and later writes stay consistent', async () => {
+  it('is indexed again when the store is migrated up, so CJK words are found and later writes stay consistent', async () => {
     await materializeAll(store);
     await putDocs(store, [
       summaryDoc('c'),
@@ -168,7 +183,7 @@ describe('sqlite views: an index made before CJK characters were tokens of their
       db.close();
     }
 
-    store = await openStore({ dataDir: dir, settings: {} });
+    store = await openMigrated();
     expect((await store.views.search({ q: '扫描', limit: 5, offset: 0 })).total).toBe(1);
     // The row is replaced: its old tokens must leave the index, which needs the upgrade's delete
     // to have been told the text the row was indexed with.
@@ -207,7 +222,7 @@ describe('sqlite views: an index made when tool inputs were indexed as JSON', ()
       entry(0, 'assistant', undefined, { toolUses: [{ id: 't', name: 'Bash', input: { command } }] }),
     ]);
 
-  it('says search is behind when the store opens, until a reindex rebuilds it', async () => {
+  it('says search is behind when the store is migrated up, until a reindex rebuilds it', async () => {
     await materializeAll(store);
     await putDocs(store, [summaryDoc('j'), bash('cd /tmp\nzebraword')]);
     await store.close();
@@ -229,7 +244,7 @@ describe('sqlite views: an index made when tool inputs were indexed as JSON', ()
     } finally {
       db.close();
     }
-    store = await openStore({ dataDir: dir, settings: {} });
+    store = await openMigrated();
     const total = async (q: string) => (await store.views.search({ q, limit: 5, offset: 0 })).total;
     expect(await total('zebraword')).toBe(0);
     expect(await store.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
@@ -255,7 +270,7 @@ describe('sqlite views: an index made when tool inputs were indexed as JSON', ()
     } finally {
       db.close();
     }
-    store = await openStore({ dataDir: dir, settings: {} });
+    store = await openMigrated();
     expect(await store.docs.getLocal(SEARCH_STALE)).toMatchObject({ olderForm: OLDER_FORM });
     await store.views.reindex();
     expect(await store.docs.getLocal(SEARCH_STALE)).toBeNull();
@@ -270,7 +285,7 @@ describe('sqlite views: an index made when tool inputs were indexed as JSON', ()
     } finally {
       db.close();
     }
-    store = await openStore({ dataDir: dir, settings: {} });
+    store = await openMigrated();
     expect(await store.docs.getLocal(SEARCH_STALE)).toBeNull();
     await putDocs(store, [summaryDoc('j'), bash('cd /tmp\nzebraword')]);
     expect((await store.views.search({ q: 'zebraword', limit: 5, offset: 0 })).total).toBe(1);
@@ -325,7 +340,7 @@ describe('sqlite views: search snippets', () => {
 
 describe('sqlite views: a session rollup made before the text filter and the sorts', () => {
   const entries = summaryDoc('x').counts;
-  it('gets each session its list text and sort values when the store opens, from the summaries', async () => {
+  it('gets each session its list text and sort values when the store is migrated up, from the summaries', async () => {
     await materializeAll(store);
     await putDocs(store, [
       summaryDoc('t1', { title: 'Parser rewrite', cwd: '/work/alpha', project: 'alpha' }),
@@ -354,7 +369,7 @@ describe('sqlite views: a session rollup made before the text filter and the sor
     } finally {
       db.close();
     }
-    store = await openStore({ dataDir: dir, settings: {} });
+    store = await openMigrated();
     expect(await ids('parser')).toEqual(['t1']);
     expect(await ids('beta docs')).toEqual(['t2']);
     expect(await ids('t')).toEqual(['t1', 't2']);
@@ -367,7 +382,7 @@ describe('sqlite views: a session rollup made before the text filter and the sor
 });
 
 describe('sqlite views: a session rollup made before the token totals', () => {
-  it('gets each session its token split when the store opens, from the summaries', async () => {
+  it('gets each session its token split when the store is migrated up, from the summaries', async () => {
     await materializeAll(store);
     const tokens = { input: 3, output: 4, cacheWrite: 0, cacheRead: 0 };
     await putDocs(store, [
@@ -386,13 +401,13 @@ describe('sqlite views: a session rollup made before the token totals', () => {
     } finally {
       db.close();
     }
-    store = await openStore({ dataDir: dir, settings: {} });
+    store = await openMigrated();
     expect(await store.views.tokenTotals()).toEqual(before);
   });
 });
 
 describe('sqlite views: a speaker split made before the turns across sessions', () => {
-  it("gets the turns' times and the index that orders them when the store opens, and reads the newest through it", async () => {
+  it("gets the turns' times and the index that orders them when the store is migrated up, and reads the newest through it", async () => {
     await materializeAll(store);
     await putDocs(store, [
       chunkDoc('s', [
@@ -423,7 +438,7 @@ describe('sqlite views: a speaker split made before the turns across sessions', 
       db.close();
     }
     expect(indexes()).not.toContain('speaker_turns_newest');
-    store = await openStore({ dataDir: dir, settings: {} });
+    store = await openMigrated();
     expect(indexes()).toContain('speaker_turns_newest');
     const newest = await store.views.allTurns({ limit: 10, offset: 0, role: 'user' });
     expect(newest.turns.map((t) => `${t.sessionId}#${t.index}`)).toEqual(['s#2', 't#0', 's#0', 's#3']);

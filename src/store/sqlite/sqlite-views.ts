@@ -13,6 +13,7 @@ import {
   SEARCH_STALE,
   StoreInputError,
   VIEW_NAMES,
+  VIEW_RESHAPES,
   ViewMissingError,
   type DayActivity,
   type EventRow,
@@ -26,6 +27,7 @@ import {
   type TurnRow,
   type TurnsQuery,
   type ViewName,
+  type ViewReshape,
   type Views,
   type WriteOptions,
   TokenTotals,
@@ -46,7 +48,14 @@ import { SessionRollupView } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
 import { StatementCache, type SqliteView } from './views/sqlite-view.js';
 import { TranscriptEntriesView } from './views/transcript-entries-view.js';
-import { checkFacet, checkPage, checkRole, checkViewName, isViewName } from '../views-common/view-args.js';
+import {
+  checkFacet,
+  checkPage,
+  checkReshape,
+  checkRole,
+  checkViewName,
+  isViewName,
+} from '../views-common/view-args.js';
 
 export class SqliteViews implements Views, DocWriteObserver {
   readonly #db: SqliteDatabase;
@@ -122,15 +131,16 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#syncRegistry();
   }
 
-  /**
-   * Upgrades the tables of materialised views made by an older version (see `SqliteView.upgrade`).
-   * The writer runs it once, when it opens the database, before any other write.
-   */
-  upgrade(): void {
+  async reshape(reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    const name = VIEW_RESHAPES[checkReshape(reshape, direction)];
     this.#syncRegistry();
-    const views = this.#active.filter((v) => v.upgrade);
-    if (views.length === 0) return;
-    this.#db.transaction(() => views.forEach((v) => v.upgrade!())).immediate();
+    if (!this.#registry.has(name)) return;
+    const view = this.#view(name);
+    try {
+      this.#db.transaction(() => view.reshape!(reshape, direction)).immediate();
+    } finally {
+      this.#cache.clear(); // cached statements may name columns that changed
+    }
   }
 
   async drop(name: ViewName): Promise<void> {

@@ -16,7 +16,8 @@ export const WRITE_OPS = [
   'drop',
   'reindex',
   'reindexBehind',
-  'upgradeViews',
+  'reshape',
+  'ready',
 ] as const;
 export type WriteOp = (typeof WRITE_OPS)[number];
 

@@ -5,7 +5,7 @@
  * answers queries. SQLite in WAL mode lets the main thread keep reading meanwhile.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import type { ViewName, WriteOptions } from '../contract.js';
+import type { ViewName, ViewReshape, WriteOptions } from '../contract.js';
 import type { PreparedDoc, PreparedLocal } from '../docs-common/prepare-docs.js';
 import { openSqliteDatabase } from './sqlite-database.js';
 import { SqliteDocStore } from './sqlite-doc-store.js';
@@ -31,7 +31,9 @@ const handlers: Record<string, (...args: never[]) => Promise<unknown>> = {
   drop: (name: ViewName) => views.drop(name),
   reindex: () => views.reindex(),
   reindexBehind: async (deferredBefore: number) => views.reindexBehind(deferredBefore),
-  upgradeViews: async () => views.upgrade(),
+  reshape: (reshape: ViewReshape, direction: 'up' | 'down') => views.reshape(reshape, direction),
+  // Answers once the thread has opened the database, so `SqliteEngine.open` reports a failure.
+  ready: async () => null,
 };
 
 port.on('message', (req: WriteRequest) => {

@@ -3,7 +3,14 @@
  * facet is the same `StoreInputError` whichever engine answers.
  */
 import { MAX_OFFSET, MAX_PAGE_LIMIT } from '../../core/doc-limits.js';
-import { StoreInputError, VIEW_NAMES, type Page, type ViewName } from '../contract.js';
+import {
+  StoreInputError,
+  VIEW_NAMES,
+  VIEW_RESHAPES,
+  type Page,
+  type ViewName,
+  type ViewReshape,
+} from '../contract.js';
 
 export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
 export type FacetAttribute = (typeof FACET_ATTRIBUTES)[number];
@@ -16,6 +23,16 @@ export function checkViewName(name: ViewName): ViewName {
   if (!isViewName(name))
     throw new StoreInputError(`unknown view "${String(name)}"; expected one of ${VIEW_NAMES.join(', ')}`);
   return name;
+}
+
+export function checkReshape(reshape: ViewReshape, direction: 'up' | 'down'): ViewReshape {
+  if (!Object.hasOwn(VIEW_RESHAPES, reshape))
+    throw new StoreInputError(
+      `unknown reshape "${String(reshape)}"; expected one of ${Object.keys(VIEW_RESHAPES).join(', ')}`,
+    );
+  if (direction !== 'up' && direction !== 'down')
+    throw new StoreInputError('direction must be "up" or "down"');
+  return reshape;
 }
 
 export function checkPage(page: Page): Page {

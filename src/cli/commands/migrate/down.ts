@@ -15,9 +15,10 @@ export const migrateDownCommand = defineCommand<MigrateDownOptions>({
   name: 'migrate down',
   summary: 'Revert the latest migration (or --steps N of them)',
   description:
-    'Reverts migrations newest first. All shipped migrations only build views, so reverting removes views ' +
-    '(and what needs them answers 503 until `migrate up`); documents are untouched. Note that the API applies ' +
-    'pending migrations again when it restarts.',
+    'Reverts migrations newest first. All shipped migrations only build views or reshape their tables, so ' +
+    'reverting removes views (and what needs them answers 503 until `migrate up`) or puts their tables back ' +
+    "in an older version's shape (which this version's writes need brought up again); documents are " +
+    'untouched. Note that the API applies pending migrations again when it restarts.',
   examples: ['transcripts migrate down', 'transcripts migrate down --steps 3 --dry-run'],
   options: [
     { flags: '--steps <n>', description: 'how many migrations to revert (default 1)', apiParams: ['steps'] },

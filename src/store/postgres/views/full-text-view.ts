@@ -8,10 +8,10 @@
  * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of hits may differ between
  * engines, their set does not.
  *
- * GIN's pending list (fast update) may grow while writes come, and is merged when they pause
- * (pending-list.ts).
+ * GIN's pending list (fast update) is left to the server: merged when it reaches the server's
+ * `gin_pending_list_limit`, and by autovacuum.
  */
-import type { Page, SearchHit, SearchQuery, SearchResult } from '../../contract.js';
+import type { Page, SearchHit, SearchQuery, SearchResult, ViewReshape } from '../../contract.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { SEARCH_STALE } from '../../contract.js';
 import { entrySearchText } from '../../views-common/entry-search-text.js';
@@ -42,7 +42,6 @@ import {
   SearchTableStats,
 } from './search-table-stats.js';
 import { pairsQuery, UNPAIRED } from './phrase-pairs.js';
-import { PENDING_LIST_KB, type PendingListMerger } from './pending-list.js';
 import type { FilterSql } from './session-filter-sql.js';
 import { asciiTokens, serverAgrees, vectorSource, type VectorSource } from './tsvector-binary.js';
 
@@ -110,8 +109,8 @@ const MAYBE_CJK =
  * rows in batches of 500 took 34 s with a RUM index against 3.5 s with this one (no pending list),
  * more than ingest can give; and it is an extension not every PostgreSQL offers.
  */
-const TSV_INDEX_DDL = `CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv, pairs)
-  WITH (gin_pending_list_limit = ${PENDING_LIST_KB})`;
+const TSV_INDEX_DDL =
+  'CREATE INDEX IF NOT EXISTS full_text_entries_tsv ON full_text_entries USING gin (tsv, pairs)';
 const SEQ_INDEX_DDL = 'CREATE INDEX IF NOT EXISTS full_text_entries_seq ON full_text_entries (seq)';
 const INDEX_DDL = `
 ${TSV_INDEX_DDL};
@@ -156,12 +155,6 @@ export class FullTextView implements PostgresView {
   #readyMade: Promise<boolean> | null = null;
   readonly follows = ['chunk'];
   readonly needsChunkRange = true;
-  readonly #merger: PendingListMerger;
-
-  /** `merger` merges the index's pending list once this process's writes pause. */
-  constructor(merger: PendingListMerger) {
-    this.#merger = merger;
-  }
 
   async create(q: Queryable): Promise<void> {
     await q.query(TABLE_DDL);
@@ -180,7 +173,7 @@ export class FullTextView implements PostgresView {
    */
   async build(q: Queryable): Promise<void> {
     await forEachDoc(q, 'chunk', async (rows) => {
-      const batch = new Batch(q, () => this.#serverAgrees(q), null); // no index yet, no pending list
+      const batch = new Batch(q, () => this.#serverAgrees(q));
       for (const row of rows) batch.add(row.session_id, JSON.parse(row.body) as Record<string, unknown>);
       await batch.flush();
     });
@@ -188,7 +181,7 @@ export class FullTextView implements PostgresView {
   }
 
   batch(q: Queryable): ViewBatch {
-    return new Batch(q, () => this.#serverAgrees(q), this.#merger);
+    return new Batch(q, () => this.#serverAgrees(q));
   }
 
   #serverAgrees(q: Queryable): Promise<boolean> {
@@ -211,14 +204,17 @@ export class FullTextView implements PostgresView {
   }
 
   /**
-   * Brings a table made by an older version to this one's shape: `seq` (insertion order, which
+   * `full_text_form`: up brings a table made by an older version to this one's shape; down leaves
+   * it as it is (older versions read this shape, and their reindex makes theirs again). `seq` (insertion order, which
    * the ranking window of an unfiltered search walks) came later, and so did the tsvector's
    * storage and the word pairs. Adding `seq` rewrites the table once; the storage applies to rows
    * written from now on. Older rows get `UNPAIRED` (found as before, not faster) and the index is
    * rebuilt over both columns. `transcripts reindex` rewrites the rest (and the columns' order).
-   * The pending list's limit changed too. The caller holds the views lock exclusively.
+   * A pending-list limit set by an earlier version is reset to the server's. The caller holds the
+   * views lock exclusively.
    */
-  async upgrade(q: Queryable): Promise<void> {
+  async reshape(q: Queryable, _reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    if (direction === 'down') return;
     const { rows } = await q.query<{ attname: string; attstorage: string }>(
       `SELECT attname, attstorage FROM pg_attribute
        WHERE attrelid = 'full_text_entries'::regclass AND attname IN ('seq', 'tsv', 'pairs') AND NOT attisdropped`,
@@ -236,12 +232,11 @@ export class FullTextView implements PostgresView {
       await q.query(TSV_INDEX_DDL);
     }
     await this.#upgradeForm(q);
-    const limit = `gin_pending_list_limit=${PENDING_LIST_KB}`;
     const index = await q.query<{ options: string[] | null }>(
       "SELECT reloptions AS options FROM pg_class WHERE oid = 'full_text_entries_tsv'::regclass",
     );
-    if (!index.rows[0]?.options?.includes(limit)) {
-      await q.query(`ALTER INDEX full_text_entries_tsv SET (${limit})`);
+    if (index.rows[0]?.options?.some((o) => o.startsWith('gin_pending_list_limit='))) {
+      await q.query('ALTER INDEX full_text_entries_tsv RESET (gin_pending_list_limit)');
     }
   }
 
@@ -572,13 +567,11 @@ function toHits(rows: HitRow[], searchTerms: SearchTerm[]): SearchHit[] {
 class Batch implements ViewBatch {
   readonly #q: Queryable;
   readonly #readyMade: () => Promise<boolean>;
-  readonly #merger: PendingListMerger | null;
   readonly #ops: Op[] = [];
 
-  constructor(q: Queryable, readyMade: () => Promise<boolean>, merger: PendingListMerger | null) {
+  constructor(q: Queryable, readyMade: () => Promise<boolean>) {
     this.#q = q;
     this.#readyMade = readyMade;
-    this.#merger = merger;
   }
 
   removing(prev: PreviousDoc): void {
@@ -633,7 +626,7 @@ class Batch implements ViewBatch {
           }),
           ['text', 'text', 'int', 'text', 'text', 'text', 'tsvector', 'tsvector', 'text'],
           SQL.upsert,
-        ).then(() => this.#merger?.wrote()),
+        ),
       key: entryKey,
     });
   }

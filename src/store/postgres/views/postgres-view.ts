@@ -6,7 +6,7 @@
  * for the new one) and issues its SQL at `flush`, still inside the transaction, so the views never
  * lag the documents.
  */
-import type { ViewName } from '../../contract.js';
+import type { ViewName, ViewReshape } from '../../contract.js';
 import type { Queryable } from '../postgres-database.js';
 
 /** A live document about to be replaced or deleted. */
@@ -45,10 +45,10 @@ export interface PostgresView {
   /** Fills freshly created tables from the stored documents (and adds indexes best built on full tables). */
   build(q: Queryable): Promise<void>;
   /**
-   * Brings the tables of a view materialised by an older version to this version's shape; runs
-   * when a process opens the store, for registered views only, with the views lock held.
+   * Applies or reverts one of the view's reshapes (contract.ts `VIEW_RESHAPES`) with the views
+   * lock held; does nothing when the tables are in that shape already.
    */
-  upgrade?(q: Queryable): Promise<void>;
+  reshape?(q: Queryable, reshape: ViewReshape, direction: 'up' | 'down'): Promise<void>;
   /** Per-write maintenance for one transaction; absent for views that need none (indexes). */
   batch?(q: Queryable): ViewBatch;
 }

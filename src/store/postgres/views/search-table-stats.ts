@@ -2,7 +2,7 @@
  * What PostgreSQL's statistics say of the search table — its rows and the share of them holding
  * each common lexeme — so an unfiltered search can tell a word with far more matches than its
  * ranking window before it looks (see full-text-view.ts). Read at most once a minute per process.
- * Statistics come from ANALYZE (autovacuum's, or ../table-statistics.ts's when it lags).
+ * Statistics come from ANALYZE: autovacuum's.
  */
 import type { PostgresDatabase } from '../postgres-database.js';
 
@@ -98,9 +98,9 @@ export class SearchTableStats {
 
   /**
    * `retryMs`: how soon a reading that found no statistics is taken again. A table is first
-   * analyzed just after a large import (../table-statistics.ts, in the background of the first
-   * read), which is when people start searching: a minute without statistics had the words in
-   * half the entries looked for both ways, at twice the time. `now` is the clock (tests pass
+   * analyzed (by autovacuum) soon after a large import, which is when people start searching: a
+   * minute without statistics had the words in half the entries looked for both ways, at twice
+   * the time. `now` is the clock (tests pass
    * their own).
    */
   constructor(retryMs = NO_STATS_RETRY_MS, now: () => number = Date.now) {

@@ -6,6 +6,7 @@
  * `session_models` (session, model) lets the model filter match any of a session's models.
  * Each flush issues a fixed number of set-based statements, however many sessions a batch touches.
  */
+import type { ViewReshape } from '../../contract.js';
 import type { Segment } from '../../../core/active-time.js';
 import { docIds } from '../../../core/doc-ids.js';
 import { applyEvent, emptyEventStats, type EventStats } from '../../views-common/event-stats.js';
@@ -60,7 +61,7 @@ CREATE TABLE IF NOT EXISTS session_event_stats (
 );
 `;
 
-/** Columns derived from the summary that rollups made by earlier versions lack (see upgrade). */
+/** Columns derived from the summary that rollups made by earlier versions lack (see reshape). */
 const DERIVED_COLUMNS = {
   list_text: `text COLLATE "C" NOT NULL DEFAULT ''`,
   runtime_ms: 'bigint',
@@ -142,12 +143,17 @@ export class SessionRollupView implements PostgresView {
   }
 
   /**
-   * A rollup made before the list's text filter lacks `list_text`, one made before the list's sorts
-   * their columns, and one made before the totals `token_split`: the missing ones are added and
-   * every derived column filled from each session's summary and activity (once; the columns'
-   * presence is the mark).
+   * `session_rollup_columns`. A rollup made before the list's text filter lacks `list_text`, one
+   * made before the list's sorts their columns, and one made before the totals `token_split`: up
+   * adds the missing ones and fills every derived column from each session's summary and activity
+   * (the columns' presence is the mark); down drops them.
    */
-  async upgrade(q: Queryable): Promise<void> {
+  async reshape(q: Queryable, _reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    if (direction === 'down') {
+      for (const name of Object.keys(DERIVED_COLUMNS))
+        await q.query(`ALTER TABLE session_rollup DROP COLUMN IF EXISTS ${name}`);
+      return;
+    }
     const { rows: has } = await q.query<{ column_name: string }>(
       `SELECT column_name FROM information_schema.columns
       WHERE table_schema = current_schema() AND table_name = 'session_rollup'`,

@@ -6,7 +6,7 @@
 import { parseTimestamp } from '../../../core/active-time.js';
 import { MAIN_TRANSCRIPT } from '../../../core/doc-ids.js';
 import { turnOf } from '../../../core/transcript/turns.js';
-import type { SessionTurnRow, TurnRow } from '../../contract.js';
+import type { SessionTurnRow, TurnRow, ViewReshape } from '../../contract.js';
 import type { TurnsReading } from '../../views-common/turns-query.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
 import { writeColumns } from '../binary-columns.js';
@@ -120,8 +120,17 @@ export class SpeakerSplitView implements PostgresView {
     await q.query(COUNTS_DDL);
   }
 
-  /** A table made before the turns across sessions gets their times (from its timestamps) and index. */
-  async upgrade(q: Queryable): Promise<void> {
+  /**
+   * `speaker_split_times`: up gives a table made before the turns across sessions their times (from
+   * its timestamps), their index and the counts per session; down drops all three.
+   */
+  async reshape(q: Queryable, _reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    if (direction === 'down') {
+      await q.query('DROP INDEX IF EXISTS speaker_turns_newest');
+      await q.query('ALTER TABLE speaker_turns DROP COLUMN IF EXISTS at_ms');
+      await q.query('DROP TABLE IF EXISTS speaker_turn_counts');
+      return;
+    }
     const { rows: has } = await q.query(
       `SELECT 1 FROM information_schema.columns
       WHERE table_schema = current_schema() AND table_name = 'speaker_turns' AND column_name = 'at_ms'`,

@@ -5,7 +5,7 @@
  * so a replaced chunk's rows are found without a scan. The index is kept in step by this class,
  * not by triggers: a trigger per row made ingest about 2.5 times slower.
  */
-import type { SearchHit, SearchQuery, SearchResult } from '../../contract.js';
+import type { SearchHit, SearchQuery, SearchResult, ViewReshape } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { chunkFields } from '../../views-common/chunk-fields.js';
@@ -187,7 +187,9 @@ export class FullTextView implements SqliteView {
   }
 
   /**
-   * Brings an index of an older form to this one, inside the caller's write transaction. Form 1
+   * `full_text_form`: up brings an index of an older form to this one, inside the caller's write
+   * transaction; down leaves it as it is (an older version reads this form, and its own reindex
+   * makes its form again). Form 1
    * indexed a CJK run as one token: those rows are indexed again (FTS5 must be told the very text
    * a row was indexed with to remove it, so they cannot wait for their next write). Other rows
    * are the same in both forms; a store without CJK text is only marked. Forms 1 and 2 indexed
@@ -195,7 +197,8 @@ export class FullTextView implements SqliteView {
    * rows means reading every chunk, so search is marked stale instead, and `transcripts reindex`
    * rebuilds it.
    */
-  upgrade(): void {
+  reshape(_reshape: ViewReshape, direction: 'up' | 'down'): void {
+    if (direction === 'down') return;
     const marked = this.#db
       .prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'full_text_format'")
       .get();

@@ -6,6 +6,7 @@
  * `session_models` (session, model) lets the model filter match any of a session's models.
  */
 import type { Segment } from '../../../core/active-time.js';
+import type { ViewReshape } from '../../contract.js';
 import { docIds } from '../../../core/documents.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
@@ -54,7 +55,7 @@ CREATE TABLE IF NOT EXISTS session_event_stats (
 );
 `;
 
-/** Columns derived from the summary that rollups made by earlier versions lack (see upgrade). */
+/** Columns derived from the summary that rollups made by earlier versions lack (see reshape). */
 const DERIVED_COLUMNS = {
   list_text: "TEXT NOT NULL DEFAULT ''",
   runtime_ms: 'INTEGER',
@@ -131,16 +132,22 @@ export class SessionRollupView implements SqliteView {
   }
 
   /**
-   * A rollup made before the list's text filter lacks `list_text`, one made before the list's sorts
-   * their columns, and one made before the totals `token_split`: the missing ones are added and
-   * every derived column filled from each session's summary and activity (one pass over the
-   * summaries, once).
+   * `session_rollup_columns`. A rollup made before the list's text filter lacks `list_text`, one
+   * made before the list's sorts their columns, and one made before the totals `token_split`: up
+   * adds the missing ones and fills every derived column from each session's summary and activity
+   * (one pass over the summaries); down drops them.
    */
-  upgrade(): void {
+  reshape(_reshape: ViewReshape, direction: 'up' | 'down'): void {
     const columns = this.#db.prepare('PRAGMA table_info(session_rollup)').all() as Array<{ name: string }>;
-    const missing = Object.entries(DERIVED_COLUMNS).filter(([name]) => !columns.some((c) => c.name === name));
-    if (missing.length === 0) return;
+    const has = (name: string) => columns.some((c) => c.name === name);
     this.#sql.forget();
+    if (direction === 'down') {
+      for (const name of Object.keys(DERIVED_COLUMNS))
+        if (has(name)) this.#db.exec(`ALTER TABLE session_rollup DROP COLUMN ${name}`);
+      return;
+    }
+    const missing = Object.entries(DERIVED_COLUMNS).filter(([name]) => !has(name));
+    if (missing.length === 0) return;
     for (const [name, type] of missing)
       this.#db.exec(`ALTER TABLE session_rollup ADD COLUMN ${name} ${type}`);
     // In pages by session id: summaries of a large history do not all fit in memory at once.

@@ -6,7 +6,7 @@
 import { parseTimestamp } from '../../../core/active-time.js';
 import { MAIN_TRANSCRIPT } from '../../../core/documents.js';
 import { turnOf } from '../../../core/transcript/turns.js';
-import type { SessionTurnRow, TurnRow } from '../../contract.js';
+import type { SessionTurnRow, TurnRow, ViewReshape } from '../../contract.js';
 import type { TurnsReading } from '../../views-common/turns-query.js';
 import type { FilterSql } from './session-filter-sql.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
@@ -73,17 +73,27 @@ export class SpeakerSplitView implements SqliteView {
     this.#db.exec(TIME_INDEX_DDL);
   }
 
-  /** A table made before the turns across sessions gets their times (from its timestamps) and index. */
-  upgrade(): void {
+  /**
+   * `speaker_split_times`: up gives a table made before the turns across sessions their times (from
+   * its timestamps) and index; down drops both.
+   */
+  reshape(_reshape: ViewReshape, direction: 'up' | 'down'): void {
     const columns = this.#db.prepare('PRAGMA table_info(speaker_turns)').all() as Array<{ name: string }>;
-    if (!columns.some((c) => c.name === 'at_ms')) {
+    const timed = columns.some((c) => c.name === 'at_ms');
+    this.#sql.forget();
+    if (direction === 'down') {
+      this.#db.exec('DROP INDEX IF EXISTS speaker_turns_newest');
+      if (timed) this.#db.exec('ALTER TABLE speaker_turns DROP COLUMN at_ms');
+      return;
+    }
+    if (!timed) {
       this.#db.exec('ALTER TABLE speaker_turns ADD COLUMN at_ms INTEGER');
-      const timed = this.#db.prepare(
+      const page = this.#db.prepare(
         'SELECT rowid AS id, timestamp FROM speaker_turns WHERE rowid > ? AND timestamp IS NOT NULL ORDER BY rowid LIMIT 1000',
       );
       const set = this.#db.prepare('UPDATE speaker_turns SET at_ms = ? WHERE rowid = ?');
       for (let after = 0; ;) {
-        const rows = timed.all(after) as Array<{ id: number; timestamp: string }>;
+        const rows = page.all(after) as Array<{ id: number; timestamp: string }>;
         for (const r of rows) set.run(parseTimestamp(r.timestamp), r.id);
         if (rows.length < 1000) break;
         after = rows.at(-1)!.id;

@@ -4,7 +4,7 @@
  * doc-write-observer.ts). `SqliteViews` keeps the registry and only calls views that exist.
  */
 import type { Statement } from 'better-sqlite3';
-import type { ViewName } from '../../contract.js';
+import type { ViewName, ViewReshape } from '../../contract.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 
@@ -20,8 +20,11 @@ export interface SqliteView {
   drop(): void;
   /** Fills freshly created tables from the stored documents. */
   build(): void;
-  /** Brings tables made by an older version to this one's form (inside a write transaction). */
-  upgrade?(): void;
+  /**
+   * Applies or reverts one of the view's reshapes (contract.ts `VIEW_RESHAPES`), inside a write
+   * transaction; doing nothing when the tables are in that shape already.
+   */
+  reshape?(reshape: ViewReshape, direction: 'up' | 'down'): void;
   removing?(prev: PreviousDoc): void;
   added?(doc: WrittenDoc): void;
   flush?(): void;
@@ -29,30 +32,37 @@ export interface SqliteView {
 }
 
 /**
- * Prepared statements of a view, compiled on first use after its tables exist and forgotten when
- * they are dropped (a statement cannot outlive its table).
+ * Prepared statements of a view, each compiled on first use after its tables exist and all
+ * forgotten when they are dropped or reshaped (a statement cannot outlive its table). One at a
+ * time: a view in an older version's shape (migrated down) prepares only what is used.
  */
 export class LazyStatements<K extends string> {
   readonly #db: SqliteDatabase;
   readonly #sql: Record<K, string>;
-  #prepared: Record<K, Statement> | null = null;
+  readonly #prepared = new Map<K, Statement>();
+  readonly s: Record<K, Statement>;
 
   constructor(db: SqliteDatabase, sql: Record<K, string>) {
     this.#db = db;
     this.#sql = sql;
+    const s = {} as Record<K, Statement>;
+    for (const key of Object.keys(sql) as K[]) {
+      Object.defineProperty(s, key, { enumerable: true, get: () => this.#get(key) });
+    }
+    this.s = s;
   }
 
-  get s(): Record<K, Statement> {
-    if (!this.#prepared) {
-      const out = {} as Record<K, Statement>;
-      for (const key of Object.keys(this.#sql) as K[]) out[key] = this.#db.prepare(this.#sql[key]);
-      this.#prepared = out;
+  #get(key: K): Statement {
+    let stmt = this.#prepared.get(key);
+    if (!stmt) {
+      stmt = this.#db.prepare(this.#sql[key]);
+      this.#prepared.set(key, stmt);
     }
-    return this.#prepared;
+    return stmt;
   }
 
   forget(): void {
-    this.#prepared = null;
+    this.#prepared.clear();
   }
 }
 
