@@ -34,7 +34,10 @@ export default defineConfig({
           globalSetup: [common, corpus],
         },
       },
-      { extends: true, test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: [common, corpus] } },
+      {
+        extends: true,
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: [common, corpus] },
+      },
       {
         extends: true,
         test: {
@@ -46,7 +49,11 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'browser', include: ['test/browser/**/*.test.ts'], globalSetup: [common, build, ui, corpus] },
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: [common, build, ui, corpus],
+        },
       },
     ],
   },

@@ -13,7 +13,6 @@ import { getJson, runCli, startTestServer, type TestServer } from '../support/ap
 import { testEngine } from '../support/engines.js';
 import { repoRoot } from '../support/paths.js';
 
-
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;

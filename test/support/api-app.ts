@@ -10,9 +10,14 @@
  * const api = await openTestApp(engine, { corpus: true });
  * const { status, body } = await getJson(api, '/api/sessions?limit=5');
  */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import { createAdaptorServer } from '@hono/node-server';
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import { createApp, type CreateAppOptions } from '../../src/api/app.js';
+import { onClientError } from '../../src/api/client-error.js';
+import { stallTimeoutMs, timeoutServerOptions } from '../../src/server/timeouts.js';
 import { createMigrator } from '../../src/migrations/runner.js';
 import type { Store } from '../../src/store/contract.js';
 import type { TestEngine } from './engines.js';
@@ -24,7 +29,13 @@ export interface TestApp {
   url: string;
   /** `fetch` answered by the app in process (a path, or a full URL on `url`). */
   fetch(input: string | Request, init?: RequestInit): Promise<Response>;
-  /** Closes the store. */
+  /**
+   * The same app on a loopback port of this process, for what needs a socket (the undici client,
+   * raw HTTP): Hono's Node adaptor with serve's server options and client-error answers.
+   * Returns its base URL; started on first call.
+   */
+  listen(): Promise<string>;
+  /** Stops listening, closes the store. */
   close(): Promise<void>;
 }
 
@@ -54,12 +65,37 @@ export async function openTestApp(engine: TestEngine, options: OpenTestAppOption
   const store = corpus ? await engine.openCorpus() : await engine.open();
   if (!corpus && !unmigrated) await createMigrator(store).up();
   const app = createApp({ store, ...appOptions });
+  let server: Server | undefined;
+  let listening: Promise<string> | undefined;
   return {
     app,
     store,
     url: TEST_APP_ORIGIN,
     fetch: async (input, init) =>
-      decoded(await app.request(typeof input === 'string' && input.startsWith('/') ? TEST_APP_ORIGIN + input : input, init)),
-    close: () => store.close(),
+      decoded(
+        await app.request(
+          typeof input === 'string' && input.startsWith('/') ? TEST_APP_ORIGIN + input : input,
+          init,
+        ),
+      ),
+    listen: () =>
+      (listening ??= new Promise((resolve, reject) => {
+        server = createAdaptorServer({
+          fetch: app.fetch,
+          serverOptions: timeoutServerOptions(stallTimeoutMs({})),
+        }) as Server;
+        server.on('clientError', onClientError());
+        server.once('error', reject);
+        server.listen(0, '127.0.0.1', () =>
+          resolve(`http://127.0.0.1:${(server!.address() as AddressInfo).port}`),
+        );
+      })),
+    async close() {
+      if (server) {
+        server.closeAllConnections();
+        await new Promise((resolve) => server!.close(resolve));
+      }
+      await store.close();
+    },
   };
 }

@@ -175,12 +175,7 @@ export async function getJson<T = any>(
 
 /** POST/PUT JSON helper. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read bodies loosely
-export function sendJson<T = any>(
-  server: ApiTarget,
-  method: string,
-  pathAndQuery: string,
-  json: unknown,
-) {
+export function sendJson<T = any>(server: ApiTarget, method: string, pathAndQuery: string, json: unknown) {
   return getJson<T>(server, pathAndQuery, {
     method,
     headers: { 'content-type': 'application/json' },

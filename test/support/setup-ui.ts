@@ -41,7 +41,8 @@ async function buildUi(react: 'production' | 'development'): Promise<string> {
     // Vite builds for the NODE_ENV it finds, and Vitest sets it to `test`.
     { cwd: repoRoot, maxBuffer: 16 << 20, env: { ...process.env, NODE_ENV: react } },
   );
-  if (!existsSync(path.join(out, 'index.html'))) throw new Error(`vite build wrote no index.html into ${out}`);
+  if (!existsSync(path.join(out, 'index.html')))
+    throw new Error(`vite build wrote no index.html into ${out}`);
   return out;
 }
 
@@ -52,5 +53,8 @@ export default async function setup(project: TestProject): Promise<void> {
     const development = await buildUi('development');
     process.env[BUILDS] = JSON.stringify({ production, development });
   }
-  project.provide('uiBuilds', JSON.parse(process.env[BUILDS]!) as { production: string; development: string });
+  project.provide(
+    'uiBuilds',
+    JSON.parse(process.env[BUILDS]!) as { production: string; development: string },
+  );
 }
