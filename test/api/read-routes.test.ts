@@ -44,15 +44,15 @@ type S = {
 describeEngines('read routes', (engine) => {
   beforeAll(async () => {
     // As `serve` over a HOME without transcripts: the real first-start import, which skips.
-    let firstImport: FirstImport | undefined;
-    server = await openTestApp(engine, { corpus: true, importStatus: () => firstImport!.status() });
-    firstImport = startFirstImport({
+    const importer: { current?: FirstImport } = {};
+    server = await openTestApp(engine, { corpus: true, importStatus: () => importer.current!.status() });
+    importer.current = startFirstImport({
       store: server.store,
       roots: [path.join(claudeCorpusDir, 'no-such-projects-dir')],
       enabled: true,
       log: () => undefined,
     });
-    await firstImport.done;
+    await importer.current.done;
     total = (await getJson(server, '/api/sessions?limit=0')).body.total;
     expect(total).toBeGreaterThan(20);
   });
