@@ -120,18 +120,23 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   if (!process.env[TEMPLATES]) {
     const templates: CorpusTemplates = {};
     const took: string[] = [];
-    let started = Date.now();
-    if (requestedEngines().includes('sqlite')) {
-      templates.sqlite = await sqliteTemplate();
-      took.push(`sqlite ${Date.now() - started} ms`);
-    }
-    if (requestedEngines().includes('postgres') && !process.env.CT_TEST_POSTGRES_SKIP) {
-      started = Date.now();
-      const pgTemplate = await postgresTemplate();
-      templates.postgres = pgTemplate;
-      teardown = () => dropDatabase(pgTemplate.database);
-      took.push(`postgres ${Date.now() - started} ms`);
-    }
+    const timed = async <T>(name: string, make: () => Promise<T>): Promise<T> => {
+      const started = Date.now();
+      const made = await make();
+      took.push(`${name} ${Date.now() - started} ms`);
+      return made;
+    };
+    // Side by side: the PostgreSQL ingest mostly waits on the server, the SQLite one computes.
+    await Promise.all([
+      requestedEngines().includes('sqlite') &&
+        timed('sqlite', sqliteTemplate).then((dir) => (templates.sqlite = dir)),
+      requestedEngines().includes('postgres') &&
+        !process.env.CT_TEST_POSTGRES_SKIP &&
+        timed('postgres', postgresTemplate).then((made) => {
+          templates.postgres = made;
+          teardown = () => dropDatabase(made.database);
+        }),
+    ]);
     process.env[TEMPLATES] = JSON.stringify(templates);
     console.log(`corpus templates: ${took.join(', ')}`);
   }
