@@ -1,8 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The test layers (docs/architecture.md, "Tests"). A file lands in a layer by where it is, so a
+ * new test file needs no change here:
+ * - unit: `*.test.ts` beside the code in src/ and web/src/ — in process, no server, no build;
+ * - api: test/api/ — `createApp()` over real stores in process (`app.request()`), every engine;
+ * - e2e: the rest of test/ — real processes (the built CLI, `transcripts serve`, live recording,
+ *   crash and kill tests, several instances over one store);
+ * - browser: test/browser/ — Chromium against a real server.
+ * Each layer names the run-wide work it needs (test/support/setup-*.ts); Vitest does that work
+ * only when a layer has tests queued, once per run.
+ */
+const common = './test/support/global-setup.ts';
+const corpus = './test/support/setup-corpus.ts';
+const build = './test/support/setup-build.ts';
+const ui = './test/support/setup-ui.ts';
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
     exclude: ['**/*.case.ts', 'node_modules/**', 'dist/**'],
     // Real SQLite, real files, child processes: keep the 2-core machine from thrashing.
     pool: 'forks',
@@ -10,6 +25,36 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
-    globalSetup: ['./test/support/global-setup.ts'],
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'web/src/**/*.test.ts'],
+          globalSetup: [common, corpus],
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: [common, corpus] },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['test/**/*.test.ts'],
+          exclude: ['test/api/**', 'test/browser/**'],
+          globalSetup: [common, build, corpus],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'browser',
+          include: ['test/browser/**/*.test.ts'],
+          globalSetup: [common, build, ui, corpus],
+        },
+      },
+    ],
   },
 });

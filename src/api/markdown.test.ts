@@ -8,7 +8,9 @@ import type { Store } from '../store/contract.js';
 import { chunkDoc, entry, putDocs, summaryDoc } from '../store/contract/view-fixtures.js';
 import { materializeAll } from '../store/contract/views-sessions.case.js';
 import { openStore } from '../store/open-store.js';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../../test/support/api-server.js';
+import { getJson } from '../../test/support/api-server.js';
+import { openTestApp, type TestApp } from '../../test/support/api-app.js';
+import { testEngine } from '../../test/support/engines.js';
 import { entryRenderer, markdownHeader, markdownPieces } from './markdown.js';
 import { toSession } from './session-view.js';
 import { HISTORY_EXPORT, POMODORO } from '../../test/support/corpus-sessions.js';
@@ -53,16 +55,17 @@ describe('markdownPieces', () => {
 });
 
 describe('GET /api/sessions/{id}/markdown over the corpus', () => {
-  let s: TestServer;
+  const engine = testEngine('sqlite');
+  let s: TestApp;
   beforeAll(async () => {
-    s = await startTestServer();
-    await backfillCorpus(s);
+    s = await openTestApp(engine, { corpus: true });
   }, 120_000);
   afterAll(async () => {
-    await s?.stop();
+    await s?.close();
+    await engine.stop();
   });
 
-  const markdownOf = async (id: string) => (await fetch(`${s.url}/api/sessions/${id}/markdown`)).text();
+  const markdownOf = async (id: string) => (await s.fetch(`/api/sessions/${id}/markdown`)).text();
 
   /** Every entry of the session's main transcript, paged through the API. */
   async function entriesOf(id: string): Promise<ProjectedEntry[]> {

@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../support/api-server.js';
+import { openTestApp, type TestApp } from '../support/api-app.js';
+import { testEngine } from '../support/engines.js';
 
 /** A GET over raw HTTP: status, headers and the body exactly as sent. */
 function rawGet(
@@ -36,8 +37,17 @@ const BIG_JS = `console.log(${JSON.stringify('the web UI bundle '.repeat(400))})
 const BIG_CSS = `body{color:#ddd}\n${'.ct-row:hover{border-color:blue}\n'.repeat(100)}`;
 const STALE_JS = `console.log(${JSON.stringify('a newer build '.repeat(200))});\n`;
 
-let built: TestServer;
-let unbuilt: TestServer;
+// In process, each on a loopback socket: compression is checked over raw HTTP.
+const engine = testEngine('sqlite');
+const apps: TestApp[] = [];
+let built: { url: string };
+let unbuilt: { url: string };
+
+async function listening(staticDir: string): Promise<{ url: string }> {
+  const app = await openTestApp(engine, { staticDir });
+  apps.push(app);
+  return { url: await app.listen() };
+}
 const INDEX = '<!doctype html><title>transcripts ui</title><div id="root"></div>';
 
 beforeAll(async () => {
@@ -61,13 +71,13 @@ beforeAll(async () => {
   const past = new Date(Date.now() - 3_600_000);
   utimesSync(`${stale}.br`, past, past);
   utimesSync(`${stale}.gz`, past, past);
-  built = await startTestServer({ env: { CT_STATIC_DIR: dist } });
-  unbuilt = await startTestServer({ env: { CT_STATIC_DIR: path.join(dist, 'missing') } });
+  built = await listening(dist);
+  unbuilt = await listening(path.join(dist, 'missing'));
 });
 
 afterAll(async () => {
-  await built?.stop();
-  await unbuilt?.stop();
+  for (const app of apps) await app.close();
+  await engine.stop();
 });
 
 describe('/app with a build', () => {

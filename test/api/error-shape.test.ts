@@ -6,12 +6,13 @@
 import { maxHeaderSize, request } from 'node:http';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, startTestServer, type TestServer, readJson } from '../support/api-server.js';
+import { openTestApp, type TestApp } from '../support/api-app.js';
+import { readJson } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 
-let server: TestServer;
+let server: TestApp;
 
 interface Case {
   method?: string;
@@ -203,11 +204,11 @@ const CASES: Case[] = [
 ];
 
 /** POSTs `chunks` as a chunked body (no Content-Length, so the limit is counted on the way in). */
-function postChunks(
+async function postChunks(
   pathname: string,
   chunks: Buffer[],
 ): Promise<{ status: number; type?: string; body: string }> {
-  const url = new URL(server.url);
+  const url = new URL(await server.listen());
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -237,8 +238,8 @@ function postChunks(
  * Sends `head` as the raw bytes of a request and reads the answer until the server closes: Node's
  * parser answers what it refuses itself, before the app sees the request.
  */
-function rawRequest(head: string): Promise<{ status: number; type?: string; body: string }> {
-  const url = new URL(server.url);
+async function rawRequest(head: string): Promise<{ status: number; type?: string; body: string }> {
+  const url = new URL(await server.listen());
   return new Promise((resolve, reject) => {
     const socket = connect(Number(url.port), url.hostname);
     let text = '';
@@ -257,19 +258,18 @@ function rawRequest(head: string): Promise<{ status: number; type?: string; body
 
 describeEngines('error shape', (engine) => {
   beforeAll(async () => {
-    server = await startTestServer({ env: await engine.serverEnv() });
-    await backfillCorpus(server);
+    server = await openTestApp(engine, { corpus: true });
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await server?.close();
   });
 
   describe('error shape', () => {
     it.each(CASES.map((c) => [`${c.method ?? 'GET'} ${c.path.slice(0, 90)}`, c] as const))(
       '%s',
       async (_name, c) => {
-        const res = await fetch(server.url + c.path, {
+        const res = await server.fetch(c.path, {
           method: c.method ?? 'GET',
           body: c.body,
           headers: c.contentType ? { 'content-type': c.contentType } : undefined,
@@ -308,7 +308,7 @@ describeEngines('error shape', (engine) => {
     });
 
     it("answers a request line and headers over Node's limit with 431 in the same shape, and goes on", async () => {
-      const host = `Host: ${new URL(server.url).host}\r\n`;
+      const host = `Host: ${new URL(await server.listen()).host}\r\n`;
       const pad = 'a'.repeat(maxHeaderSize + 1000);
       for (const head of [
         `GET /api/sessions?cwd=${pad} HTTP/1.1\r\n${host}\r\n`,
@@ -329,7 +329,9 @@ describeEngines('error shape', (engine) => {
         });
       }
       // Just under the limit is served as usual, and the server still answers afterwards.
-      const under = await fetch(`${server.url}/api/sessions?limit=1&cwd=${'a'.repeat(maxHeaderSize - 1000)}`);
+      const under = await fetch(
+        `${await server.listen()}/api/sessions?limit=1&cwd=${'a'.repeat(maxHeaderSize - 1000)}`,
+      );
       expect(under.status).toBe(200);
       await under.arrayBuffer();
     });
@@ -357,7 +359,7 @@ describeEngines('error shape', (engine) => {
           `/api/store/objects/${encodeURIComponent(j)}/x`,
           `/api/facets/${encodeURIComponent(j)}`,
         ]) {
-          const res = await fetch(server.url + p);
+          const res = await server.fetch(p);
           expect(res.status, p).toBeLessThan(500);
           await res.arrayBuffer();
         }
@@ -377,7 +379,7 @@ describeEngines('error shape', (engine) => {
         '-x',
         '+',
       ]) {
-        const res = await fetch(`${server.url}/api/search?q=${encodeURIComponent(q)}`);
+        const res = await server.fetch(`/api/search?q=${encodeURIComponent(q)}`);
         expect(res.status, q).toBeLessThan(500);
         await res.arrayBuffer();
       }

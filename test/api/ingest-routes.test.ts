@@ -6,14 +6,15 @@
 import { createHash } from 'node:crypto';
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getJson, sendJson, startTestServer, type TestServer, readJson } from '../support/api-server.js';
+import { openTestApp, type TestApp } from '../support/api-app.js';
+import { getJson, sendJson, readJson } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 import { twoEntrySummary } from '../support/two-entry-summary.js';
 
 /** What the CLI and the hook send with an object (anything else is refused: same-origin-writes.ts). */
 const OCTETS = { 'content-type': 'application/octet-stream' };
 
-let server: TestServer;
+let server: TestApp;
 
 const SID = 'ingest-test-session';
 const sha = (s: string | Buffer) => createHash('sha256').update(s).digest('hex');
@@ -71,13 +72,13 @@ function chunk(entries: boolean) {
 }
 
 /** Sends a request with a Content-Length header that claims `claimed` bytes, without sending them. */
-function claimLength(
+async function claimLength(
   method: string,
   pathname: string,
   claimed: number,
   contentType: string,
 ): Promise<{ status: number; body: string }> {
-  const url = new URL(server.url);
+  const url = new URL(await server.listen());
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -101,13 +102,13 @@ function claimLength(
 }
 
 /** Sends `chunks` with chunked transfer encoding on a connection of its own. */
-function streamChunks(
+async function streamChunks(
   method: string,
   pathname: string,
   contentType: string,
   chunks: Buffer[],
 ): Promise<{ status: number; body: string }> {
-  const url = new URL(server.url);
+  const url = new URL(await server.listen());
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -136,11 +137,11 @@ function streamChunks(
 
 describeEngines('ingest routes', (engine) => {
   beforeAll(async () => {
-    server = await startTestServer({ env: await engine.serverEnv() });
+    server = await openTestApp(engine);
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await server?.close();
   });
 
   describe('POST /api/ingest/docs', () => {
@@ -245,7 +246,7 @@ describeEngines('ingest routes', (engine) => {
 
   describe('PUT /api/ingest/objects/{sessionId}/{name}', () => {
     it('stores an object, appends at an offset, and streams it back', async () => {
-      const put = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
+      const put = await server.fetch(`/api/ingest/objects/${SID}/transcript.jsonl`, {
         method: 'PUT',
         headers: { ...OCTETS, 'x-content-sha256': sha('line one\n') },
         body: 'line one\n',
@@ -256,17 +257,17 @@ describeEngines('ingest routes', (engine) => {
         size: 9,
         sha256: sha('line one\n'),
       });
-      const append = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=9`, {
+      const append = await server.fetch(`/api/ingest/objects/${SID}/transcript.jsonl?offset=9`, {
         method: 'PUT',
         headers: OCTETS,
         body: 'line two\n',
       });
       expect(append.status).toBe(200);
       expect((await readJson(append)).size).toBe(18);
-      expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
+      expect(await (await server.fetch(`/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
         'line one\nline two\n',
       );
-      const sub = await fetch(`${server.url}/api/ingest/objects/${SID}/subagents/agent-1.jsonl`, {
+      const sub = await server.fetch(`/api/ingest/objects/${SID}/subagents/agent-1.jsonl`, {
         method: 'PUT',
         headers: OCTETS,
         body: '{}\n',
@@ -280,31 +281,31 @@ describeEngines('ingest routes', (engine) => {
     });
 
     it('409s an offset past the stored bytes, 400s a checksum mismatch, and keeps the object intact', async () => {
-      const past = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl?offset=1000`, {
+      const past = await server.fetch(`/api/ingest/objects/${SID}/transcript.jsonl?offset=1000`, {
         method: 'PUT',
         headers: OCTETS,
         body: 'x',
       });
       expect(past.status).toBe(409);
       expect((await readJson(past)).error.code).toBe('conflict');
-      const mismatch = await fetch(`${server.url}/api/ingest/objects/${SID}/transcript.jsonl`, {
+      const mismatch = await server.fetch(`/api/ingest/objects/${SID}/transcript.jsonl`, {
         method: 'PUT',
         headers: { ...OCTETS, 'x-content-sha256': sha('something else') },
         body: 'replacement\n',
       });
       expect(mismatch.status).toBe(400);
       expect((await readJson(mismatch)).error.message).toMatch(/sha256/);
-      expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
+      expect(await (await server.fetch(`/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
         'line one\nline two\n',
       );
-      const badSha = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl`, {
+      const badSha = await server.fetch(`/api/ingest/objects/${SID}/x.jsonl`, {
         method: 'PUT',
         headers: { ...OCTETS, 'x-content-sha256': 'zz' },
         body: 'x',
       });
       expect(badSha.status).toBe(400);
       expect((await readJson(badSha)).error.message).toContain('x-content-sha256');
-      const badOffset = await fetch(`${server.url}/api/ingest/objects/${SID}/x.jsonl?offset=-1`, {
+      const badOffset = await server.fetch(`/api/ingest/objects/${SID}/x.jsonl?offset=-1`, {
         method: 'PUT',
         headers: OCTETS,
         body: 'x',
@@ -314,7 +315,7 @@ describeEngines('ingest routes', (engine) => {
     });
 
     it('survives a client that goes away mid-upload, keeping the object as it was', async () => {
-      const url = new URL(server.url);
+      const url = new URL(await server.listen());
       for (const offset of [undefined, 18]) {
         // Headers and a first piece, then the connection drops (a killed backfill or import).
         await new Promise<void>((resolve) => {
@@ -334,7 +335,7 @@ describeEngines('ingest routes', (engine) => {
         });
         const health = await getJson(server, '/api/health');
         expect(health.status).toBe(200);
-        expect(await (await fetch(`${server.url}/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
+        expect(await (await server.fetch(`/api/store/objects/${SID}/transcript.jsonl`)).text()).toBe(
           'line one\nline two\n',
         );
       }
@@ -349,7 +350,7 @@ describeEngines('ingest routes', (engine) => {
         `${SID}/a%5C..%5Cb`,
         `${SID}/bad%00name`,
       ]) {
-        const res = await fetch(`${server.url}/api/ingest/objects/${p}`, {
+        const res = await server.fetch(`/api/ingest/objects/${p}`, {
           method: 'PUT',
           headers: OCTETS,
           body: 'x',

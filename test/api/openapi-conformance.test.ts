@@ -1,6 +1,6 @@
 /**
  * The OpenAPI description says what the server does, checked by walking every operation it
- * describes against a real server, so a route added later is held to the same rules:
+ * describes against the app (in process, on a socket) over a copy of the corpus, so a route added later is held to the same rules:
  *
  * - an unknown query parameter is refused on every route (400 naming it) and nothing is done;
  *   every parameter the description declares is taken;
@@ -8,11 +8,13 @@
  * - 403 (Host check) on every operation, 415 on every operation with a JSON body;
  * - the body limits (413) and the page size limits (`limit` clamped, its default) it states.
  *
- * 401 (with CT_API_TOKEN) is in security.test.ts, with the server that has a token.
+ * 401 (with CT_API_TOKEN) is in test/serve/bind-token-host-check.test.ts, with the server that has a token.
  */
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { openTestApp, type TestApp } from '../support/api-app.js';
+import { getJson } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 /** A session id nothing holds: the upload route must not create it. */
@@ -91,7 +93,7 @@ interface Answer {
 
 /** Any request, with any Host and Content-Length, through node:http (fetch sets those itself). */
 function send(
-  server: TestServer,
+  server: { url: string },
   method: string,
   path: string,
   options: { headers?: Record<string, string>; body?: string | Buffer } = {},
@@ -125,18 +127,22 @@ function expectError(a: Answer, status: number, code: string): { code: string; m
   return body.error;
 }
 
-let server: TestServer;
+const engine = testEngine('sqlite');
+let server: TestApp;
+/** The app on a socket of this process: `send` sets Host and Content-Length itself. */
+let http: { url: string };
 let doc: Doc;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  await backfillCorpus(server);
+  server = await openTestApp(engine, { corpus: true });
+  http = { url: await server.listen() };
   doc = (await getJson(server, '/api/openapi.json')).body;
   expect(operations(doc).length).toBeGreaterThan(20);
 });
 
 afterAll(async () => {
-  await server?.stop();
+  await server?.close();
+  await engine.stop();
 });
 
 describe('query parameters', () => {
@@ -144,7 +150,7 @@ describe('query parameters', () => {
     for (const { method, path, op } of operations(doc)) {
       const name = `${method.toUpperCase()} ${path}`;
       const json = op.requestBody?.content?.['application/json'];
-      const a = await send(server, method.toUpperCase(), `${concrete(path, method)}?${UNKNOWN}=1`, {
+      const a = await send(http, method.toUpperCase(), `${concrete(path, method)}?${UNKNOWN}=1`, {
         headers: json ? { 'content-type': 'application/json' } : undefined,
         body: json ? '{"dryRun":true}' : op.requestBody ? 'x' : undefined,
       });
@@ -165,7 +171,7 @@ describe('query parameters', () => {
         const value = SAMPLE[p.name];
         expect(value, `a sample value for ${p.name}`).toBeDefined();
         const url = `${concrete(path, method)}?${p.name}=${encodeURIComponent(value!)}`;
-        const a = await send(server, 'GET', url);
+        const a = await send(http, 'GET', url);
         expect(a.status, `${url}: ${a.body.slice(0, 200)}`).toBeLessThan(500);
         expect(a.body, url).not.toMatch(/unknown parameter/);
       }
@@ -174,15 +180,15 @@ describe('query parameters', () => {
 
   it('routes left out of the description take no query parameters', async () => {
     for (const path of ['/api/blueprint', '/api/openapi.json', '/api/docs', '/api/docs/init.js']) {
-      expect((await send(server, 'GET', path)).status, path).toBe(200);
-      const error = expectError(await send(server, 'GET', `${path}?${UNKNOWN}=1`), 400, 'bad_request');
+      expect((await send(http, 'GET', path)).status, path).toBe(200);
+      const error = expectError(await send(http, 'GET', `${path}?${UNKNOWN}=1`), 400, 'bad_request');
       expect(error.message).toMatch(/takes no query parameters/);
     }
   });
 
   it('names every unknown parameter and the ones the route takes', async () => {
     const error = expectError(
-      await send(server, 'GET', `/api/sessions/${BIG}/events?limit=2&page=3&sort=time`),
+      await send(http, 'GET', `/api/sessions/${BIG}/events?limit=2&page=3&sort=time`),
       400,
       'bad_request',
     );
@@ -202,7 +208,7 @@ describe('what every operation shares', () => {
       if (listed.includes('GET')) listed.push('HEAD');
       // A write method the path does not list (PATCH, unless the path takes it).
       const probe = ['PATCH', 'PUT', 'POST', 'DELETE'].find((m) => !listed.includes(m))!;
-      const a = await send(server, probe, concrete(path, listed[0]!.toLowerCase()));
+      const a = await send(http, probe, concrete(path, listed[0]!.toLowerCase()));
       expectError(a, 405, 'method_not_allowed');
       const allow = String(a.headers.allow)
         .split(',')
@@ -215,7 +221,7 @@ describe('what every operation shares', () => {
     expect(doc.components.responses.ForbiddenHost).toBeDefined();
     for (const { method, path, op } of operations(doc)) {
       expect(op.responses['403'], `${method} ${path}`).toBeDefined();
-      const a = await send(server, method.toUpperCase(), concrete(path, method), {
+      const a = await send(http, method.toUpperCase(), concrete(path, method), {
         headers: { host: 'evil.example' },
       });
       expectError(a, 403, 'forbidden');
@@ -238,7 +244,7 @@ describe('what every operation shares', () => {
       expect(op.responses['415'], path).toBeDefined();
       // A form's type, and none at all: both can be sent by another site's page without a preflight.
       for (const headers of [{ 'content-type': 'text/plain' }, undefined]) {
-        const a = await send(server, method.toUpperCase(), concrete(path, method), { headers, body: '{}' });
+        const a = await send(http, method.toUpperCase(), concrete(path, method), { headers, body: '{}' });
         expectError(a, 415, 'unsupported_media_type');
       }
     }
@@ -262,7 +268,7 @@ describe('limits', () => {
       expect(limit, `${method} ${path} states its body limit`).toBeGreaterThan(0);
       expect(op.requestBody.description, path).toContain(`(${limit} bytes)`);
       // A Content-Length over the limit is refused before any of the body is read.
-      const a = await send(server, method.toUpperCase(), concrete(path, method), {
+      const a = await send(http, method.toUpperCase(), concrete(path, method), {
         headers: {
           'content-type': op.requestBody.content['application/json']
             ? 'application/json'
@@ -280,14 +286,14 @@ describe('limits', () => {
     const limit = statedLimit(op)!;
     expect(limit).toBe(64 * 1024);
     const body = (n: number) => `{"dryRun":true}${' '.repeat(n - 15)}`;
-    const at = await send(server, 'POST', '/api/migrate/up', {
+    const at = await send(http, 'POST', '/api/migrate/up', {
       headers: { 'content-type': 'application/json' },
       body: body(limit),
     });
     expect(at.status, at.body).toBe(200);
     expect(JSON.parse(at.body).dryRun).toBe(true);
     // Chunked, no Content-Length: counted as it arrives.
-    const over = await send(server, 'POST', '/api/migrate/up', {
+    const over = await send(http, 'POST', '/api/migrate/up', {
       headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
       body: body(limit + 1),
     });

@@ -1,12 +1,15 @@
 /**
- * The read routes over a real server loaded with the shared corpus through `transcripts backfill`:
+ * The read routes in process over a copy of the shared corpus (as `transcripts backfill` stores it):
  * sessions (filters alone and combined, range overlap, paging edges), one session, transcript,
  * turns, raw lines, events, Markdown, search, activity, facets, blueprint, health, OpenAPI, docs, /app.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson } from '../support/api-server.js';
+import { openTestApp, type TestApp } from '../support/api-app.js';
+import { MIGRATIONS } from '../../src/migrations/index.js';
+import { startFirstImport, type FirstImport } from '../../src/server/first-import.js';
 import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir, repoRoot } from '../support/paths.js';
 import { POMODORO } from '../support/corpus-sessions.js';
@@ -22,7 +25,8 @@ const WITH_SUBAGENT = 'cc1df109-4282-4321-8248-8bbcd471da78';
 const SUBAGENT_FILE = 'subagents/agent-a0a2928875cb36a92.jsonl';
 const SUMMARY_ONLY = '0e298e67-9b2c-40bb-a410-2ca932ab278f';
 
-let server: TestServer;
+let server: TestApp;
+const LATEST = MIGRATIONS.at(-1)!.version;
 let total = 0;
 
 type S = {
@@ -39,15 +43,22 @@ type S = {
 
 describeEngines('read routes', (engine) => {
   beforeAll(async () => {
-    server = await startTestServer({ env: await engine.serverEnv() });
-    const r = await backfillCorpus(server);
-    expect(r.stdout).toMatch(/backfill: \d+ files/);
+    // As `serve` over a HOME without transcripts: the real first-start import, which skips.
+    const importer: { current?: FirstImport } = {};
+    server = await openTestApp(engine, { corpus: true, importStatus: () => importer.current!.status() });
+    importer.current = startFirstImport({
+      store: server.store,
+      roots: [path.join(claudeCorpusDir, 'no-such-projects-dir')],
+      enabled: true,
+      log: () => undefined,
+    });
+    await importer.current.done;
     total = (await getJson(server, '/api/sessions?limit=0')).body.total;
     expect(total).toBeGreaterThan(20);
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await server?.close();
   });
 
   describe('GET /api/sessions', () => {
@@ -496,7 +507,7 @@ describeEngines('read routes', (engine) => {
     it('serves the raw JSON line of an entry byte for byte', async () => {
       const lines = readFileSync(BIG_FILE).toString('utf8').split('\n');
       for (const index of [0, 1, 3, 811]) {
-        const res = await fetch(`${server.url}/api/sessions/${BIG}/raw/${index}`);
+        const res = await server.fetch(`/api/sessions/${BIG}/raw/${index}`);
         expect(res.status).toBe(200);
         expect(res.headers.get('content-type')).toMatch(/^application\/json/);
         expect(res.headers.get('x-transcript-malformed')).toBeNull();
@@ -513,7 +524,7 @@ describeEngines('read routes', (engine) => {
       expect(broken).toBeDefined();
       const page = await getJson(server, `/api/sessions/${broken!.id}/transcript?limit=1000`);
       const entry = page.body.entries.find((e: { malformed?: boolean }) => e.malformed);
-      const res = await fetch(`${server.url}/api/sessions/${broken!.id}/raw/${entry.index}`);
+      const res = await server.fetch(`/api/sessions/${broken!.id}/raw/${entry.index}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('x-transcript-malformed')).toBe('true');
       const text = await res.text();
@@ -530,7 +541,7 @@ describeEngines('read routes', (engine) => {
     });
 
     it('renders Markdown', async () => {
-      const res = await fetch(`${server.url}/api/sessions/${POMODORO}/markdown`);
+      const res = await server.fetch(`/api/sessions/${POMODORO}/markdown`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/markdown/);
       const md = await res.text();
@@ -782,7 +793,7 @@ describeEngines('read routes', (engine) => {
       expect(body.system.search.enabled).toBe(true);
       // Every session link resolves for a real session.
       for (const l of body.sessionLinks) {
-        const res = await fetch(server.url + l.href.replace('{id}', BIG));
+        const res = await server.fetch(l.href.replace('{id}', BIG));
         expect(res.status, l.href).toBe(200);
         await res.arrayBuffer();
       }
@@ -793,7 +804,7 @@ describeEngines('read routes', (engine) => {
       expect(body).toMatchObject({
         status: 'ok',
         store: { engine: engine.name, state: 'ready' },
-        schema: { currentVersion: 11, latestVersion: 11, pending: [] },
+        schema: { currentVersion: LATEST, latestVersion: LATEST, pending: [] },
         search: { enabled: true },
         import: { state: 'skipped' },
       });
@@ -833,7 +844,7 @@ describeEngines('read routes', (engine) => {
     });
 
     it('serves the browsable reference at /api/docs, viewer included (no CDN)', async () => {
-      const res = await fetch(`${server.url}/api/docs`);
+      const res = await server.fetch(`/api/docs`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
       const page = await res.text();
@@ -842,27 +853,27 @@ describeEngines('read routes', (engine) => {
       expect(refs.length).toBeGreaterThanOrEqual(4);
       for (const ref of refs) {
         expect(ref, ref).toMatch(/^\/api\/docs\//);
-        const asset = await fetch(`${server.url}${ref}`);
+        const asset = await server.fetch(`${ref}`);
         expect(asset.status, ref).toBe(200);
         expect((await asset.arrayBuffer()).byteLength, ref).toBeGreaterThan(0);
       }
-      const init = await (await fetch(`${server.url}/api/docs/init.js`)).text();
+      const init = await (await server.fetch(`/api/docs/init.js`)).text();
       expect(init).toContain("url: '/api/openapi.json'");
-      const bundle = await fetch(`${server.url}/api/docs/swagger-ui-bundle.js`, {
+      const bundle = await server.fetch(`/api/docs/swagger-ui-bundle.js`, {
         headers: { 'accept-encoding': 'gzip' },
       });
       expect(bundle.headers.get('content-type')).toMatch(/javascript/);
       // Over 1 MB of script: compressed like /app's files.
       expect(bundle.headers.get('content-encoding')).toBe('gzip');
       expect(await bundle.text()).toContain('SwaggerUIBundle');
-      expect((await fetch(`${server.url}/api/docs/package.json`)).status).toBe(404);
+      expect((await server.fetch(`/api/docs/package.json`)).status).toBe(404);
     });
 
     it('serves /app (a build page or the UI) and redirects / there', async () => {
-      const res = await fetch(`${server.url}/app/sessions/${BIG}`);
+      const res = await server.fetch(`/app/sessions/${BIG}`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/text\/html/);
-      const root = await fetch(`${server.url}/`, { redirect: 'manual' });
+      const root = await server.fetch(`/`, { redirect: 'manual' });
       expect(root.status).toBe(302);
       expect(root.headers.get('location')).toBe('/app/');
     });

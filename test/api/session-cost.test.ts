@@ -1,7 +1,8 @@
 /**
- * Prices from config.json reach the API's costs: a real server over the backfilled corpus, with a
- * price for a model nobody here knows the list price of, one of the user's own over a list price,
- * and one bad entry it says it left out.
+ * Prices from config.json reach the API's costs: the app in process over a copy of the corpus,
+ * with the settings `serve` loads from a config.json holding a price for a model nobody here
+ * knows the list price of, one of the user's own over a list price, and one bad entry it says it
+ * left out.
  */
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -9,7 +10,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TokenUsage } from '../../src/core/documents.js';
 import { LIST_PRICES, usageCost, type SessionCost } from '../../src/core/pricing.js';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { loadSettings } from '../../src/config/settings.js';
+import { openTestApp, type TestApp } from '../support/api-app.js';
+import { getJson } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 
 // The corpus's claude-opus-5 (a model no list price is known for) by a prefix, cache prices left out.
 const OPUS5 = { input: 2, output: 10 };
@@ -19,7 +23,10 @@ const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 
 type Session = { id: string; tokensByModel: Record<string, TokenUsage>; cost: SessionCost };
 
-let server: TestServer;
+const engine = testEngine('sqlite');
+let server: TestApp;
+/** The lines `serve` logs for the settings it loaded. */
+let settingsLog: string;
 
 describe('session cost with prices from config.json', () => {
   beforeAll(async () => {
@@ -31,16 +38,19 @@ describe('session cost with prices from config.json', () => {
         prices: { 'claude-opus-5*': OPUS5, 'claude-opus-4-1': OPUS41, cheap: { input: 'free' } },
       }),
     );
-    server = await startTestServer({ root });
-    await backfillCorpus(server);
+    // What `serve` does with CT_HOME=<root>/ct: load the settings, log each warning, pass them on.
+    const { settings, warnings } = loadSettings(path.join(root, 'ct', 'config', 'config.json'));
+    settingsLog = warnings.map((w) => `settings: ${w}`).join('\n');
+    server = await openTestApp(engine, { corpus: true, settings });
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await server?.close();
+    await engine.stop();
   });
 
   it('says at start which price it left out, and why', () => {
-    expect(server.logs()).toMatch(
+    expect(settingsLog).toMatch(
       /settings: .*config\.json: prices\.cheap: \{"input":"free"\} needs input and output prices/,
     );
   });

@@ -10,14 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiClient } from '../../src/client/api-client.js';
 import { ApiConnectionError, ApiError } from '../../src/client/api-error.js';
 import { patientDispatcher } from '../../src/client/patient-dispatcher.js';
-import {
-  backfillCorpus,
-  getJson,
-  sendJson,
-  startTestServer,
-  type TestServer,
-  readJson,
-} from '../support/api-server.js';
+import { openTestApp, type TestApp } from '../support/api-app.js';
+import { getJson, sendJson, readJson } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir } from '../support/paths.js';
 
@@ -26,16 +20,15 @@ const BIG_FILE = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${BIG
 const WITH_SUBAGENT = 'cc1df109-4282-4321-8248-8bbcd471da78';
 const SUBAGENT = 'subagents/agent-a0a2928875cb36a92.jsonl';
 
-let server: TestServer;
+let server: TestApp;
 
 describeEngines('store routes', (engine) => {
   beforeAll(async () => {
-    server = await startTestServer({ env: await engine.serverEnv() });
-    await backfillCorpus(server);
+    server = await openTestApp(engine, { corpus: true });
   });
 
   afterAll(async () => {
-    await server?.stop();
+    await server?.close();
   });
 
   describe('GET /api/store/docs', () => {
@@ -102,7 +95,7 @@ describeEngines('store routes', (engine) => {
 
   describe('GET /api/store/docs.ndjson', () => {
     it('streams every session document in bundle form: id order, no _rev, no design documents', async () => {
-      const res = await fetch(`${server.url}/api/store/docs.ndjson`);
+      const res = await server.fetch(`/api/store/docs.ndjson`);
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
       const text = await res.text();
@@ -129,11 +122,11 @@ describeEngines('store routes', (engine) => {
 
     it('selects a range with startkey and endkey, and refuses unknown parameters', async () => {
       const q = new URLSearchParams({ startkey: JSON.stringify(`summary:${BIG}`), endkey: `summary:${BIG}` });
-      const text = await (await fetch(`${server.url}/api/store/docs.ndjson?${q}`)).text();
+      const text = await (await server.fetch(`/api/store/docs.ndjson?${q}`)).text();
       const lines = text.trim().split('\n');
       expect(lines).toHaveLength(1);
       expect(JSON.parse(lines[0]!)).toMatchObject({ _id: `summary:${BIG}`, type: 'summary', sessionId: BIG });
-      const none = await fetch(`${server.url}/api/store/docs.ndjson?startkey=zzz`);
+      const none = await server.fetch(`/api/store/docs.ndjson?startkey=zzz`);
       expect(await none.text()).toBe('');
       const bad = await getJson(server, '/api/store/docs.ndjson?limit=5');
       expect(bad.status).toBe(400);
@@ -160,7 +153,7 @@ describeEngines('store routes', (engine) => {
     });
 
     it('reads local documents and 404s unknown ids', async () => {
-      const client = new ApiClient({ baseUrl: server.url });
+      const client = new ApiClient({ baseUrl: await server.listen() });
       const missing = await getJson(server, '/api/store/docs/_local/nothing-here');
       expect(missing.status).toBe(404);
       expect(missing.body.error.code).toBe('not_found');
@@ -248,7 +241,7 @@ describeEngines('store routes', (engine) => {
     });
 
     it('streams an object byte for byte with Content-Length and Accept-Ranges', async () => {
-      const res = await fetch(`${server.url}/api/store/objects/${BIG}/transcript.jsonl`);
+      const res = await server.fetch(`/api/store/objects/${BIG}/transcript.jsonl`);
       expect(res.status).toBe(200);
       const expected = readFileSync(BIG_FILE);
       expect(res.headers.get('content-length')).toBe(String(expected.length));
@@ -257,7 +250,7 @@ describeEngines('store routes', (engine) => {
       expect(createHash('sha256').update(got).digest('hex')).toBe(
         createHash('sha256').update(expected).digest('hex'),
       );
-      const sub = await fetch(`${server.url}/api/store/objects/${WITH_SUBAGENT}/${SUBAGENT}`);
+      const sub = await server.fetch(`/api/store/objects/${WITH_SUBAGENT}/${SUBAGENT}`);
       expect(sub.status).toBe(200);
       expect(Buffer.from(await sub.arrayBuffer())).toEqual(
         readFileSync(path.join(claudeCorpusDir, 'aaaAlexanderaaa__cchistory', WITH_SUBAGENT, SUBAGENT)),
@@ -266,43 +259,49 @@ describeEngines('store routes', (engine) => {
 
     it('serves byte ranges (206) and refuses unsatisfiable ones (416)', async () => {
       const expected = readFileSync(BIG_FILE);
-      const url = `${server.url}/api/store/objects/${BIG}/transcript.jsonl`;
-      const first = await fetch(url, { headers: { range: 'bytes=0-99' } });
+      const url = `/api/store/objects/${BIG}/transcript.jsonl`;
+      const first = await server.fetch(url, { headers: { range: 'bytes=0-99' } });
       expect(first.status).toBe(206);
       expect(first.headers.get('content-range')).toBe(`bytes 0-99/${expected.length}`);
       expect(first.headers.get('content-length')).toBe('100');
       expect(Buffer.from(await first.arrayBuffer())).toEqual(expected.subarray(0, 100));
-      const tail = await fetch(url, { headers: { range: 'bytes=-10' } });
+      const tail = await server.fetch(url, { headers: { range: 'bytes=-10' } });
       expect(Buffer.from(await tail.arrayBuffer())).toEqual(expected.subarray(expected.length - 10));
-      const open = await fetch(url, { headers: { range: `bytes=${expected.length - 5}-` } });
+      const open = await server.fetch(url, { headers: { range: `bytes=${expected.length - 5}-` } });
       expect(open.status).toBe(206);
       expect(Buffer.from(await open.arrayBuffer())).toEqual(expected.subarray(expected.length - 5));
-      const beyond = await fetch(url, { headers: { range: `bytes=${expected.length}-` } });
+      const beyond = await server.fetch(url, { headers: { range: `bytes=${expected.length}-` } });
       expect(beyond.status).toBe(416);
       expect(beyond.headers.get('content-range')).toBe(`bytes */${expected.length}`);
       expect((await readJson(beyond)).error.code).toBe('range_not_satisfiable');
-      const head = await fetch(url, { method: 'HEAD' });
+      const head = await server.fetch(url, { method: 'HEAD' });
       expect(head.status).toBe(200);
       expect(head.headers.get('content-length')).toBe(String(expected.length));
     });
 
     it('answers HEAD with the sha-256 of the whole object when asked (Want-Repr-Digest)', async () => {
       const expected = readFileSync(BIG_FILE);
-      const url = `${server.url}/api/store/objects/${BIG}/transcript.jsonl`;
+      const url = `/api/store/objects/${BIG}/transcript.jsonl`;
       const sha256 = createHash('sha256').update(expected).digest('base64');
-      const asked = await fetch(url, { method: 'HEAD', headers: { 'want-repr-digest': 'sha-256=10' } });
+      const asked = await server.fetch(url, {
+        method: 'HEAD',
+        headers: { 'want-repr-digest': 'sha-256=10' },
+      });
       expect(asked.status).toBe(200);
       expect(asked.headers.get('repr-digest')).toBe(`sha-256=:${sha256}:`);
       expect(asked.headers.get('content-length')).toBe(String(expected.length));
       // Of the whole object, also for a range; never computed unasked.
-      const ranged = await fetch(url, {
+      const ranged = await server.fetch(url, {
         method: 'HEAD',
         headers: { 'want-repr-digest': 'sha-256=1', range: 'bytes=0-9' },
       });
       expect(ranged.status).toBe(206);
       expect(ranged.headers.get('repr-digest')).toBe(`sha-256=:${sha256}:`);
-      expect((await fetch(url, { method: 'HEAD' })).headers.get('repr-digest')).toBeNull();
-      const refused = await fetch(url, { method: 'HEAD', headers: { 'want-repr-digest': 'sha-256=0' } });
+      expect((await server.fetch(url, { method: 'HEAD' })).headers.get('repr-digest')).toBeNull();
+      const refused = await server.fetch(url, {
+        method: 'HEAD',
+        headers: { 'want-repr-digest': 'sha-256=0' },
+      });
       expect(refused.headers.get('repr-digest')).toBeNull();
     });
 
@@ -332,8 +331,8 @@ describeEngines('store routes', (engine) => {
       };
       const key = `${BIG}/transcript.jsonl`;
       for (const client of [
-        new ApiClient({ baseUrl: server.url }),
-        new ApiClient({ baseUrl: server.url, patientDispatcher: async () => patientDispatcher }),
+        new ApiClient({ baseUrl: await server.listen() }),
+        new ApiClient({ baseUrl: await server.listen(), patientDispatcher: async () => patientDispatcher }),
       ]) {
         const whole = await download(client, key);
         expect(whole).toMatchObject({ status: 200, contentLength: expected.length, bytes: expected.length });

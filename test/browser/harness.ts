@@ -1,20 +1,17 @@
 /**
  * What the browser tests share: Debian's Chromium through playwright-core (never a downloaded
- * browser; the tests skip with one printed line when /usr/bin/chromium is absent), a fresh build
- * of the UI into a temp dir served through CT_STATIC_DIR, a real `transcripts serve` loaded with
- * the shared corpus, pages that fail on any console error, and screenshots in test-artifacts/.
+ * browser; the tests skip with one printed line when /usr/bin/chromium is absent), the run's
+ * build of the UI served through CT_STATIC_DIR, a real `transcripts serve` over a copy of the
+ * shared corpus, pages that fail on any console error, and screenshots in test-artifacts/.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, expect } from 'vitest';
-import { backfillCorpus, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
+import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { repoRoot } from '../support/paths.js';
-
-const run = promisify(execFile);
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -43,39 +40,18 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** Builds the UI into a fresh temp dir (so a stale web/dist never hides a change); returns it. */
 /**
  * Which React a UI build holds: `production`, what users run (the default), or `development`,
  * whose warnings (list keys, hook order, DOM nesting) are console errors a suite then fails on.
  */
 export type ReactBuild = 'production' | 'development';
 
-export async function buildUi(react: ReactBuild = 'production'): Promise<string> {
-  const out = mkdtempSync(path.join(tmpdir(), 'ct-ui-'));
-  await run(
-    process.execPath,
-    [
-      path.join(repoRoot, 'node_modules/vite/bin/vite.js'),
-      'build',
-      '--config',
-      'web/vite.config.ts',
-      '--outDir',
-      out,
-      '--emptyOutDir',
-      '--logLevel',
-      'warn',
-    ],
-    {
-      cwd: repoRoot,
-      maxBuffer: 16 << 20,
-      // Vite builds for the NODE_ENV it finds, and Vitest sets it to `test`: without this every
-      // suite ran React's development build (1.4× the code, several times slower).
-      env: { ...process.env, NODE_ENV: react },
-    },
-  );
-  if (!existsSync(path.join(out, 'index.html')))
-    throw new Error(`vite build wrote no index.html into ${out}`);
-  return out;
+/**
+ * The run's UI build (test/support/setup-ui.ts builds each form once per run, into a temp dir,
+ * so a stale web/dist never hides a change). Shared by every suite: serve it, never write to it.
+ */
+export function uiBuild(react: ReactBuild = 'production'): string {
+  return inject('uiBuilds')[react];
 }
 
 /** A temp root for startTestServer with `config.json` settings in its CT_HOME. */
@@ -89,17 +65,23 @@ export function serverRoot(settings: Record<string, unknown>): string {
 
 /**
  * The server most suites test against: `transcripts serve` (no import of its own) over the UI
- * build in `staticDir`, with `userSettings` in its config when given, the shared corpus
- * backfilled, then each projects tree in `trees` (as host `test-host`).
+ * build in `staticDir`, with `userSettings` in its config when given, over a copy of the run's
+ * corpus template (the shared corpus as `backfill --host test-host` stores it), then each
+ * projects tree in `trees` backfilled (as host `test-host`).
  */
 export async function corpusServer(
   staticDir: string,
   { userSettings, trees = [] }: { userSettings?: Record<string, number>; trees?: string[] } = {},
 ): Promise<TestServer> {
   const root = userSettings ? serverRoot({ userSettings }) : undefined;
-  const server = await startTestServer({ root, args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
-  const r = await backfillCorpus(server);
-  expect(r.stdout).toMatch(/backfill: \d+ files/);
+  const server = await startTestServer({
+    root,
+    args: ['--no-import'],
+    env: { CT_STATIC_DIR: staticDir },
+    corpus: testEngine('sqlite'),
+  });
+  const sessions = await getJson(server, '/api/sessions?limit=1');
+  expect(sessions.body.sessions, 'the corpus template holds sessions').toHaveLength(1);
   for (const dir of trees) {
     const b = await runCli(['backfill', '--dir', dir, '--webapi', server.url, '--host', 'test-host'], {
       env: server.env,
@@ -161,7 +143,7 @@ export interface BrowserSuite {
  * The lifecycle every UI suite shares, registered in the calling `describe`: before all, build
  * the UI and `start` a server serving it (given the build's directory) and a browser; after each
  * test, on failure print the server's last log lines and the page's address and console errors,
- * then close the page; after all, stop both, remove the build and run `cleanup`. `react` picks
+ * then close the page; after all, stop both and run `cleanup`. `react` picks
  * the build (see ReactBuild).
  */
 export function browserSuite(
@@ -174,7 +156,7 @@ export function browserSuite(
   let browser: Browser | undefined;
   let opened: (WatchedPage & { context: BrowserContext }) | undefined;
   beforeAll(async () => {
-    staticDir = await buildUi(react);
+    staticDir = uiBuild(react);
     server = await start(staticDir);
     browser = await launchBrowser();
   }, 180_000);
@@ -190,7 +172,6 @@ export function browserSuite(
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
     cleanup();
   });
   return {

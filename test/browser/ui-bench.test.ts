@@ -13,7 +13,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { writeLongTree } from './fixtures.js';
-import { buildUi, hasChromium, launchBrowser, openPage, skipReason } from './harness.js';
+import { hasChromium, launchBrowser, openPage, skipReason, uiBuild } from './harness.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -221,7 +221,7 @@ describe.skipIf(!enabled || !hasChromium)('UI benchmark', () => {
   const notes: string[] = [];
 
   beforeAll(async () => {
-    staticDir = await buildUi();
+    staticDir = uiBuild();
     server = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
     tree = writeLongTree(LONG, ENTRIES);
     const r = await runCli(['backfill', '--dir', tree, '--webapi', server.url], {
@@ -247,7 +247,6 @@ describe.skipIf(!enabled || !hasChromium)('UI benchmark', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
-    if (staticDir) rmSync(staticDir, { recursive: true, force: true });
     if (tree) rmSync(tree, { recursive: true, force: true });
     if (codeTree) rmSync(codeTree, { recursive: true, force: true });
     if (rows.length) {

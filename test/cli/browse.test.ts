@@ -7,7 +7,8 @@ import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand } from '../support/bundle-cli.js';
 import { formatTotalsCost, formatUsd } from '../../src/core/display-format.js';
 import { claudeCorpusDir } from '../support/paths.js';
@@ -17,8 +18,7 @@ const SID = '5c0375b4-57a5-4f26-b12d-d022ee4e51b7';
 const ESC = String.fromCharCode(27);
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await backfillCorpus(s);
+  s = await startTestServer({ corpus: testEngine('sqlite') });
 }, 120_000);
 afterAll(async () => {
   await s?.stop();

@@ -10,7 +10,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import type { Manifest } from '../../src/bundle/manifest.js';
 import { runCommand } from '../support/bundle-cli.js';
 import { latestVersion } from '../../src/migrations/runner.js';
@@ -74,8 +75,7 @@ async function expectRefused(args: string[], message: RegExp, env?: Record<strin
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-bad-bundle-'));
   good = path.join(tmp, 'good');
-  [a, b] = await Promise.all([startTestServer(), startTestServer()]);
-  await backfillCorpus(a);
+  [a, b] = await Promise.all([startTestServer({ corpus: testEngine('sqlite') }), startTestServer()]);
   const r = await runCommand(['export', good, '--webapi', a.url]);
   expect(r.code, r.stderr).toBe(0);
 }, 120_000);

@@ -7,13 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  backfillCorpus,
-  getJson,
-  sendJson,
-  startTestServer,
-  type TestServer,
-} from '../support/api-server.js';
+import { getJson, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand } from '../support/bundle-cli.js';
 import { RATE_LIMIT } from '../support/corpus-sessions.js';
 
@@ -25,8 +20,7 @@ let bundle: string;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-conflict-'));
   bundle = path.join(tmp, 'bundle');
-  [a, b] = await Promise.all([startTestServer(), startTestServer()]);
-  await backfillCorpus(a);
+  [a, b] = await Promise.all([startTestServer({ corpus: testEngine('sqlite') }), startTestServer()]);
   expect(
     (await runCommand(['export', bundle, '--session', RATE_LIMIT, '--session', 'chat', '--webapi', a.url]))
       .code,

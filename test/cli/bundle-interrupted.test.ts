@@ -13,7 +13,8 @@ import { SEARCH_STALE } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/open-store.js';
 import { ABANDONED_IMPORT_MS, deferredStale } from '../../src/store/views-common/search-stale.js';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand, runCommandChild } from '../support/bundle-cli.js';
 
 let a: TestServer;
@@ -24,8 +25,7 @@ let snapA: ApiSnapshot;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-interrupted-'));
   bundle = path.join(tmp, 'bundle');
-  a = await startTestServer();
-  await backfillCorpus(a);
+  a = await startTestServer({ corpus: testEngine('sqlite') });
   snapA = await snapshotApi(a.url);
   expect((await runCommand(['export', bundle, '--webapi', a.url])).code).toBe(0);
 }, 120_000);

@@ -6,19 +6,13 @@
  * summary as it was when the response began.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  backfillCorpus,
-  getJson,
-  sendJson,
-  startTestServer,
-  type TestServer,
-} from '../support/api-server.js';
+import { getJson, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 
 let a: TestServer;
 
 beforeAll(async () => {
-  a = await startTestServer();
-  expect((await backfillCorpus(a)).code).toBe(0);
+  a = await startTestServer({ corpus: testEngine('sqlite') });
   // Padding: events of another session, which come before every summary in id order.
   const pad = 'x'.repeat(1024 * 1024);
   for (let batch = 0; batch < 10; batch++) {

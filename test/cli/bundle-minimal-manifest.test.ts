@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
-import { backfillCorpus, startTestServer, type TestServer } from '../support/api-server.js';
+import { startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand } from '../support/bundle-cli.js';
 
 let a: TestServer;
@@ -30,8 +31,7 @@ async function bundleWith(manifest: unknown): Promise<string> {
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-minimal-manifest-'));
   full = path.join(tmp, 'full');
-  [a, b] = await Promise.all([startTestServer(), startTestServer()]);
-  await backfillCorpus(a);
+  [a, b] = await Promise.all([startTestServer({ corpus: testEngine('sqlite') }), startTestServer()]);
   snapA = await snapshotApi(a.url);
   const r = await runCommand(['export', full, '--webapi', a.url]);
   expect(r.code, r.stderr).toBe(0);

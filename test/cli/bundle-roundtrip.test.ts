@@ -9,7 +9,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand } from '../support/bundle-cli.js';
 import { latestVersion } from '../../src/migrations/runner.js';
 
@@ -24,8 +25,7 @@ let snapA: ApiSnapshot;
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-roundtrip-'));
   bundle = path.join(tmp, 'bundle');
-  [a, b] = await Promise.all([startTestServer(), startTestServer()]);
-  await backfillCorpus(a);
+  [a, b] = await Promise.all([startTestServer({ corpus: testEngine('sqlite') }), startTestServer()]);
   snapA = await snapshotApi(a.url);
 }, 120_000);
 

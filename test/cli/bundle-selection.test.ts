@@ -10,13 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
-import {
-  backfillCorpus,
-  getJson,
-  sendJson,
-  startTestServer,
-  type TestServer,
-} from '../support/api-server.js';
+import { getJson, sendJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand, runCommandChild } from '../support/bundle-cli.js';
 import { RATE_LIMIT } from '../support/corpus-sessions.js';
 
@@ -51,8 +46,7 @@ function expectedFor(sessions: string[]) {
 
 beforeAll(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-selection-'));
-  a = await startTestServer();
-  await backfillCorpus(a);
+  a = await startTestServer({ corpus: testEngine('sqlite') });
   // A session whose transcript object the source does not have (documents only).
   const summary = (await getJson(a, `/api/store/docs/summary:${RATE_LIMIT}`)).body;
   const { _rev, ...ghost } = { ...summary, _id: 'summary:ghost', sessionId: 'ghost' };

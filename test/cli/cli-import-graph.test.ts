@@ -13,7 +13,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, binPath, startTestServer, type TestServer } from '../support/api-server.js';
+import { binPath, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { importGraph, importsOf, packagesMatching, resolveImport } from '../support/import-graph.js';
 import { repoRoot } from '../support/paths.js';
 
@@ -59,8 +60,7 @@ describe('what the built CLI loads', () => {
   let server: TestServer;
   let tmp: string;
   beforeAll(async () => {
-    server = await startTestServer({ args: ['--no-import', '--no-watch'] });
-    await backfillCorpus(server);
+    server = await startTestServer({ args: ['--no-import', '--no-watch'], corpus: testEngine('sqlite') });
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-load-log-'));
   }, 120_000);
   afterAll(async () => {

@@ -21,7 +21,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodeProjectDir } from '../../src/core/claude-layout.js';
-import { backfillCorpus, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { claudeCorpusDir, corpusDir } from '../support/paths.js';
 
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -50,9 +51,7 @@ describe('transcripts restore, over the corpus', () => {
   );
 
   beforeAll(async () => {
-    server = await startTestServer();
-    const r = await backfillCorpus(server);
-    expect(r.code, r.stderr).toBe(0);
+    server = await startTestServer({ corpus: testEngine('sqlite') });
     sessions = (await getJson(server, '/api/sessions?limit=500')).body.sessions;
   });
   afterAll(async () => {

@@ -10,7 +10,8 @@ import path from 'node:path';
 import { lintSource } from '@secretlint/core';
 import { creator } from '@secretlint/secretlint-rule-preset-recommend';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { assistantRecord, transcriptLines, userRecord } from '../support/hand-made-transcript.js';
 import { plantedSecrets, type PlantedSecret } from '../support/planted-secrets.js';
 
@@ -32,8 +33,7 @@ beforeAll(async () => {
     path.join(dir, `${ID}.jsonl`),
     `${transcriptLines(records, { sessionId: ID, start: '2025-10-01T00:00:00.000Z', fields: { cwd: '/w' } }).join('\n')}\n`,
   );
-  server = await startTestServer();
-  expect((await backfillCorpus(server)).code).toBe(0);
+  server = await startTestServer({ corpus: testEngine('sqlite') });
   const r = await runCli(['backfill', '--dir', path.join(work, 'tree'), '--webapi', server.url], {
     env: server.env,
   });

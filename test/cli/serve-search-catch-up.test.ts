@@ -11,7 +11,7 @@ import { resolvePaths } from '../../src/config/paths.js';
 import { SEARCH_STALE } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/open-store.js';
 import { olderFormStale } from '../../src/store/views-common/search-stale.js';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
 
 const servers: TestServer[] = [];
@@ -32,9 +32,7 @@ async function waitFor<T>(fn: () => Promise<T>, ok: (v: T) => boolean, timeoutMs
 describeEngines('serve over a search index of an older form', (engine) => {
   it('rebuilds it in the background at start, once, and search catches up', async () => {
     const root = mkdtempSync(path.join(tmpdir(), 'ct-catch-up-'));
-    const env = await engine.serverEnv();
-    const first = await startTestServer({ root, env, args: ['--no-import', '--no-watch'] });
-    expect((await backfillCorpus(first)).code).toBe(0);
+    const first = await startTestServer({ root, corpus: engine, args: ['--no-import', '--no-watch'] });
     const before = await getJson(first, '/api/search?q=pomodoro');
     expect(before.body.total).toBeGreaterThan(0);
     await first.stop({ keep: true });

@@ -9,7 +9,8 @@ import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand } from '../support/bundle-cli.js';
 import { latestVersion } from '../../src/migrations/runner.js';
 
@@ -19,8 +20,7 @@ let s: TestServer;
 let emptyHome: string;
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await backfillCorpus(s);
+  s = await startTestServer({ corpus: testEngine('sqlite') });
   emptyHome = await mkdtemp(path.join(os.tmpdir(), 'ct-status-home-'));
 }, 120_000);
 afterAll(async () => {

@@ -4,14 +4,14 @@
  * range, pages, `--json`, rows that fit a terminal, and the usage errors of bad values.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand, runCommandChild } from '../support/bundle-cli.js';
 
 let s: TestServer;
 
 beforeAll(async () => {
-  s = await startTestServer({ args: ['--no-import', '--no-watch'] });
-  await backfillCorpus(s);
+  s = await startTestServer({ args: ['--no-import', '--no-watch'], corpus: testEngine('sqlite') });
 }, 120_000);
 afterAll(async () => {
   await s?.stop();

@@ -6,7 +6,8 @@
  * holding the corpus, compared with what the API answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { backfillCorpus, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { runCommand } from '../support/bundle-cli.js';
 
 let s: TestServer;
@@ -14,8 +15,7 @@ let s: TestServer;
 const SID = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 
 beforeAll(async () => {
-  s = await startTestServer();
-  await backfillCorpus(s);
+  s = await startTestServer({ corpus: testEngine('sqlite') });
 }, 120_000);
 afterAll(async () => {
   await s?.stop();

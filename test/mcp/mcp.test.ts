@@ -13,7 +13,6 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
-  backfillCorpus,
   binPath,
   cleanEnv,
   getJson,
@@ -21,6 +20,7 @@ import {
   startTestServer,
   type TestServer,
 } from '../support/api-server.js';
+import { testEngine } from '../support/engines.js';
 import { renderEntry, trimText } from '../../src/mcp/compact.js';
 import type { ProjectedEntry } from '../../src/core/documents.js';
 
@@ -39,9 +39,7 @@ const TOOLS = [
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const r = await backfillCorpus(server);
-  expect(r.code, r.stderr).toBe(0);
+  server = await startTestServer({ corpus: testEngine('sqlite') });
 }, 240_000);
 
 afterAll(async () => {

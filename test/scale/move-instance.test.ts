@@ -12,16 +12,9 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
-import {
-  backfillCorpus,
-  binPath,
-  cleanEnv,
-  getJson,
-  startTestServer,
-  type TestServer,
-} from '../support/api-server.js';
+import { binPath, cleanEnv, getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand } from '../support/bundle-cli.js';
-import { describeSharedEngine } from '../support/engines.js';
+import { describeSharedEngine, testEngine } from '../support/engines.js';
 
 describeSharedEngine('moving an embedded instance', (engine) => {
   let tmp: string;
@@ -33,8 +26,7 @@ describeSharedEngine('moving an embedded instance', (engine) => {
   beforeAll(async () => {
     tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-move-'));
     bundle = path.join(tmp, 'bundle');
-    source = await startTestServer(); // embedded: SQLite file + object directory
-    await backfillCorpus(source);
+    source = await startTestServer({ corpus: testEngine('sqlite') }); // embedded: SQLite file + object directory
     snapSource = await snapshotApi(source.url);
     const exported = await runCommand(['export', bundle, '--webapi', source.url]);
     expect(exported.code, exported.stderr).toBe(0);

@@ -2,7 +2,8 @@
  * A real `transcripts serve` child process for API and CLI tests: a free port (the server binds
  * port 0 and prints where it listens), a temporary CT_HOME, and HOME pointed at an empty temp
  * dir so it never imports the developer's own ~/.claude/projects. Runs the built CLI in dist/
- * (test/support/global-setup.ts builds it), as users do.
+ * (test/support/setup-build.ts builds it), as users do. Only the end-to-end and browser layers
+ * start one; API tests call `createApp()` in process (api-app.ts).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -48,6 +49,11 @@ export interface StartTestServerOptions {
   args?: string[];
   /** Reuse an existing root (CT_HOME and HOME inside it), e.g. to restart over the same store. */
   root?: string;
+  /**
+   * Serve a copy of the run's corpus template on this engine (test/support/engines.ts) instead
+   * of an empty store: what `backfillCorpus` gives, without the 3 s of a backfill child.
+   */
+  corpus?: { corpusServerEnv(root: string): Promise<Record<string, string>> };
   timeoutMs?: number;
 }
 
@@ -58,6 +64,7 @@ export async function startTestServer(options: StartTestServerOptions = {}): Pro
     CT_HOME: path.join(root, 'ct'),
     HOME: path.join(root, 'home'),
     WEBAPI_PORT: '0',
+    ...(options.corpus ? await options.corpus.corpusServerEnv(root) : {}),
     ...options.env,
   });
   const child = spawn(process.execPath, [binPath, 'serve', ...(options.args ?? [])], {
@@ -142,14 +149,20 @@ export function backfillCorpus(server: TestServer, dir = claudeCorpusDir): Promi
   });
 }
 
+/** What getJson and sendJson talk to: a server's URL, or an app in process with its own fetch (api-app.ts). */
+export interface ApiTarget {
+  url: string;
+  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+}
+
 /** fetch against a test server, returning status and parsed JSON (or text). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read bodies loosely
 export async function getJson<T = any>(
-  server: { url: string },
+  server: ApiTarget,
   pathAndQuery: string,
   init?: RequestInit,
 ): Promise<{ status: number; body: T; headers: Headers }> {
-  const res = await fetch(server.url + pathAndQuery, init);
+  const res = await (server.fetch ?? fetch)(server.url + pathAndQuery, init);
   const text = await res.text();
   let body: unknown = text;
   try {
@@ -162,12 +175,7 @@ export async function getJson<T = any>(
 
 /** POST/PUT JSON helper. */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tests read bodies loosely
-export function sendJson<T = any>(
-  server: { url: string },
-  method: string,
-  pathAndQuery: string,
-  json: unknown,
-) {
+export function sendJson<T = any>(server: ApiTarget, method: string, pathAndQuery: string, json: unknown) {
   return getJson<T>(server, pathAndQuery, {
     method,
     headers: { 'content-type': 'application/json' },

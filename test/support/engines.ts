@@ -13,6 +13,7 @@ import pg from 'pg';
 import { afterAll, describe, inject } from 'vitest';
 import type { Store } from '../../src/store/contract.js';
 import { openStore } from '../../src/store/open-store.js';
+import { copySqliteCorpus, corpusTemplate, serverDataDir } from './corpus-template.js';
 import { requestedEngines, TEST_DATABASE_URL } from './postgres-probe.js';
 import { S3_TEST_KEY, startS3Server, type TestS3Server } from './s3-server.js';
 
@@ -26,6 +27,13 @@ export interface TestEngine {
   open(): Promise<Store>;
   /** Environment for a server (or CLI) over one fresh, empty store of this engine. */
   serverEnv(): Promise<Record<string, string>>;
+  /** A fresh store holding the shared corpus: a copy of the run's template (corpus-template.ts). */
+  openCorpus(): Promise<Store>;
+  /**
+   * Environment for a server over a fresh copy of the corpus template; `root` is the server's
+   * root (startTestServer), where an embedded store is copied.
+   */
+  corpusServerEnv(root: string): Promise<Record<string, string>>;
   /** Removes every store made so far (schemas, buckets, temp dirs). Call once they are closed. */
   cleanup(): Promise<void>;
   /** `cleanup`, then stops the services started for this file (the S3 server). */
@@ -47,6 +55,16 @@ function sqliteEngine(): TestEngine {
     },
     // A server's store lives under its own temp CT_HOME (api-server.ts), cleaned up with it.
     serverEnv: async () => ({}),
+    async openCorpus() {
+      const dir = await mkdtemp(path.join(tmpdir(), 'ct-sqlite-'));
+      dirs.push(dir);
+      await copySqliteCorpus(path.join(dir, 'data'));
+      return openStore({ dataDir: path.join(dir, 'data'), settings: {} });
+    },
+    async corpusServerEnv(root) {
+      await copySqliteCorpus(serverDataDir(root));
+      return {};
+    },
     cleanup,
     stop: cleanup,
   };
@@ -57,19 +75,42 @@ function postgresEngine(skip: string | undefined): TestEngine {
   let s3: Promise<TestS3Server> | null = null;
   const services = () => (s3 ??= startS3Server());
   let counter = 0;
+  const newName = () =>
+    `ct_test_${process.pid}_${Date.now().toString(36)}_${++counter}_${randomBytes(2).toString('hex')}`;
   const fresh = async () => {
-    const schema = `ct_test_${process.pid}_${Date.now().toString(36)}_${++counter}_${randomBytes(2).toString('hex')}`;
+    const schema = newName();
     schemas.push(schema);
     const server = await services();
     return { schema, server, bucket: await server.createBucket() };
   };
+  const databases: string[] = [];
+  /** A new database copied from the corpus template, with a copy of its bucket. */
+  const corpusCopy = async () => {
+    const template = corpusTemplate('postgres');
+    const database = `${newName()}_corpus`;
+    databases.push(database);
+    const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+    await client.connect();
+    try {
+      await client.query(`CREATE DATABASE ${database} TEMPLATE ${template.database}`);
+    } finally {
+      await client.end();
+    }
+    const server = await services();
+    const url = new URL(TEST_DATABASE_URL);
+    url.pathname = `/${database}`;
+    return { url, schema: template.schema, server, bucket: await server.copyBucket(template.bucketDir) };
+  };
   const cleanup = async () => {
     const drop = schemas.splice(0);
-    if (drop.length === 0) return;
+    const dropDatabases = databases.splice(0);
+    if (drop.length === 0 && dropDatabases.length === 0) return;
     const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
     await client.connect();
     try {
       for (const schema of drop) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      for (const database of dropDatabases)
+        await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
     } finally {
       await client.end();
     }
@@ -95,6 +136,21 @@ function postgresEngine(skip: string | undefined): TestEngine {
     async serverEnv() {
       const { schema, server, bucket } = await fresh();
       const url = new URL(TEST_DATABASE_URL);
+      url.searchParams.set('schema', schema);
+      return { CT_DATABASE_URL: url.toString(), ...server.env(bucket) };
+    },
+    async openCorpus() {
+      const { url, schema, server, bucket } = await corpusCopy();
+      return openStore({
+        dataDir: path.join(tmpdir(), 'ct-unused'),
+        settings: {
+          database: { url: url.toString(), schema },
+          s3: { bucket, endpoint: server.endpoint, forcePathStyle: true, ...S3_TEST_KEY },
+        },
+      });
+    },
+    async corpusServerEnv() {
+      const { url, schema, server, bucket } = await corpusCopy();
       url.searchParams.set('schema', schema);
       return { CT_DATABASE_URL: url.toString(), ...server.env(bucket) };
     },

@@ -1,20 +1,19 @@
 /**
- * Builds the TypeScript sources once before the suite: tests that run the real CLI, server or
- * crash-test children execute the compiled `dist/` (as users do), never a stale build. tsc emits
- * even when it finds type errors; those fail the run in CI and only warn on a developer machine.
- * In CI the tests, the benchmarks and the web UI are type-checked too: vitest and Vite only strip
- * types, so a type error there would otherwise pass.
+ * What every test layer shares, once per run: one temporary directory for the whole run and
+ * whether PostgreSQL answers.
  *
  * Every temporary file of the run goes under one directory, removed at the end: the test
  * processes (and the CLIs, servers and browsers they start) inherit its TMPDIR, so a test that
  * fails before its own clean-up, or a child killed on purpose, leaves nothing behind in /tmp.
+ *
+ * Each layer (vitest.config.ts) lists this file, and Vitest calls a project's global setup only
+ * when that project has tests queued; the work is done by the first call of the run and reused by
+ * the others (the answers are kept in this process's environment, which the workers inherit).
  */
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { repoRoot } from './paths.js';
 import { probePostgres, requestedEngines, sweepStaleSchemas } from './postgres-probe.js';
 
 declare module 'vitest' {
@@ -24,30 +23,22 @@ declare module 'vitest' {
   }
 }
 
-const tsc = path.join(repoRoot, 'node_modules/typescript/bin/tsc');
+const RUN_TMP = 'CT_TEST_RUN_TMP';
+const PG_SKIP = 'CT_TEST_POSTGRES_SKIP';
 
-function runTsc(args: string[]): void {
-  execFileSync(process.execPath, [tsc, ...args], { cwd: repoRoot, stdio: 'inherit' });
-}
-
-export default async function setup(project: TestProject): Promise<() => void> {
-  const runTmp = mkdtempSync(path.join(tmpdir(), 'ct-test-run-'));
-  process.env.TMPDIR = runTmp;
-  // Probed once per run, so a machine without PostgreSQL gets one line, not one per file.
-  const postgresSkip = requestedEngines().includes('postgres') ? await probePostgres() : '';
-  if (postgresSkip) console.log(`skipped: ${postgresSkip}`);
-  else if (requestedEngines().includes('postgres')) await sweepStaleSchemas();
-  project.provide('postgresSkip', postgresSkip);
-  try {
-    runTsc(['-p', 'tsconfig.build.json']);
-    if (process.env.CI) {
-      runTsc(['-p', 'tsconfig.json', '--noEmit']);
-      runTsc(['-p', 'web/tsconfig.json', '--noEmit']);
-      runTsc(['-p', 'web/tsconfig.node.json', '--noEmit']);
-    }
-  } catch (err) {
-    if (process.env.CI) throw err;
-    console.warn('global-setup: tsc reported errors (ignored outside CI)');
+export default async function setup(project: TestProject): Promise<(() => void) | undefined> {
+  let teardown: (() => void) | undefined;
+  if (!process.env[RUN_TMP]) {
+    const runTmp = mkdtempSync(path.join(tmpdir(), 'ct-test-run-'));
+    process.env[RUN_TMP] = runTmp;
+    process.env.TMPDIR = runTmp;
+    // Probed once per run, so a machine without PostgreSQL gets one line, not one per file.
+    const skip = requestedEngines().includes('postgres') ? await probePostgres() : '';
+    if (skip) console.log(`skipped: ${skip}`);
+    else if (requestedEngines().includes('postgres')) await sweepStaleSchemas();
+    process.env[PG_SKIP] = skip;
+    teardown = () => rmSync(runTmp, { recursive: true, force: true });
   }
-  return () => rmSync(runTmp, { recursive: true, force: true });
+  project.provide('postgresSkip', process.env[PG_SKIP] ?? '');
+  return teardown;
 }

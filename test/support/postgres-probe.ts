@@ -32,12 +32,12 @@ export async function probePostgres(): Promise<string> {
   }
 }
 
-/** Test schemas are named `ct_test_<pid>_<Date.now() in base 36>_…` (engines.ts). */
+/** Test schemas and databases are named `ct_test_<pid>_<Date.now() in base 36>_…` (engines.ts). */
 const SCHEMA = /^ct_test_\d+_([0-9a-z]+)_/;
 const STALE_MS = 6 * 60 * 60 * 1000;
 
 /**
- * Drops test schemas left by runs that were killed before their cleanup (hours old, so never one
+ * Drops test schemas and databases (corpus copies, setup-corpus.ts) left by runs that were killed before their cleanup (hours old, so never one
  * a concurrent run is using). Best effort: a failure only leaves them for the next run.
  */
 export async function sweepStaleSchemas(): Promise<void> {
@@ -52,6 +52,14 @@ export async function sweepStaleSchemas(): Promise<void> {
       const made = SCHEMA.exec(name)?.[1];
       if (made && Date.now() - parseInt(made, 36) > STALE_MS)
         await client.query(`DROP SCHEMA ${name} CASCADE`);
+    }
+    const databases = await client.query<{ name: string }>(
+      "SELECT datname AS name FROM pg_database WHERE datname LIKE 'ct\\_test\\_%'",
+    );
+    for (const { name } of databases.rows) {
+      const made = SCHEMA.exec(name)?.[1];
+      if (made && Date.now() - parseInt(made, 36) > STALE_MS)
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     }
   } catch {
     // the next run tries again

@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { createWriteStream, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { mkdir, rename, unlink } from 'node:fs/promises';
+import { cp, mkdir, rename, unlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -27,6 +27,10 @@ export interface TestS3Server {
   endpoint: string;
   /** Creates a fresh, empty bucket and returns its name. */
   createBucket(): Promise<string>;
+  /** A new bucket holding a copy of the objects in `bucketDir` (another s3rver's bucket, stopped). */
+  copyBucket(bucketDir: string): Promise<string>;
+  /** Where s3rver keeps a bucket's objects on disk. */
+  bucketDir(bucket: string): string;
   /** CT_S3_* for a bucket on this server. */
   env(bucket: string): Record<string, string>;
   stop(): Promise<void>;
@@ -46,7 +50,12 @@ interface FilesystemStore {
   putObject(object: S3rverObject): Promise<{ size: number; md5: string }>;
 }
 
-export async function startS3Server(): Promise<TestS3Server> {
+export interface StartS3ServerOptions {
+  /** Keep the buckets on disk after `stop` (a template that others copy). */
+  keep?: boolean;
+}
+
+export async function startS3Server(options: StartS3ServerOptions = {}): Promise<TestS3Server> {
   const S3rver = require('s3rver') as new (options: object) => {
     store: FilesystemStore;
     run(): Promise<{ address: string; port: number }>;
@@ -64,13 +73,22 @@ export async function startS3Server(): Promise<TestS3Server> {
   const endpoint = `http://127.0.0.1:${port}`;
   const client = createS3Client({ endpoint, forcePathStyle: true, ...S3_TEST_KEY });
   let buckets = 0;
+  const newName = () => `ct-test-${process.pid}-${++buckets}-${randomBytes(3).toString('hex')}`;
   return {
     endpoint,
     async createBucket() {
-      const name = `ct-test-${process.pid}-${++buckets}-${randomBytes(3).toString('hex')}`;
+      const name = newName();
       await client.send(new CreateBucketCommand({ Bucket: name }));
       return name;
     },
+    async copyBucket(from) {
+      // s3rver keeps each bucket as a directory (objects with their metadata files beside them)
+      // and reads it from disk on every request, so a copied directory is a bucket.
+      const name = newName();
+      await cp(from, path.join(directory, name), { recursive: true });
+      return name;
+    },
+    bucketDir: (bucket) => path.join(directory, bucket),
     env: (bucket) => ({
       CT_S3_ENDPOINT: endpoint,
       CT_S3_BUCKET: bucket,
@@ -82,7 +100,7 @@ export async function startS3Server(): Promise<TestS3Server> {
     async stop() {
       client.destroy();
       await server.close();
-      rmSync(root, { recursive: true, force: true });
+      if (!options.keep) rmSync(root, { recursive: true, force: true });
     },
   };
 }
