@@ -31,6 +31,8 @@ import {
 import { projectLine } from '../core/transcript/project-entry.js';
 import { splitLines } from '../core/transcript/split-lines.js';
 import type { DocInput, WriteResult } from '../store/contract.js';
+import { ingestRewritten } from './ingest-rewritten.js';
+import { providerById, type AgentId } from './providers/index.js';
 import type { IngestSink } from './sink.js';
 
 /** A chunk closes at this many entries or raw bytes, whichever comes first. */
@@ -49,6 +51,8 @@ export interface SessionFile {
   path: string;
   /** `transcript.jsonl` or `subagents/<file>.jsonl`. */
   objectName: string;
+  /** The agent that wrote it (by its path, or its content: `providers/`); Claude Code when unsaid. */
+  agent?: AgentId;
 }
 
 export interface FileCursor {
@@ -66,6 +70,8 @@ export interface FileCursor {
    * them. Absent in cursors written before it existed (the file is then trusted).
    */
   tail?: string;
+  /** A rewritten file (ingest-rewritten.ts): SHA-1 of all of it as last read. */
+  hash?: string;
 }
 
 export interface SessionCursor {
@@ -158,7 +164,14 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     };
   }
   const stored = await sink.getLocal<SessionCursor>(cursorId(sessionId));
-  let cursor: SessionCursor = stored?.v === 1 ? stored : freshCursor(options);
+  // The agent is decided once, when the session is first read; cursors from before it was kept
+  // learn it now (in place: no write for it alone).
+  const agent = stored?.init.agent ?? options.files.find((f) => f.agent)?.agent ?? 'claude-code';
+  if (stored?.v === 1) stored.init.agent ??= agent;
+  const provider = providerById(agent as AgentId);
+  if (provider.storage === 'rewritten')
+    return ingestRewritten(options, provider, stored?.v === 1 ? stored : null);
+  let cursor: SessionCursor = stored?.v === 1 ? stored : freshCursor(options, agent);
 
   // A session first ingested afterwards (backfill) that grows under a live recorder (hook,
   // watcher) is being recorded while it runs: from now on its provenance is live.
@@ -368,12 +381,13 @@ function chunkDoc(sessionId: string, file: string, chunk: OpenChunk): ChunkDoc &
   };
 }
 
-function freshCursor(options: IngestSessionOptions, init?: AccumulatorInit): SessionCursor {
-  const base: AccumulatorInit = init ?? {
+export function freshCursor(options: IngestSessionOptions, agent: string): SessionCursor {
+  const base: AccumulatorInit = {
     sessionId: options.sessionId,
     hostname: options.hostname,
     source: options.source,
     provenance: options.provenance,
+    agent,
   };
   return { v: 1, init: base, state: createAccumulator(base).state(), files: {} };
 }
@@ -383,7 +397,7 @@ function freshCursor(options: IngestSessionOptions, init?: AccumulatorInit): Ses
  * means another writer changed one of our documents between reading its revision and writing:
  * read the revision again and retry that document (a few times, then report it).
  */
-async function commitWithRevs(
+export async function commitWithRevs(
   sink: IngestSink,
   docs: DocInput[],
   cursor: SessionCursor,

@@ -1,5 +1,6 @@
 /**
- * Ingests a whole `~/.claude/projects`-style tree (backfill, first-start import). Incremental: a
+ * Ingests a whole tree of session files (backfill, first-start import; any agent's: the
+ * providers say what each file is). Incremental: a
  * tree index (`_local/ingest-tree:<host>:<root>`) remembers each file's size and mtime, so an
  * unchanged tree costs one directory walk and one read of that index. The index is only a
  * shortcut: the per-session cursors remain the truth, so losing it costs time, never data.
@@ -110,21 +111,32 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
         continue;
       }
       if (!sessionId) {
-        result.failed.push({ file: file.path, error: 'subagent file names no parent sessionId' });
+        const error =
+          file.kind === 'subagent'
+            ? 'subagent file names no parent sessionId'
+            : 'the file names no session id';
+        result.failed.push({ file: file.path, error });
         continue;
       }
     }
     file.sessionId = sessionId;
     const group = bySession.get(sessionId) ?? [];
     // Two files that are one session's same transcript (copies renamed apart, or a Claude Code
-    // and a Codex fixture both called small.jsonl with no id inside): the first is read.
+    // and a Codex fixture both called small.jsonl with no id inside): the first is read — unless
+    // the agent ranks one above the other (Gemini CLI's `.jsonl` continues its `.json`).
     const first = group.find((f) => f.objectName === file.objectName);
-    if (first) {
+    if (first && (first.rank ?? 0) === (file.rank ?? 0)) {
       result.failed.push({
         file: file.path,
         error: `not read: it would be ${file.objectName} of session ${sessionId}, which is read from ${first.path}`,
       });
       continue;
+    }
+    if (first && (first.rank ?? 0) > (file.rank ?? 0)) continue;
+    if (first) {
+      group.splice(group.indexOf(first), 1);
+      result.changedFiles--;
+      result.bytesPending -= Math.max(0, first.size - (index.files[first.path]?.size ?? 0));
     }
     group.push(file);
     bySession.set(sessionId, group);
@@ -168,7 +180,11 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
       parsing.give();
     };
     progress.currentFile = files[0]!.path;
-    const sessionFiles: SessionFile[] = files.map((f) => ({ path: f.path, objectName: f.objectName }));
+    const sessionFiles: SessionFile[] = files.map((f) => ({
+      path: f.path,
+      objectName: f.objectName,
+      agent: f.agent,
+    }));
     try {
       const run = options.runSession ?? ((_id, ingest) => ingest());
       const r = await run(sessionId, () =>

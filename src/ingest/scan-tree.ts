@@ -1,11 +1,13 @@
 /**
- * Finds the transcript files of a `~/.claude/projects`-style tree (or `~/.codex/sessions`) and
- * says what each one is (transcript-path.ts).
+ * Finds the session files of a tree (`~/.claude/projects`, `~/.codex/sessions`,
+ * `~/.gemini/tmp`, or any folder given to backfill) and says what each one is: the agents say
+ * (`providers/`).
  */
 import { constants } from 'node:fs';
-import { access, open, readdir, realpath, stat } from 'node:fs/promises';
+import { access, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { classifyTranscriptPath, isSessionUuid, stemOf, type TranscriptPath } from './transcript-path.js';
+import { classifyPath, identifyFile } from './providers/index.js';
+import type { TranscriptPath } from './transcript-path.js';
 
 export interface ScannedFile extends TranscriptPath {
   /** Absolute path. */
@@ -92,7 +94,7 @@ async function walk(
       : entry;
     if (kind?.isDirectory()) {
       await walk(full, out, walked, folders, skipped);
-    } else if (kind?.isFile() && entry.name.endsWith('.jsonl')) {
+    } else if (kind?.isFile()) {
       const file = await classify(full);
       if (!file) continue;
       try {
@@ -106,82 +108,25 @@ async function walk(
 }
 
 async function classify(full: string): Promise<ScannedFile | null> {
+  const kind = classifyPath(full);
+  if (!kind) return null;
   let st;
   try {
     st = await stat(full);
   } catch {
     return null;
   }
-  const kind = classifyTranscriptPath(full);
-  return kind && { ...kind, path: full, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
+  return { ...kind, path: full, size: st.size, mtimeMs: Math.trunc(st.mtimeMs) };
 }
 
-/** How much of a file's head, and of its tail, is read to learn its session. */
-const PEEK_BYTES = 256 * 1024;
-
 /**
- * The session a transcript belongs to. Its path says, except (kind.sessionId null):
- * - for an older subagent file, whose first lines carry the parent's `sessionId`;
- * - for a main transcript not named by its id, whose own lines say: a Codex rollout's first
- *   `session_meta` id, else the uuid `sessionId` of the last line that has one (the session
- *   writing the file: lines copied from an earlier session come first), else the file's stem.
- * Null only for a subagent file whose lines name no session.
+ * The session a file belongs to: its path's answer, else its content's (each agent reads its own:
+ * `providers/<agent>/`). Sets `kind.agent` when the content says another agent wrote it (a Codex
+ * rollout renamed into a Claude Code tree). Null only for a file whose content names no session.
  */
 export async function sessionIdOf(file: string, kind: TranscriptPath): Promise<string | null> {
   if (kind.sessionId !== null) return kind.sessionId;
-  const { head, tail } = await peek(file);
-  if (kind.kind === 'subagent') {
-    for (const rec of head) {
-      const id = rec.sessionId;
-      if (typeof id === 'string' && id) return id;
-    }
-    return null;
-  }
-  for (const rec of head) {
-    const meta =
-      rec.type === 'session_meta' ? (rec.payload as Record<string, unknown> | undefined) : undefined;
-    if (typeof meta?.id === 'string' && isSessionUuid(meta.id)) return meta.id.toLowerCase();
-  }
-  for (const recs of [tail, head]) {
-    for (let i = recs.length - 1; i >= 0; i--) {
-      const id = recs[i]!.sessionId;
-      if (typeof id === 'string' && isSessionUuid(id)) return id.toLowerCase();
-    }
-  }
-  return stemOf(file);
-}
-
-type Rec = Record<string, unknown>;
-
-/** The records that parse in the file's first and last PEEK_BYTES (the same ones when it is small). */
-async function peek(file: string): Promise<{ head: Rec[]; tail: Rec[] }> {
-  const fh = await open(file, 'r');
-  try {
-    const { size } = await fh.stat();
-    const read = async (start: number) => {
-      const buf = Buffer.alloc(Math.min(PEEK_BYTES, size - start));
-      const { bytesRead } = await fh.read(buf, 0, buf.length, start);
-      return buf.subarray(0, bytesRead).toString('utf8').split('\n');
-    };
-    const headLines = await read(0);
-    const head = records(headLines);
-    if (size <= PEEK_BYTES) return { head, tail: head };
-    // The tail starts inside a line: its first piece is not a record.
-    return { head, tail: records((await read(size - PEEK_BYTES)).slice(1)) };
-  } finally {
-    await fh.close();
-  }
-}
-
-function records(lines: string[]): Rec[] {
-  const out: Rec[] = [];
-  for (const line of lines) {
-    try {
-      const rec = JSON.parse(line) as unknown;
-      if (rec && typeof rec === 'object' && !Array.isArray(rec)) out.push(rec as Rec);
-    } catch {
-      // a partial or malformed line: not evidence either way
-    }
-  }
-  return out;
+  const found = await identifyFile(file, kind);
+  if (found) kind.agent = found.agent;
+  return found?.sessionId ?? null;
 }

@@ -8,22 +8,26 @@ describe('classifyTranscriptPath', () => {
       kind: 'main',
       sessionId: id,
       objectName: 'transcript.jsonl',
+      agent: 'claude-code',
     });
     // Not named by a session id (a renamed copy, another tool's export): its lines must say.
     expect(classifyTranscriptPath('/p/proj/session.jsonl')).toEqual({
       kind: 'main',
       sessionId: null,
       objectName: 'transcript.jsonl',
+      agent: 'claude-code',
     });
     expect(classifyTranscriptPath('/p/proj/abc/subagents/agent-1.jsonl')).toEqual({
       kind: 'subagent',
       sessionId: 'abc',
       objectName: 'subagents/agent-1.jsonl',
+      agent: 'claude-code',
     });
     expect(classifyTranscriptPath('/p/proj/agent-9.jsonl')).toEqual({
       kind: 'subagent',
       sessionId: null,
       objectName: 'subagents/agent-9.jsonl',
+      agent: 'claude-code',
     });
     expect(classifyTranscriptPath('/p/proj/notes.txt')).toBeNull();
   });
@@ -35,6 +39,7 @@ describe('classifyTranscriptPath', () => {
       kind: 'main',
       sessionId: '019ce50a-d285-7a52-b98a-6a3a66a48547',
       objectName: 'transcript.jsonl',
+      agent: 'codex',
     });
     // Without a uuid it is a main transcript whose lines must name the session.
     expect(classifyTranscriptPath('/p/rollout-notes.jsonl')?.sessionId).toBeNull();

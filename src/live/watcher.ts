@@ -1,5 +1,5 @@
 /**
- * Watches a `~/.claude/projects`-style tree (chokidar) and hands changed transcript files to
+ * Watches a tree of session files (chokidar; any agent's, as `providers/` classify them) and hands changed files to
  * `ingest`, grouped by session, within about a second: the first change of a session arms a
  * short timer and every change until it fires joins the same run (a burst of appends is one
  * ingest); a session is never ingested twice at once, and changes that arrive during its run
@@ -112,7 +112,7 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
     if (!sessionId) return; // an agent file that names no session yet: its next change will
     let files = pending.get(sessionId);
     if (!files) pending.set(sessionId, (files = new Map()));
-    files.set(path, { path, objectName: kind.objectName });
+    files.set(path, { path, objectName: kind.objectName, agent: kind.agent });
     if (!timers.has(sessionId) && !queue.includes(sessionId))
       timers.set(
         sessionId,
@@ -196,10 +196,10 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
     ignoreInitial: true,
     followSymlinks: true,
     depth: 8,
-    // Only transcripts; directories must pass so new project folders are watched too.
+    // Only session files; directories must pass so new project folders are watched too.
     ignored: (path, stats) =>
       stats?.isFile() === true
-        ? !path.endsWith('.jsonl')
+        ? classifyTranscriptPath(path) === null
         : stats?.isDirectory() === true && seenElsewhere(path),
   });
   watcher.on('add', (p) => void changed(p));

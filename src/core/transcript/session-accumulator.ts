@@ -37,6 +37,11 @@ export interface AccumulatorInit {
   /** The recorder (`live`, `backfill`, …). */
   source: string;
   provenance: 'live' | 'backfilled';
+  /**
+   * The agent that wrote the session (`claude-code`, `codex`, `gemini`, …: the provider ids of
+   * `src/ingest/providers/`). Absent in cursors written before it was kept.
+   */
+  agent?: string;
 }
 
 export interface SessionAccumulator {
