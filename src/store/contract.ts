@@ -234,6 +234,7 @@ export const VIEW_NAMES = [
   'full_text',
   'daily_activity',
   'session_annotations',
+  'sessions_by_agent',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -247,6 +248,8 @@ export interface SessionFilter {
   model?: string;
   hostname?: string;
   source?: string;
+  /** The agent that wrote the session (`claude-code`, `codex`, `gemini`, `opencode`). */
+  agent?: string;
   /** ISO; sessions whose [first, last] activity overlaps [from, to]. */
   from?: string;
   to?: string;
@@ -444,7 +447,7 @@ export interface Views {
    * models counts once for each.
    */
   facets(
-    attribute: 'cwd' | 'model' | 'hostname' | 'source',
+    attribute: 'cwd' | 'model' | 'hostname' | 'source' | 'agent',
     filter?: SessionFilter,
   ): Promise<Array<{ value: string; sessions: number }>>;
   /** The tokens of the sessions `filter` selects, by model (most tokens first). */

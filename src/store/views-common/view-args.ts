@@ -5,7 +5,7 @@
 import { MAX_OFFSET, MAX_PAGE_LIMIT } from '../../core/doc-limits.js';
 import { StoreInputError, VIEW_NAMES, type Page, type ViewName } from '../contract.js';
 
-export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
+export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source', 'agent'] as const;
 export type FacetAttribute = (typeof FACET_ATTRIBUTES)[number];
 
 export function isViewName(name: string): name is ViewName {

@@ -41,7 +41,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   runtime_ms bigint,
   tokens bigint,
   entries bigint,
-  token_split text NOT NULL DEFAULT '[]'
+  token_split text NOT NULL DEFAULT '[]',
+  agent text COLLATE "C"
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id text COLLATE "C" NOT NULL,
@@ -67,6 +68,7 @@ const DERIVED_COLUMNS = {
   tokens: 'bigint',
   entries: 'bigint',
   token_split: `text NOT NULL DEFAULT '[]'`,
+  agent: 'text COLLATE "C"',
 };
 
 const SQL = {
@@ -90,16 +92,17 @@ const SQL = {
   writeRollup: `INSERT INTO session_rollup
       (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
        hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries,
-       token_split)
+       token_split, agent)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
       $7::bigint[], $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::int[], $13::text[],
-      $14::text[], $15::bigint[], $16::bigint[], $17::bigint[], $18::text[])
+      $14::text[], $15::bigint[], $16::bigint[], $17::bigint[], $18::text[], $19::text[])
     ON CONFLICT (session_id) DO UPDATE SET summary_id = excluded.summary_id, cwd = excluded.cwd,
       project = excluded.project, hostname = excluded.hostname, source = excluded.source,
       first_ms = excluded.first_ms, last_ms = excluded.last_ms, hook_recorded = excluded.hook_recorded,
       ended_at = excluded.ended_at, end_reason = excluded.end_reason, event_count = excluded.event_count,
       activity = excluded.activity, list_text = excluded.list_text, runtime_ms = excluded.runtime_ms,
-      tokens = excluded.tokens, entries = excluded.entries, token_split = excluded.token_split`,
+      tokens = excluded.tokens, entries = excluded.entries, token_split = excluded.token_split,
+      agent = excluded.agent`,
   insertModels: `INSERT INTO session_models (session_id, model)
     SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
   sessions: `SELECT DISTINCT session_id FROM docs WHERE type IN ('summary', 'event') AND NOT deleted`,
@@ -143,7 +146,8 @@ export class SessionRollupView implements PostgresView {
 
   /**
    * A rollup made before the list's text filter lacks `list_text`, one made before the list's sorts
-   * their columns, and one made before the totals `token_split`: the missing ones are added and
+   * their columns, one made before the totals `token_split`, and one made before the agent filter
+   * `agent`: the missing ones are added and
    * every derived column filled from each session's summary and activity (once; the columns'
    * presence is the mark).
    */
@@ -172,9 +176,9 @@ export class SessionRollupView implements PostgresView {
       const values = rows.map((r, i) => sortValues(docs[i]!, JSON.parse(r.activity) as Segment[]));
       await q.query(
         `UPDATE session_rollup r SET list_text = u.text, runtime_ms = u.runtime_ms, tokens = u.tokens,
-          entries = u.entries, token_split = u.token_split
-        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[])
-          AS u(session_id, text, runtime_ms, tokens, entries, token_split)
+          entries = u.entries, token_split = u.token_split, agent = u.agent
+        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[], $7::text[])
+          AS u(session_id, text, runtime_ms, tokens, entries, token_split, agent)
         WHERE r.session_id = u.session_id`,
         [
           rows.map((r) => r.session_id),
@@ -183,6 +187,7 @@ export class SessionRollupView implements PostgresView {
           values.map((v) => v.tokens),
           values.map((v) => v.entries),
           docs.map((d) => tokenSplitJson(d)),
+          docs.map((d) => pgText(summaryFields(d).agent)),
         ],
       );
       after = rows.at(-1)!.session_id;
@@ -316,7 +321,7 @@ class Batch implements RollupBatch {
     if (gone.length > 0) await this.#q.query(SQL.deleteRollup, [gone]);
     for (const id of gone) this.refreshed.set(id, null);
 
-    const cols: unknown[][] = Array.from({ length: 18 }, () => []);
+    const cols: unknown[][] = Array.from({ length: 19 }, () => []);
     const models: [string[], string[]] = [[], []];
     for (const [sessionId, summary] of summaries) {
       const doc = JSON.parse(summary.body) as Record<string, unknown>;
@@ -343,6 +348,7 @@ class Batch implements RollupBatch {
         sorted.tokens,
         sorted.entries,
         tokenSplitJson(doc),
+        pgText(fields.agent),
       ];
       row.forEach((v, i) => cols[i]!.push(v));
       for (const model of fields.models) {

@@ -35,7 +35,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   runtime_ms INTEGER,
   tokens INTEGER,
   entries INTEGER,
-  token_split TEXT NOT NULL DEFAULT '[]'
+  token_split TEXT NOT NULL DEFAULT '[]',
+  agent TEXT
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id TEXT NOT NULL,
@@ -61,6 +62,7 @@ const DERIVED_COLUMNS = {
   tokens: 'INTEGER',
   entries: 'INTEGER',
   token_split: "TEXT NOT NULL DEFAULT '[]'",
+  agent: 'TEXT',
 };
 
 const SQL = {
@@ -80,10 +82,10 @@ const SQL = {
   writeRollup: `INSERT OR REPLACE INTO session_rollup
     (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
      hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries,
-     token_split)
+     token_split, agent)
     VALUES (@sessionId, @summaryId, @cwd, @project, @hostname, @source, @firstMs, @lastMs,
      @hookRecorded, @endedAt, @endReason, @eventCount, @activity, @listText, @runtimeMs, @tokens, @entries,
-     @tokenSplit)`,
+     @tokenSplit, @agent)`,
   deleteRollup: 'DELETE FROM session_rollup WHERE session_id = ?',
   deleteModels: 'DELETE FROM session_models WHERE session_id = ?',
   insertModel: 'INSERT OR IGNORE INTO session_models (session_id, model) VALUES (?, ?)',
@@ -132,7 +134,8 @@ export class SessionRollupView implements SqliteView {
 
   /**
    * A rollup made before the list's text filter lacks `list_text`, one made before the list's sorts
-   * their columns, and one made before the totals `token_split`: the missing ones are added and
+   * their columns, one made before the totals `token_split`, and one made before the agent filter
+   * `agent`: the missing ones are added and
    * every derived column filled from each session's summary and activity (one pass over the
    * summaries, once).
    */
@@ -151,7 +154,7 @@ export class SessionRollupView implements SqliteView {
     );
     const update = this.#db.prepare(
       `UPDATE session_rollup SET list_text = @listText, runtime_ms = @runtimeMs, tokens = @tokens,
-      entries = @entries, token_split = @tokenSplit WHERE session_id = @sessionId`,
+      entries = @entries, token_split = @tokenSplit, agent = @agent WHERE session_id = @sessionId`,
     );
     let after = '';
     for (;;) {
@@ -165,6 +168,7 @@ export class SessionRollupView implements SqliteView {
           listText: listText(fields, row.session_id),
           ...sortValues(doc, JSON.parse(row.activity) as Segment[]),
           tokenSplit: tokenSplitJson(doc),
+          agent: fields.agent,
         });
       }
       after = rows.at(-1)!.session_id;
@@ -291,6 +295,7 @@ export class SessionRollupView implements SqliteView {
       listText: listText(fields, sessionId),
       ...sortValues(doc, activity),
       tokenSplit: tokenSplitJson(doc),
+      agent: fields.agent,
     });
     for (const model of fields.models) s.insertModel.run(sessionId, model);
     this.onSession?.(sessionId, activity);
