@@ -111,6 +111,11 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; descriptio
     description: "Codex CLI's home: serve watches its sessions/ folder for rollouts",
   },
   {
+    name: 'GEMINI_CLI_HOME',
+    default: '(the home)',
+    description: "Gemini CLI's home: serve watches its .gemini/tmp/ folder for sessions",
+  },
+  {
     name: 'CT_NOW',
     default: '(unset)',
     description: 'pins the clock (an ISO 8601 instant) for the server and the hook: tests and demos',

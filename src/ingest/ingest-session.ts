@@ -1,5 +1,7 @@
 /**
- * Ingests the transcript files of one session (main transcript and subagent files) into a sink:
+ * Ingests the transcript files of one session (main transcript and subagent files) into a sink
+ * (what follows is for append-only files; a session of an agent that rewrites its files is read by
+ * ingest-rewritten.ts):
  * the raw bytes as objects, projected entries as chunk documents, the summary and reconstructed
  * events. Incremental and crash-safe:
  *

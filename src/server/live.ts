@@ -1,6 +1,6 @@
 /**
  * Live recording inside `serve`: replays the hook spool at start and periodically, watches each
- * transcript tree — Claude Code's projects, Codex's sessions — (after a catch-up import of what
+ * agent's session tree (src/ingest/providers/) (after a catch-up import of what
  * changed while the server was down), and notices transcripts that disappeared. Everything writes into the store in process, holding the
  * same per-session locks the hooks take, so hooks and watcher never ingest one session at once.
  */
@@ -21,7 +21,7 @@ import { FIRST_IMPORT_MARKER } from './first-import.js';
 export interface LiveOptions {
   store: Store;
   dataDir: string;
-  /** The transcript trees: `~/.claude/projects` and Codex's `~/.codex/sessions`. */
+  /** The agents' session trees (`~/.claude/projects`, `~/.codex/sessions`, `~/.gemini/tmp`: providers). */
   roots: string[];
   /** Watch `roots` (serve --no-watch turns it off). */
   watch: boolean;

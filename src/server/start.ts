@@ -17,16 +17,10 @@ import { dialHost } from '../config/api-url.js';
 import { readInstanceEnv, writeInstanceEnv } from '../config/instance-env.js';
 import { makeDirsSync } from '../config/make-dirs.js';
 import { listModes, makePrivate, usePrivateUmask } from '../config/private-files.js';
-import {
-  claudeProjectsDir,
-  codexSessionsDir,
-  defaultStaticDir,
-  type Env,
-  packageVersion,
-  resolvePaths,
-} from '../config/paths.js';
+import { defaultStaticDir, type Env, packageVersion, resolvePaths } from '../config/paths.js';
 import { clockFromEnv } from '../config/clock.js';
 import { loadSettings } from '../config/settings.js';
+import { defaultRoots } from '../ingest/providers/index.js';
 import { livePaths } from '../live/live-paths.js';
 import { sessionLockRunner } from '../live/session-lock.js';
 import { parseSpoolMaxBytes } from '../live/spool.js';
@@ -44,12 +38,12 @@ export interface StartServerOptions {
   host?: string;
   /** Overrides WEBAPI_PORT (0 = any free port). */
   port?: number;
-  /** Skip the first-start import of ~/.claude/projects. */
+  /** Skip the first-start import of the agents' session folders. */
   noImport?: boolean;
   log?: (line: string) => void;
   /** Install SIGINT/SIGTERM handlers that close the server (the CLI does; tests may not). */
   handleSignals?: boolean;
-  /** Watch ~/.claude/projects and record changes live (default true; serve --no-watch). */
+  /** Watch the agents' session folders and record changes live (default true; serve --no-watch). */
   watch?: boolean;
   /** Hook spool replay period (default CT_SPOOL_REPLAY_MS or 60 s; 0 = never, not even at start). */
   replayEveryMs?: number;
@@ -190,7 +184,8 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
   // The import starts once the port is bound, so a refused bind never leaves it running.
   const importer: { current?: FirstImport } = {};
   const liveHolder: { current?: Live } = {};
-  const roots = [claudeProjectsDir(env), codexSessionsDir(env)];
+  // Every agent's session folders (src/ingest/providers/): imported at first start, then watched.
+  const roots = defaultRoots(env);
   const watch = options.watch ?? true;
   const app = createApp({
     store,

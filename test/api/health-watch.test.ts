@@ -36,6 +36,7 @@ describe('GET /api/health: watch', () => {
       const home = path.join(s.root, 'home');
       const claude = path.join(home, '.claude', 'projects');
       const codex = path.join(home, '.codex', 'sessions');
+      const gemini = path.join(home, '.gemini', 'tmp');
       expect((await watchOf(s)).enabled).toBe(true);
 
       mkdirSync(claude, { recursive: true });
@@ -45,12 +46,14 @@ describe('GET /api/health: watch', () => {
         trees: [
           { path: claude, state: 'watching' },
           { path: codex, state: 'absent' },
+          { path: gemini, state: 'absent' },
         ],
       });
 
       mkdirSync(codex, { recursive: true });
-      const both = await until(s, (x) => x.trees.every((t) => t.state === 'watching'));
-      expect(both.trees.map((t) => t.state)).toEqual(['watching', 'watching']);
+      mkdirSync(gemini, { recursive: true });
+      const all = await until(s, (x) => x.trees.every((t) => t.state === 'watching'));
+      expect(all.trees.map((t) => t.state)).toEqual(['watching', 'watching', 'watching']);
     } finally {
       await s.stop();
     }
@@ -65,6 +68,7 @@ describe('GET /api/health: watch', () => {
         trees: [
           { path: path.join(home, '.claude', 'projects'), state: 'off' },
           { path: path.join(home, '.codex', 'sessions'), state: 'off' },
+          { path: path.join(home, '.gemini', 'tmp'), state: 'off' },
         ],
       });
       const doc = (await getJson(s, '/api/openapi.json')).body;

@@ -150,7 +150,9 @@ describe('transcripts doctor', () => {
     const d = await doctor();
     expect(d.check('watch')).toMatchObject({
       status: 'ok',
-      message: `watching ${path.join(home, '.claude', 'projects')} and ${path.join(home, '.codex', 'sessions')} once it exists`,
+      message:
+        `watching ${path.join(home, '.claude', 'projects')}, ${path.join(home, '.codex', 'sessions')} once it exists ` +
+        `and ${path.join(home, '.gemini', 'tmp')} once it exists`,
     });
     const off = await startTestServer({ args: ['--no-watch', '--no-import'] });
     try {
@@ -158,7 +160,7 @@ describe('transcripts doctor', () => {
       expect(o.code).toBe(0);
       expect(o.check('watch')).toMatchObject({ status: 'warn', title: 'watching' });
       expect(o.check('watch').message).toMatch(
-        /^off \(serve --no-watch\): .*\.claude\/projects and .*\.codex\/sessions not watched/,
+        /^off \(serve --no-watch\): .*\.claude\/projects, .*\.codex\/sessions and .*\.gemini\/tmp not watched/,
       );
       expect(o.check('watch').fix).toMatch(/^restart the server without --no-watch/);
       const text = await runCli(['doctor', '--webapi', off.url], { env: userEnv({ COLUMNS: '200' }) });

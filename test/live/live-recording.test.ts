@@ -21,7 +21,7 @@ import { storeSink } from '../../src/ingest/sink.js';
 import { openStore } from '../../src/store/open-store.js';
 import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { snapshotApi, type ApiSnapshot } from '../support/api-snapshot.js';
-import { claudeCorpusDir, corpusDir } from '../support/paths.js';
+import { claudeCorpusDir, corpusDir, repoRoot } from '../support/paths.js';
 import { snapshotStore } from '../support/store-snapshot.js';
 import { expectedHookDocs, hookEnv, play, planSession, type HookCall, type Step } from './play.js';
 
@@ -370,3 +370,45 @@ async function waitFor(
     await new Promise((r) => setTimeout(r, 50));
   }
 }
+
+describe('live recording of Gemini CLI sessions', () => {
+  it('records a new session under GEMINI_CLI_HOME, rewritten as it grows, once per message', async () => {
+    const id = '7a0c1e2b-5d3f-4c1a-9e8b-2f4a6c8d0e1f';
+    const hash = '02226788d1ed76a8b8cbb0990426125cbb3b10fa2afcdb390d2aea3dc7708dff';
+    const name = 'session-2025-11-03T01-41-7a0c1e2b.json';
+    const fixture = path.join(repoRoot, 'test', 'fixtures', 'gemini', 'json', hash, 'chats', name);
+    const full = JSON.parse(readFileSync(fixture, 'utf8')) as { messages: unknown[] };
+    const root = await freshRoot();
+    const geminiHome = path.join(root, 'gemini-home');
+    const tree = path.join(geminiHome, '.gemini', 'tmp');
+    mkdirSync(tree, { recursive: true });
+    const s = await server({
+      root,
+      env: { GEMINI_CLI_HOME: geminiHome, CT_NOW: '2025-11-03T01:45:00.000Z' },
+    });
+    await waitFor(async () => s.logs().includes(`watch: recording changes in ${tree}`));
+    // A session Gemini CLI starts after the server: its project folder and chats/ appear too.
+    const chats = path.join(tree, hash, 'chats');
+    mkdirSync(chats, { recursive: true });
+    const file = path.join(chats, name);
+    const prompts = async () => (await getJson(s, `/api/sessions/${id}`)).body.counts?.prompts;
+    for (const [n, expected] of [
+      [3, 1],
+      [8, 3],
+      [full.messages.length, 4],
+    ] as const) {
+      // Gemini CLI writes the whole conversation again at each change.
+      writeFileSync(file, JSON.stringify({ ...full, messages: full.messages.slice(0, n) }, null, 2));
+      await waitFor(
+        async () => (await prompts()) === expected,
+        () => `${n} messages: ${expected} prompts`,
+      );
+    }
+    const body = (await getJson(s, `/api/sessions/${id}`)).body;
+    expect(body).toMatchObject({ provenance: 'live', title: 'Fix the login token length check' });
+    const transcript = (await getJson(s, `/api/sessions/${id}/transcript?limit=100`)).body;
+    expect(transcript.total).toBe(17);
+    const raw = await fetch(`${s.url}/api/store/objects/${id}/transcript.jsonl`);
+    expect(await raw.text()).toBe(readFileSync(file, 'utf8'));
+  });
+});

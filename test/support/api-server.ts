@@ -17,7 +17,7 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) {
     if (v === undefined) continue;
-    if (/^(WEBAPI_|WEBUI_|CT_|XDG_|CODEX_HOME$)/.test(k) && k !== 'CT_CORPUS_DIR') continue;
+    if (/^(WEBAPI_|WEBUI_|CT_|XDG_|CODEX_HOME$|GEMINI_CLI_HOME$)/.test(k) && k !== 'CT_CORPUS_DIR') continue;
     env[k] = v;
   }
   for (const [k, v] of Object.entries(extra)) {

@@ -12,15 +12,9 @@ import { ApiClient, type Session } from '../../client/api-client.js';
 import { ApiError } from '../../client/api-error.js';
 import { resolveApiToken } from '../../config/api-token.js';
 import { type ApiUrlResolution, resolveApiUrl } from '../../config/api-url.js';
-import {
-  claudeProjectsDir,
-  codexSessionsDir,
-  type Env,
-  envValue,
-  packageVersion,
-  resolvePaths,
-} from '../../config/paths.js';
+import { type Env, envValue, packageVersion, resolvePaths } from '../../config/paths.js';
 import { looseModes } from '../../config/private-files.js';
+import { PROVIDERS, providerById } from '../../ingest/providers/index.js';
 import { claudeSettingsFile } from '../../live/settings-file.js';
 import { defineCommand } from '../command.js';
 import {
@@ -43,7 +37,7 @@ import {
 } from './doctor/hook-checks.js';
 import {
   assessClaudeTree,
-  assessCodexTree,
+  assessAgentTree,
   assessDir,
   assessNode,
   gatherDir,
@@ -118,6 +112,11 @@ export const doctorCommand = defineCommand<DoctorOptions>({
     const resolution = resolveOrError(options.webapi, env);
     const instance = instanceEnvFacts(env);
     const hooks = await gatherHooks(options.settings ?? claudeSettingsFile(env));
+    const claudeRoot = providerById('claude-code').defaultRoots(env)[0]!;
+    // Every other agent's session folders (src/ingest/providers/): read and watched like Claude Code's.
+    const otherAgents = PROVIDERS.filter((p) => p.id !== 'claude-code').flatMap((p) =>
+      p.defaultRoots(env).map((root) => ({ id: p.id, name: p.name, root, setting: p.settings[0]! })),
+    );
     const hooksUrl = resolveOrError(undefined, hookEnv(hooks.commands[0]?.command ?? null, env));
     const [
       apiProbe,
@@ -127,7 +126,7 @@ export const doctorCommand = defineCommand<DoctorOptions>({
       configDir,
       dataDir,
       claude,
-      codex,
+      others,
       service,
       runs,
       newest,
@@ -138,11 +137,11 @@ export const doctorCommand = defineCommand<DoctorOptions>({
       gatherNode(env),
       gatherDir(paths.configDir),
       gatherDir(paths.dataDir, ['live', 'live/spool', 'objects']),
-      gatherTree(claudeProjectsDir(env)),
-      gatherTree(codexSessionsDir(env)),
+      gatherTree(claudeRoot),
+      Promise.all(otherAgents.map((a) => gatherTree(a.root))),
       gatherService(env),
       gatherHookRuns(hooks, env),
-      findNewestTranscript(claudeProjectsDir(env)),
+      findNewestTranscript(claudeRoot),
     ]);
     const stored: Session | null | undefined =
       newest && apiProbe?.ok
@@ -160,7 +159,7 @@ export const doctorCommand = defineCommand<DoctorOptions>({
         claude,
         apiProbe?.ok ? { url: apiProbe.url, importRoot: apiProbe.health.import.root } : null,
       ),
-      assessCodexTree(codex),
+      ...otherAgents.map((a, i) => assessAgentTree(a, others[i]!)),
       assessApi(resolution, apiProbe, startFix),
       ...assessHealth(apiProbe, packageVersion(), startFix),
       assessInstanceEnv(instance, instanceProbe, 'url' in resolution ? resolution.url : null, startFix),

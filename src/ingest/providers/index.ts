@@ -5,6 +5,7 @@
 import type { Env } from '../../config/paths.js';
 import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
+import { gemini } from './gemini/index.js';
 import type { AgentId, AgentProvider, FileIdentity, TranscriptPath } from './provider.js';
 
 export type { AgentId, AgentProvider, FileIdentity, TranscriptPath } from './provider.js';
@@ -13,7 +14,7 @@ export type { AgentId, AgentProvider, FileIdentity, TranscriptPath } from './pro
  * In the order a path is offered to them: the ones with narrow rules first, Claude Code last (it
  * takes any other `.jsonl`, as backfill of an arbitrary tree always has).
  */
-export const PROVIDERS: readonly AgentProvider[] = [codex, claudeCode];
+export const PROVIDERS: readonly AgentProvider[] = [gemini, codex, claudeCode];
 
 export function providerById(id: AgentId): AgentProvider {
   const found = PROVIDERS.find((p) => p.id === id);

@@ -60,6 +60,8 @@ interface ProviderBase {
    * `env` (`CODEX_HOME`, `GEMINI_CLI_HOME`); roots that do not exist are the caller's to skip.
    */
   defaultRoots(env: Env, platform?: NodeJS.Platform): string[];
+  /** The environment variables that move those roots (`HOME`, `CODEX_HOME`), for messages. */
+  settings: string[];
   /** What `path` is, when it is one of this agent's session files; null otherwise. */
   classify(path: string): TranscriptPath | null;
   /**

@@ -197,6 +197,10 @@ export function assessHealth(probe: Probe | null, cliVersion: string, restartFix
   return out;
 }
 
+/** `a`, `a and b`, `a, b and c`. */
+const listed = (items: string[]) =>
+  items.length > 2 ? `${items.slice(0, -1).join(', ')} and ${items.at(-1)}` : items.join(' and ');
+
 /**
  * Which transcript trees the server watches. Off is a warning for a server on this machine (its
  * sessions then come in only through the hooks and backfills); a shared instance elsewhere runs
@@ -206,7 +210,7 @@ export function assessWatch(w: Health['watch'] | undefined, url: string, restart
   const c = check('watch', 'api', 'watching');
   if (!w)
     return c.skip('the server does not say which transcript trees it watches (it is older than this CLI)');
-  const paths = w.trees.map((t) => t.path).join(' and ') || 'no transcript tree';
+  const paths = listed(w.trees.map((t) => t.path)) || 'no transcript tree';
   if (!w.enabled)
     return isLocalUrl(url)
       ? c.warn(
@@ -229,7 +233,7 @@ export function assessWatch(w: Health['watch'] | undefined, url: string, restart
         ? `${t.path} once it exists`
         : `${t.path} (starting, after the first import)`,
   );
-  return c.ok(`watching ${said.join(' and ')}`);
+  return c.ok(`watching ${listed(said)}`);
 }
 
 function assessImport(i: Health['import'], c: ReturnType<typeof check>): CheckResult {

@@ -170,10 +170,18 @@ export function assessClaudeTree(f: TreeFacts, server: ServerView | null): Check
   return c.ok(`${found}; the server at ${server.url} imports it and watches it (unless run with --no-watch)`);
 }
 
-export function assessCodexTree(f: TreeFacts): CheckResult {
-  const c = check('codex-tree', 'machine', 'Codex CLI');
+/**
+ * The session folder of an agent other than Claude Code (Codex CLI, Gemini CLI): read and watched
+ * when it is there, nothing to do when not. `setting` names the variable that moves it.
+ */
+export function assessAgentTree(
+  agent: { id: string; name: string; setting: string },
+  f: TreeFacts,
+): CheckResult {
+  const c = check(`${agent.id}-tree`, 'machine', agent.name);
   if (f.state === 'dir')
     return unreadableWarning(c, f) ?? c.ok(`${f.path}: read like Claude Code's transcripts and watched`);
-  if (f.state === 'not-a-dir') return c.warn(`${f.path} is not a directory`, 'move it aside (CODEX_HOME)');
-  return c.ok(`${f.path} does not exist (Codex CLI not used here; nothing to do)`);
+  if (f.state === 'not-a-dir')
+    return c.warn(`${f.path} is not a directory`, `move it aside (${agent.setting})`);
+  return c.ok(`${f.path} does not exist (${agent.name} not used here; nothing to do)`);
 }

@@ -25,6 +25,7 @@ const AGENT_FILE = /^agent-.*\.jsonl$/;
 export const claudeCode: AppendOnlyProvider = {
   id: 'claude-code',
   name: 'Claude Code',
+  settings: ['HOME'],
   storage: 'append-only',
   // The same place on every platform: `%USERPROFILE%\.claude\projects` on Windows.
   defaultRoots: (env) => [join(homeDir(env), '.claude', 'projects')],

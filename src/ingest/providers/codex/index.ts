@@ -15,6 +15,7 @@ const ROLLOUT = new RegExp(`^rollout-.+-(${UUID_PATTERN})\\.jsonl$`, 'i');
 export const codex: AppendOnlyProvider = {
   id: 'codex',
   name: 'Codex CLI',
+  settings: ['CODEX_HOME', 'HOME'],
   storage: 'append-only',
   defaultRoots: (env) => [codexSessionsDir(env)],
 
