@@ -3,6 +3,7 @@
  * (with the configured idle threshold and live window), primary model, event count, and the
  * tokens' cost at the configured prices.
  */
+import { summaryAgent } from '../core/agents.js';
 import { activeTimeMs, runtimeMs, type Segment } from '../core/active-time.js';
 import { sessionCost } from '../core/pricing.js';
 import { deriveStatus } from '../core/status.js';
@@ -35,6 +36,7 @@ export function toSession(row: SessionRow, settings: Settings, nowMs: number): S
     hostname: s.hostname,
     gitBranch: s.gitBranch,
     source: s.source,
+    agent: summaryAgent(s),
     // Hook events are recorded while a session runs: such a session is live, whoever ingested
     // its transcript first (a backfill or the first-start import may have seen it before).
     provenance: row.hookRecorded ? 'live' : s.provenance,

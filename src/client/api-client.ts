@@ -268,6 +268,8 @@ export interface SessionFilters {
   model?: string;
   hostname?: string;
   source?: string;
+  /** The agent that wrote the session: claude-code, codex, gemini, opencode. */
+  agent?: string;
   from?: string;
   to?: string;
 }
@@ -493,7 +495,7 @@ export class ApiClient {
   activity = (q: SessionFilters = {}) => this.get<Activity>('/api/activity', q as Query, SHAPES.activity);
   /** Counts over the sessions `q` selects; the attribute's own filter is ignored by the API. */
   facets = (
-    attribute: 'cwd' | 'model' | 'hostname' | 'source',
+    attribute: 'cwd' | 'model' | 'hostname' | 'source' | 'agent',
     q: SessionFilters & { idPrefix?: string; text?: string } = {},
   ) => this.get<Facets>(`/api/facets/${attribute}`, q as Query, SHAPES.facets);
   /** Tokens by model, and their cost, over the sessions `q` selects. */

@@ -148,6 +148,9 @@ export const summaryDocSchema = z.object({
   hostname: name().nullable(),
   gitBranch: name().nullable(),
   source: name(),
+  /** The agent that wrote the session (`claude-code`, `codex`, `gemini`, `opencode`: agents.ts).
+   *  Absent from summaries written before it was kept; agents.ts `summaryAgent` tells those. */
+  agent: name().optional(),
   provenance: z.enum(['live', 'backfilled']),
   version: name().nullable(),
   firstActivity: activityTimestamp.nullable(),

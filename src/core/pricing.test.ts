@@ -28,6 +28,22 @@ describe('pricing', () => {
       expect(priceOf(model, LIST_PRICES)).toBeNull();
   });
 
+  it('prices the Gemini models Google lists, and leaves the others unpriced', () => {
+    expect(priceOf('gemini-2.5-pro', LIST_PRICES)).toEqual({
+      input: 1.25,
+      output: 10,
+      cacheWrite: 1.25,
+      cacheRead: 0.125,
+    });
+    expect(priceOf('gemini-2.5-flash-lite', LIST_PRICES)?.output).toBe(0.4);
+    // A preview or a newer model is not priced from its family's name.
+    expect(priceOf('gemini-2.5-flash-preview-09-2025', LIST_PRICES)).toBeNull();
+    expect(priceOf('gemini-3-flash-preview', LIST_PRICES)).toBeNull();
+    const tokens = { input: 1_000_000, output: 100_000, cacheWrite: 0, cacheRead: 2_000_000 };
+    const cost = sessionCost(tokens, { 'gemini-2.5-pro': tokens }, ['gemini-2.5-pro'], LIST_PRICES);
+    expect(cost.usd).toBeCloseTo(1.25 + 1 + 0.25, 10);
+  });
+
   it('lets a price list name a prefix, the longest winning, an exact name before any', () => {
     const list: PriceList = {
       'gpt-5*': { input: 1, output: 2, cacheWrite: 1, cacheRead: 0.1 },

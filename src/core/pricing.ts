@@ -1,6 +1,6 @@
 /**
- * What a session's tokens cost, at per-model prices: Anthropic's list prices for the Claude models
- * they are known for, and whatever `config.json` gives under `prices` (settings.ts), which wins.
+ * What a session's tokens cost, at per-model prices: Anthropic's and Google's list prices for the
+ * Claude and Gemini models they are known for, and whatever `config.json` gives under `prices` (settings.ts), which wins.
  * A model without a price is said to be unpriced, never guessed: a new model's price cannot be
  * known from here, and a guess from its name (opus-4-8 priced as opus-4) would be a wrong figure
  * shown as a right one.
@@ -50,6 +50,18 @@ export const LIST_PRICES: PriceList = {
   'claude-3-opus': price(15, 75, 18.75, 1.5),
   'claude-3-sonnet': price(3, 15, 3.75, 0.3),
   'claude-3-haiku': price(0.25, 1.25, 0.3, 0.03),
+  /*
+   * Google's list prices for the Gemini API, standard tier, prompts up to 200k tokens (longer
+   * prompts cost more; not applied, like Anthropic's long-context rate): the Gemini Developer API
+   * pricing page, https://ai.google.dev/gemini-api/docs/pricing. Output includes thinking tokens.
+   * Gemini charges nothing extra to write its (implicit) cache, so a cache write is priced as
+   * input; cached tokens read are "context caching". Preview and other Gemini models are unpriced.
+   */
+  'gemini-3-pro-preview': price(2, 12, 2, 0.2),
+  'gemini-2.5-pro': price(1.25, 10, 1.25, 0.125),
+  'gemini-2.5-flash': price(0.3, 2.5, 0.3, 0.03),
+  'gemini-2.5-flash-lite': price(0.1, 0.4, 0.1, 0.01),
+  'gemini-2.0-flash': price(0.1, 0.4, 0.1, 0.025),
 };
 
 const SNAPSHOT = /^-\d{8}$/;

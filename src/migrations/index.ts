@@ -13,6 +13,8 @@ import { sessionAnnotations } from './011-session-annotations.js';
 import { sessionRollupColumns } from './012-session-rollup-columns.js';
 import { speakerSplitTimes } from './013-speaker-split-times.js';
 import { fullTextForm } from './014-full-text-form.js';
+import { sessionRollupAgent } from './015-session-rollup-agent.js';
+import { sessionsByAgent } from './016-sessions-by-agent.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -30,4 +32,6 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionRollupColumns,
   speakerSplitTimes,
   fullTextForm,
+  sessionRollupAgent,
+  sessionsByAgent,
 ];

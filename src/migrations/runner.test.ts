@@ -45,6 +45,9 @@ async function viewAnswers(s: Store) {
   };
 }
 
+/** The agent filter's index (never spelled: a new migration may move it). */
+const AGENT_INDEX = MIGRATIONS.find((m) => m.name === 'sessions-by-agent')!.version;
+
 describe('migration runner', () => {
   it('has view-only migrations numbered from 1 without gaps', () => {
     expect(MIGRATIONS.map((m) => m.version)).toEqual(versions(1, LATEST));
@@ -81,6 +84,24 @@ describe('migration runner', () => {
     await expect(store.views.dailyActivity('2025-01-01', '2025-01-02', {})).rejects.toBeInstanceOf(
       ViewMissingError,
     );
+  });
+
+  it('adds and removes the agent filter index alone: up, down, dry run', async () => {
+    const m = createMigrator(store);
+    await m.up({ to: AGENT_INDEX - 1 });
+    const dry = await m.up({ to: AGENT_INDEX, dryRun: true });
+    expect(dry.steps).toEqual([
+      expect.objectContaining({ version: AGENT_INDEX, name: 'sessions-by-agent', status: 'planned' }),
+    ]);
+    expect(await store.docs.get('_design/sessions-by-agent')).toBeNull();
+    await m.up({ to: AGENT_INDEX });
+    expect(await store.docs.get('_design/sessions-by-agent')).not.toBeNull();
+    // The filter answers with or without its index: the rollup holds the agent.
+    expect((await store.views.listSessions({ agent: 'codex' }, { limit: 5, offset: 0 })).total).toBe(0);
+    await m.down({ steps: 1 });
+    expect(await store.docs.get('_design/sessions-by-agent')).toBeNull();
+    expect((await m.status()).currentVersion).toBe(AGENT_INDEX - 1);
+    expect((await store.views.listSessions({ agent: 'codex' }, { limit: 5, offset: 0 })).total).toBe(0);
   });
 
   it('rejects impossible targets with a range error', async () => {

@@ -234,6 +234,7 @@ export const VIEW_NAMES = [
   'full_text',
   'daily_activity',
   'session_annotations',
+  'sessions_by_agent',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -246,6 +247,8 @@ export type ViewName = (typeof VIEW_NAMES)[number];
 export const VIEW_RESHAPES = {
   /** The rollup's list text, sort columns and token split, filled from the summaries. */
   session_rollup_columns: 'session_rollup',
+  /** The rollup's agent column, filled from the summaries (a summary without one: agents.ts). */
+  session_rollup_agent: 'session_rollup',
   /** Each turn's time as a number, and the index the turns across sessions are read down. */
   speaker_split_times: 'speaker_split',
   /** The search index's current form (see each engine's full-text view). */
@@ -263,6 +266,8 @@ export interface SessionFilter {
   model?: string;
   hostname?: string;
   source?: string;
+  /** The agent that wrote the session (`claude-code`, `codex`, `gemini`, `opencode`). */
+  agent?: string;
   /** ISO; sessions whose [first, last] activity overlaps [from, to]. */
   from?: string;
   to?: string;
@@ -465,7 +470,7 @@ export interface Views {
    * models counts once for each.
    */
   facets(
-    attribute: 'cwd' | 'model' | 'hostname' | 'source',
+    attribute: 'cwd' | 'model' | 'hostname' | 'source' | 'agent',
     filter?: SessionFilter,
   ): Promise<Array<{ value: string; sessions: number }>>;
   /** The tokens of the sessions `filter` selects, by model (most tokens first). */

@@ -191,7 +191,7 @@ describe('transcripts facets', () => {
   it('an unknown field is a usage error listing the fields (exit 2); the built CLI answers the same', async () => {
     const bad = await cli(['facets', 'colour']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('<field> must be cwd, model, host or source, got "colour"');
+    expect(bad.stderr).toContain('<field> must be cwd, model, host, source or agent, got "colour"');
     expect((await cli(['facets'])).code).toBe(2);
     const built = await runCli(['facets', 'model', '--json', '--webapi', s.url]);
     expect(built.code).toBe(0);

@@ -28,6 +28,8 @@ export interface paths {
           hostname?: string;
           /** @description exact recorder (`live`, `backfill`, …) */
           source?: string;
+          /** @description the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact) */
+          agent?: string;
           /** @description sessions whose activity overlaps [from, to]; ISO date or time */
           from?: string;
           /** @description end of the range (a bare date means the end of that UTC day) */
@@ -628,6 +630,8 @@ export interface paths {
           hostname?: string;
           /** @description exact recorder (`live`, `backfill`, …) */
           source?: string;
+          /** @description the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact) */
+          agent?: string;
           /** @description turns at or after this time; ISO date or time */
           from?: string;
           /** @description turns at or before this time (a bare date means the end of that UTC day) */
@@ -706,6 +710,8 @@ export interface paths {
           hostname?: string;
           /** @description exact recorder (`live`, `backfill`, …) */
           source?: string;
+          /** @description the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact) */
+          agent?: string;
           /** @description sessions whose activity overlaps [from, to]; ISO date or time */
           from?: string;
           /** @description end of the range (a bare date means the end of that UTC day) */
@@ -774,6 +780,8 @@ export interface paths {
           hostname?: string;
           /** @description exact recorder (`live`, `backfill`, …) */
           source?: string;
+          /** @description the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact) */
+          agent?: string;
           /** @description sessions whose activity overlaps [from, to]; ISO date or time */
           from?: string;
           /** @description end of the range (a bare date means the end of that UTC day) */
@@ -847,6 +855,8 @@ export interface paths {
           hostname?: string;
           /** @description exact recorder (`live`, `backfill`, …) */
           source?: string;
+          /** @description the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact) */
+          agent?: string;
           /** @description sessions whose activity overlaps [from, to]; ISO date or time */
           from?: string;
           /** @description end of the range (a bare date means the end of that UTC day) */
@@ -864,7 +874,7 @@ export interface paths {
         };
         header?: never;
         path: {
-          attribute: 'cwd' | 'model' | 'hostname' | 'source';
+          attribute: 'cwd' | 'model' | 'hostname' | 'source' | 'agent';
         };
         cookie?: never;
       };
@@ -932,6 +942,8 @@ export interface paths {
           hostname?: string;
           /** @description exact recorder (`live`, `backfill`, …) */
           source?: string;
+          /** @description the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact) */
+          agent?: string;
           /** @description sessions whose activity overlaps [from, to]; ISO date or time */
           from?: string;
           /** @description end of the range (a bare date means the end of that UTC day) */
@@ -1690,6 +1702,8 @@ export interface paths {
           hostname?: string;
           /** @description exact recorder (`live`, `backfill`, …) */
           source?: string;
+          /** @description the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact) */
+          agent?: string;
           /** @description sessions whose activity overlaps [from, to]; ISO date or time */
           from?: string;
           /** @description end of the range (a bare date means the end of that UTC day) */
@@ -2813,6 +2827,8 @@ export interface components {
       /** @enum {string} */
       provenance: 'live' | 'backfilled';
       version: string | null;
+      /** @description The agent that wrote the session: `claude-code`, `codex`, `gemini`, `opencode` (the `agent` filter) */
+      agent: string;
       model: string | null;
       /** @enum {string} */
       status: 'running' | 'abandoned' | 'ended';
@@ -3096,7 +3112,7 @@ export interface components {
     };
     Facets: {
       /** @enum {string} */
-      attribute: 'cwd' | 'model' | 'hostname' | 'source';
+      attribute: 'cwd' | 'model' | 'hostname' | 'source' | 'agent';
       values: {
         value: string;
         sessions: number;

@@ -96,6 +96,10 @@ export const filterQueryShape = {
   model: filterString('model', 'exact model name (any model the session used)'),
   hostname: filterString('hostname', 'exact host name'),
   source: filterString('source', 'exact recorder (`live`, `backfill`, …)'),
+  agent: filterString(
+    'agent',
+    'the agent that wrote the session: `claude-code`, `codex`, `gemini` or `opencode` (exact)',
+  ),
   from: isoParam('from', 'sessions whose activity overlaps [from, to]; ISO date or time'),
   to: isoParam('to', 'end of the range (a bare date means the end of that UTC day)'),
 };
@@ -158,6 +162,7 @@ export function sessionFilter(q: { [K in keyof typeof filterQueryShape]?: string
     model: q.model,
     hostname: q.hostname,
     source: q.source,
+    agent: q.agent,
     from: isoBound(q.from, false),
     to: isoBound(q.to, true),
   };

@@ -72,7 +72,7 @@ export const activitySchema = z
   .openapi('Activity');
 export type Activity = z.infer<typeof activitySchema>;
 
-export const facetAttributes = ['cwd', 'model', 'hostname', 'source'] as const;
+export const facetAttributes = ['cwd', 'model', 'hostname', 'source', 'agent'] as const;
 
 export const facetsSchema = z
   .object({

@@ -40,6 +40,10 @@ export const sessionSchema = z
       provenance: true,
       version: true,
     }).shape,
+    agent: z.string().openapi({
+      description:
+        'The agent that wrote the session: `claude-code`, `codex`, `gemini`, `opencode` (the `agent` filter)',
+    }),
     /** The main model: the one that wrote most of the main conversation (`models` comes in that order). */
     model: z.string().nullable(),
     status: sessionStatusSchema,

@@ -1,7 +1,7 @@
 /**
  * `transcripts facets <field>`: the values the UI's filter pickers offer for one session attribute
  * (GET /api/facets/{attribute}), each with how many of the sessions the filters select have it —
- * what to give `sessions --model`, `--host`, `--cwd` or `--source`.
+ * what to give `sessions --model`, `--host`, `--cwd`, `--source` or `--agent`.
  */
 import type { Facets, SessionFilters } from '../../client/api-client.js';
 import { defineCommand } from '../command.js';
@@ -27,6 +27,7 @@ const FIELDS: Record<string, Attribute> = {
   host: 'hostname',
   hostname: 'hostname',
   source: 'source',
+  agent: 'agent',
 };
 
 export interface FacetsOptions {
@@ -42,7 +43,7 @@ export const facetsCommand = defineCommand<FacetsOptions>({
   summary: "List a filter's values with their session counts (the UI's filter pickers)",
   description:
     'Every value of one session attribute, with how many sessions have it, most common first: cwd, model, ' +
-    'host (hostname) or source, the values `transcripts sessions --cwd/--model/--host/--source` (and search ' +
+    'host (hostname), source or agent, the values `transcripts sessions --cwd/--model/--host/--source/--agent` (and search ' +
     "and activity) take. Counts are over the sessions the filters select, the field's own filter aside " +
     '(`facets model --host laptop --model x` still lists every model used on laptop); a session with ' +
     'several models counts once for each. --json prints the API answer (GET /api/facets/{attribute}: ' +
@@ -52,12 +53,12 @@ export const facetsCommand = defineCommand<FacetsOptions>({
     'transcripts facets model --host laptop --from 2025-07-01',
     'transcripts facets host --json | jq -r ".values[].value"',
   ],
-  args: [{ name: '<field>', description: 'cwd, model, host or source' }],
+  args: [{ name: '<field>', description: 'cwd, model, host, source or agent' }],
   options: [...filterOptions, textOption, jsonOption, webapiOption],
   parse(raw, args) {
     const field = (args[0] ?? '').trim();
     const attribute = FIELDS[field];
-    if (!attribute) throw new UsageError(`<field> must be cwd, model, host or source, got "${field}"`);
+    if (!attribute) throw new UsageError(`<field> must be cwd, model, host, source or agent, got "${field}"`);
     return {
       attribute,
       filters: parseFilters(raw),

@@ -9,6 +9,7 @@ import { toTokenUsage } from '../usage.js';
 import { parseTimestamp } from '../active-time.js';
 import { capText, cutString, safeStringify } from './caps.js';
 import { isCodexRecord, projectCodexRecord } from './codex-record.js';
+import { isOpenCodeRecord, projectOpenCodeRecord } from './opencode-record.js';
 import { emptyParts, isRecord, readContent, str, type ContentParts } from './content-blocks.js';
 
 export interface EntryPosition {
@@ -172,7 +173,11 @@ export function projectLine(bytes: Buffer, at: EntryPosition): ProjectedLine {
   }
   if (!isRecord(parsed)) return malformed(bytes, pos, `not a JSON object: ${describeJson(parsed)}`);
   try {
-    const entry = isCodexRecord(parsed) ? projectCodexRecord(parsed, pos) : projectRecord(parsed, pos);
+    const entry = isCodexRecord(parsed)
+      ? projectCodexRecord(parsed, pos)
+      : isOpenCodeRecord(parsed)
+        ? projectOpenCodeRecord(parsed, pos)
+        : projectRecord(parsed, pos);
     return { entry, record: parsed };
   } catch (err) {
     // Only reachable on input no transcript has (e.g. a stack overflow); keep the line anyway.

@@ -175,6 +175,37 @@ export function describeSessionViews(options: ContractOptions): void {
       expect(await ids({ cwd: '/work/alpha' }, 1, 1)).toEqual({ total: 2, ids: ['sess-a'] });
     });
 
+    it('filters by agent, an older summary counting as Codex or Claude Code by its models', async () => {
+      await materializeAll(store());
+      const span = (day: string): [string, string] => [`${day}T08:00:00.000Z`, `${day}T09:00:00.000Z`];
+      await putDocs(store(), [
+        summaryDoc('mix-claude', { span: span('2025-04-01'), models: ['claude-sonnet-4-5'] }),
+        summaryDoc('mix-codex-old', { span: span('2025-04-02'), models: ['gpt-5-codex'] }),
+        summaryDoc('mix-codex', { span: span('2025-04-03'), agent: 'codex', models: ['gpt-5'] }),
+        summaryDoc('mix-gemini', { span: span('2025-04-04'), agent: 'gemini', models: ['gemini-2.5-pro'] }),
+        summaryDoc('mix-opencode', {
+          span: span('2025-04-05'),
+          agent: 'opencode',
+          models: ['gemini-2.5-pro'],
+        }),
+      ]);
+      expect((await ids({ agent: 'codex' })).ids).toEqual(['mix-codex', 'mix-codex-old']);
+      expect((await ids({ agent: 'claude-code' })).ids).toEqual(['mix-claude']);
+      expect((await ids({ agent: 'gemini' })).ids).toEqual(['mix-gemini']);
+      expect((await ids({ agent: 'opencode', model: 'gemini-2.5-pro' })).ids).toEqual(['mix-opencode']);
+      expect((await ids({ agent: 'gemini-cli' })).ids).toEqual([]);
+      expect(await store().views.facets('agent', { agent: 'gemini' })).toEqual([
+        { value: 'codex', sessions: 2 },
+        { value: 'claude-code', sessions: 1 },
+        { value: 'gemini', sessions: 1 },
+        { value: 'opencode', sessions: 1 },
+      ]);
+      expect(await store().views.facets('model', { agent: 'codex' })).toEqual([
+        { value: 'gpt-5', sessions: 1 },
+        { value: 'gpt-5-codex', sessions: 1 },
+      ]);
+    });
+
     it('filters by project: every directory whose last segment is the name, exactly', async () => {
       await materializeAll(store());
       const span = (day: string): [string, string] => [`${day}T08:00:00.000Z`, `${day}T09:00:00.000Z`];

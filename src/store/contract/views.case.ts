@@ -116,6 +116,7 @@ function describeViewLifecycle(options: ContractOptions): void {
         { model: 'claude-opus-4' },
         { hostname: 'h1' },
         { source: 'live' },
+        { agent: 'codex' },
         { from: '2025-03-02T00:00:00Z' },
       ];
       const page = { limit: 50, offset: 0 };
@@ -126,6 +127,7 @@ function describeViewLifecycle(options: ContractOptions): void {
         'sessions_by_hostname',
         'sessions_by_source',
         'sessions_by_time',
+        'sessions_by_agent',
       ] as const) {
         await store().views.drop(name);
       }

@@ -305,7 +305,7 @@ export class SqliteViews implements Views, DocWriteObserver {
   }
 
   async facets(
-    attribute: 'cwd' | 'model' | 'hostname' | 'source',
+    attribute: 'cwd' | 'model' | 'hostname' | 'source' | 'agent',
     filter: SessionFilter = {},
   ): Promise<Array<{ value: string; sessions: number }>> {
     this.#require('session_rollup');

@@ -10,6 +10,7 @@ export interface FilterValues {
   project?: string;
   hostname?: string;
   source?: string;
+  agent?: string;
   /** Matches when any of a session's models equals it. */
   model?: string;
   /** Overlap of [first, last] activity with [fromMs, toMs]; either bound may be open. */
@@ -59,6 +60,7 @@ export function filterValues(filter: SessionFilter): FilterValues {
   if (given(filter.project)) out.project = filter.project;
   if (given(filter.hostname)) out.hostname = filter.hostname;
   if (given(filter.source)) out.source = filter.source;
+  if (given(filter.agent)) out.agent = filter.agent;
   if (given(filter.model)) out.model = filter.model;
   if (given(filter.from)) out.fromMs = isoMs(filter.from, 'from');
   // A bare date as upper bound means the whole day, as a person reading "to 2025-07-01" expects.

@@ -3,6 +3,7 @@
  * accepts any JSON, and a malformed summary must not abort the write that carries it.
  */
 import { mergeActivity, parseTimestamp, type Segment } from '../../core/active-time.js';
+import { summaryAgent } from '../../core/agents.js';
 import type { EventStats } from './event-stats.js';
 
 export interface SummaryFields {
@@ -11,6 +12,8 @@ export interface SummaryFields {
   project: string | null;
   hostname: string | null;
   source: string | null;
+  /** The agent (agents.ts `summaryAgent`: an older summary's is told from its models). */
+  agent: string;
   models: string[];
   firstMs: number | null;
   lastMs: number | null;
@@ -38,6 +41,7 @@ export function summaryFields(doc: Record<string, unknown>): SummaryFields {
     project: str(doc.project),
     hostname: str(doc.hostname),
     source: str(doc.source),
+    agent: summaryAgent(doc),
     models: [...new Set(models)],
     firstMs: parseTimestamp(doc.firstActivity),
     lastMs: parseTimestamp(doc.lastActivity),

@@ -12,7 +12,7 @@ import {
   type ViewReshape,
 } from '../contract.js';
 
-export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source'] as const;
+export const FACET_ATTRIBUTES = ['cwd', 'model', 'hostname', 'source', 'agent'] as const;
 export type FacetAttribute = (typeof FACET_ATTRIBUTES)[number];
 
 export function isViewName(name: string): name is ViewName {

@@ -96,7 +96,9 @@ export function projectDirs(name: string, cwds: readonly FacetValue[]): string[]
     .map((v) => v.value);
 }
 
-export type FacetLists = Partial<Record<'cwd' | 'model' | 'hostname' | 'source', readonly FacetValue[]>>;
+export type FacetLists = Partial<
+  Record<'cwd' | 'model' | 'hostname' | 'source' | 'agent', readonly FacetValue[]>
+>;
 
 export interface ResolvedFilters {
   /** A project name as the API matches it (every directory whose last segment it is). */
@@ -105,6 +107,7 @@ export interface ResolvedFilters {
   model?: string;
   hostname?: string;
   source?: string;
+  agent?: string;
   from?: string;
   to?: string;
 }
@@ -123,6 +126,7 @@ export function resolveOmniboxFilters(
     model?: string;
     hostname?: string;
     source?: string;
+    agent?: string;
     from?: string;
     to?: string;
   },
@@ -133,7 +137,7 @@ export function resolveOmniboxFilters(
   const problems: string[] = [];
   const also = (alternatives: string[]) =>
     alternatives.length ? ` (also ${alternatives.slice(0, 3).join(', ')})` : '';
-  const one = (attr: 'cwd' | 'model' | 'hostname' | 'source', value: string, label: string) => {
+  const one = (attr: 'cwd' | 'model' | 'hostname' | 'source' | 'agent', value: string, label: string) => {
     const values = facets[attr];
     if (!values) {
       filters[attr] = value;
@@ -188,6 +192,7 @@ export function resolveOmniboxFilters(
   if (typed.model) one('model', typed.model, 'model');
   if (typed.hostname) one('hostname', typed.hostname, 'host');
   if (typed.source) one('source', typed.source, 'source');
+  if (typed.agent) one('agent', typed.agent, 'agent');
   if (typed.from) filters.from = typed.from;
   if (typed.to) filters.to = typed.to;
   return { filters, notes, problems };

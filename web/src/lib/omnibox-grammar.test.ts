@@ -47,6 +47,10 @@ describe('omnibox: operators', () => {
       source: 'backfill',
     });
   });
+  it('reads agent:, and writes it back', () => {
+    expect(query('agent:gemini refactor').filters).toEqual({ agent: 'gemini' });
+    expect(formatFilters({ agent: 'claude-code', model: 'opus' })).toBe('model:opus agent:claude-code');
+  });
   it('accepts aliases, any case, and quoted values', () => {
     expect(query('HOSTNAME:box Project:"my app" cwd:/tmp/x').filters).toEqual({
       hostname: 'box',

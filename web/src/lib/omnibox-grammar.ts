@@ -4,7 +4,7 @@
  *
  * - `>command arg` — a command: `>list`, `>calendar [2026-03]`, `>turns [you|claude|both]`,
  *   `>search words`, `>open <id>`, `>shortcuts`. A unique prefix is enough (`>cal`).
- * - `project:x`, `host:x` (or `hostname:`), `model:x`, `source:x`, `cwd:/path`, `id:prefix` —
+ * - `project:x`, `host:x` (or `hostname:`), `model:x`, `source:x`, `agent:x`, `cwd:/path`, `id:prefix` —
  *   filters; values may be quoted (`project:"my app"`).
  * - `is:starred`, `tag:x` (repeatable: every tag must be on the session), `has:note` — what people
  *   marked on sessions.
@@ -16,7 +16,7 @@
  */
 import { matchDatePhrase, type DayRange } from './date-phrases.js';
 
-export type FilterKey = 'project' | 'cwd' | 'hostname' | 'model' | 'source';
+export type FilterKey = 'project' | 'cwd' | 'hostname' | 'model' | 'source' | 'agent';
 
 export interface OmniboxFilters {
   project?: string;
@@ -24,6 +24,8 @@ export interface OmniboxFilters {
   hostname?: string;
   model?: string;
   source?: string;
+  /** The agent that wrote the session: claude-code, codex, gemini, opencode. */
+  agent?: string;
   from?: string;
   to?: string;
   /** `is:starred`. */
@@ -102,6 +104,7 @@ const OPERATORS: Record<string, FilterKey | 'id' | 'is' | 'has' | 'tag'> = {
   model: 'model',
   source: 'source',
   src: 'source',
+  agent: 'agent',
   id: 'id',
 };
 
@@ -320,6 +323,7 @@ export function formatFilters(filters: OmniboxFilters & { text?: string; idPrefi
   if (filters.hostname) parts.push(`host:${quote(filters.hostname)}`);
   if (filters.model) parts.push(`model:${quote(filters.model)}`);
   if (filters.source) parts.push(`source:${quote(filters.source)}`);
+  if (filters.agent) parts.push(`agent:${quote(filters.agent)}`);
   if (filters.idPrefix) parts.push(`id:${filters.idPrefix}`);
   if (filters.starred) parts.push('is:starred');
   for (const t of filters.tags ?? []) parts.push(`tag:${t}`);

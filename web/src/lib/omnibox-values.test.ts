@@ -23,6 +23,7 @@ describe('operatorAtEnd', () => {
     expect(operatorAtEnd('project:"my app"')).toBeNull();
     expect(operatorAtEnd('tag:x')).toBeNull();
     expect(operatorAtEnd('id:5c03')).toBeNull();
+    expect(operatorAtEnd('agent:gem')).toEqual({ key: 'agent', op: 'agent', partial: 'gem', start: 0 });
     expect(operatorAtEnd('http://x')).toBeNull();
     expect(operatorAtEnd('deploy')).toBeNull();
     expect(operatorAtEnd('')).toBeNull();

@@ -1,12 +1,12 @@
 /**
- * Value suggestions after an omnibox operator (`cwd:`, `model:`, `host:`, `source:`,
+ * Value suggestions after an omnibox operator (`cwd:`, `model:`, `host:`, `source:`, `agent:`,
  * `project:`): which operator the input ends in, the facet values that loosely match what is
  * typed after it (substring, case aside), and the input with one of them put in. Pure, so the
  * matching is unit-tested (omnibox-values.test.ts); Omnibox.tsx fetches the facets and renders.
  */
 import type { FacetValue } from './facet-match.js';
 
-export type ValueOperator = 'cwd' | 'model' | 'hostname' | 'source' | 'project';
+export type ValueOperator = 'cwd' | 'model' | 'hostname' | 'source' | 'agent' | 'project';
 
 const VALUE_OPERATORS: Record<string, ValueOperator> = {
   cwd: 'cwd',
@@ -16,6 +16,7 @@ const VALUE_OPERATORS: Record<string, ValueOperator> = {
   hostname: 'hostname',
   source: 'source',
   src: 'source',
+  agent: 'agent',
   project: 'project',
   proj: 'project',
 };

@@ -62,6 +62,7 @@ export const filterShape = {
   model: text(),
   hostname: text(),
   source: text(),
+  agent: text(),
   from: day(),
   to: day(),
 };
@@ -194,9 +195,9 @@ export type SessionSearch = z.infer<typeof sessionSearchSchema>;
 
 export type SessionFilters = Pick<
   SessionListSearch,
-  'cwd' | 'project' | 'model' | 'hostname' | 'source' | 'from' | 'to'
+  'cwd' | 'project' | 'model' | 'hostname' | 'source' | 'agent' | 'from' | 'to'
 >;
-export const filterKeys = ['cwd', 'project', 'model', 'hostname', 'source', 'from', 'to'] as const;
+export const filterKeys = ['cwd', 'project', 'model', 'hostname', 'source', 'agent', 'from', 'to'] as const;
 
 /** Only the API filters of a search object, without undefined values (stable query keys). */
 export function pickFilters(search: Partial<Record<string, unknown>>): SessionFilters {
@@ -222,6 +223,7 @@ const CHIP_LABELS: Record<FilterKey, string> = {
   model: 'model',
   hostname: 'host',
   source: 'source',
+  agent: 'agent',
   from: 'from',
   to: 'to',
   idPrefix: 'id',
@@ -242,6 +244,7 @@ export function filterChips(search: Partial<SessionListSearch>): FilterChip[] {
     'model',
     'hostname',
     'source',
+    'agent',
     'from',
     'to',
     'starred',

@@ -128,7 +128,7 @@ export const idPrefixQueryOptions = (prefix: string, limit = 10) =>
       ),
   });
 
-export type FacetAttribute = 'cwd' | 'model' | 'hostname' | 'source';
+export type FacetAttribute = 'cwd' | 'model' | 'hostname' | 'source' | 'agent';
 
 /**
  * One attribute's values with session counts, over the sessions `filters` select (the API ignores

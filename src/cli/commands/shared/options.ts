@@ -82,6 +82,11 @@ export const filterOptions: OptionSpec[] = [
     apiParams: ['source'],
   },
   {
+    flags: '--agent <id>',
+    description: 'only sessions of this agent: claude-code, codex, gemini or opencode',
+    apiParams: ['agent'],
+  },
+  {
     flags: '--from <iso>',
     description: 'only sessions active on or after this date or time',
     apiParams: ['from'],
@@ -140,6 +145,7 @@ export function parseFilters(raw: Record<string, unknown>): SessionFilters {
     model: parseText(raw.model, '--model'),
     hostname: parseText(raw.host, '--host'),
     source: parseText(raw.source, '--source'),
+    agent: parseText(raw.agent, '--agent'),
     from: checkIsoOption(raw.from, '--from'),
     to: checkIsoOption(raw.to, '--to'),
   };

@@ -29,7 +29,7 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
   };
   let needsRollup = false;
 
-  for (const column of ['cwd', 'project', 'hostname', 'source'] as const) {
+  for (const column of ['cwd', 'project', 'hostname', 'source', 'agent'] as const) {
     const value = f[column];
     if (value === undefined) continue;
     where.push(`r.${column} = ${param(value)}`);

@@ -42,7 +42,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   runtime_ms bigint,
   tokens bigint,
   entries bigint,
-  token_split text NOT NULL DEFAULT '[]'
+  token_split text NOT NULL DEFAULT '[]',
+  agent text COLLATE "C"
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id text COLLATE "C" NOT NULL,
@@ -61,13 +62,22 @@ CREATE TABLE IF NOT EXISTS session_event_stats (
 );
 `;
 
-/** Columns derived from the summary that rollups made by earlier versions lack (see reshape). */
-const DERIVED_COLUMNS = {
-  list_text: `text COLLATE "C" NOT NULL DEFAULT ''`,
-  runtime_ms: 'bigint',
-  tokens: 'bigint',
-  entries: 'bigint',
-  token_split: `text NOT NULL DEFAULT '[]'`,
+/**
+ * Columns derived from the summary that rollups made by earlier versions lack, by the reshape
+ * (migration) that adds them (see reshape), with each one's array type for the fill.
+ */
+const DERIVED_COLUMNS: Record<
+  'session_rollup_columns' | 'session_rollup_agent',
+  Record<string, { type: string; array: string }>
+> = {
+  session_rollup_columns: {
+    list_text: { type: `text COLLATE "C" NOT NULL DEFAULT ''`, array: 'text[]' },
+    runtime_ms: { type: 'bigint', array: 'bigint[]' },
+    tokens: { type: 'bigint', array: 'bigint[]' },
+    entries: { type: 'bigint', array: 'bigint[]' },
+    token_split: { type: `text NOT NULL DEFAULT '[]'`, array: 'text[]' },
+  },
+  session_rollup_agent: { agent: { type: 'text COLLATE "C"', array: 'text[]' } },
 };
 
 const SQL = {
@@ -91,16 +101,17 @@ const SQL = {
   writeRollup: `INSERT INTO session_rollup
       (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
        hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries,
-       token_split)
+       token_split, agent)
     SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
       $7::bigint[], $8::bigint[], $9::boolean[], $10::text[], $11::text[], $12::int[], $13::text[],
-      $14::text[], $15::bigint[], $16::bigint[], $17::bigint[], $18::text[])
+      $14::text[], $15::bigint[], $16::bigint[], $17::bigint[], $18::text[], $19::text[])
     ON CONFLICT (session_id) DO UPDATE SET summary_id = excluded.summary_id, cwd = excluded.cwd,
       project = excluded.project, hostname = excluded.hostname, source = excluded.source,
       first_ms = excluded.first_ms, last_ms = excluded.last_ms, hook_recorded = excluded.hook_recorded,
       ended_at = excluded.ended_at, end_reason = excluded.end_reason, event_count = excluded.event_count,
       activity = excluded.activity, list_text = excluded.list_text, runtime_ms = excluded.runtime_ms,
-      tokens = excluded.tokens, entries = excluded.entries, token_split = excluded.token_split`,
+      tokens = excluded.tokens, entries = excluded.entries, token_split = excluded.token_split,
+      agent = excluded.agent`,
   insertModels: `INSERT INTO session_models (session_id, model)
     SELECT * FROM unnest($1::text[], $2::text[]) ON CONFLICT DO NOTHING`,
   sessions: `SELECT DISTINCT session_id FROM docs WHERE type IN ('summary', 'event') AND NOT deleted`,
@@ -143,27 +154,39 @@ export class SessionRollupView implements PostgresView {
   }
 
   /**
-   * `session_rollup_columns`. A rollup made before the list's text filter lacks `list_text`, one
-   * made before the list's sorts their columns, and one made before the totals `token_split`: up
-   * adds the missing ones and fills every derived column from each session's summary and activity
-   * (the columns' presence is the mark); down drops them.
+   * `session_rollup_columns`: a rollup made before the list's text filter lacks `list_text`, one
+   * made before the list's sorts their columns, and one made before the totals `token_split`;
+   * `session_rollup_agent`: one made before the agent filter lacks `agent`. Up adds the reshape's
+   * missing columns and fills every derived column there is from each session's summary and
+   * activity (the columns' presence is the mark); down drops the reshape's columns.
    */
-  async reshape(q: Queryable, _reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+  async reshape(q: Queryable, reshape: ViewReshape, direction: 'up' | 'down'): Promise<void> {
+    const own = DERIVED_COLUMNS[reshape as keyof typeof DERIVED_COLUMNS];
     if (direction === 'down') {
-      for (const name of Object.keys(DERIVED_COLUMNS))
+      for (const name of Object.keys(own))
         await q.query(`ALTER TABLE session_rollup DROP COLUMN IF EXISTS ${name}`);
       return;
     }
-    const { rows: has } = await q.query<{ column_name: string }>(
-      `SELECT column_name FROM information_schema.columns
-      WHERE table_schema = current_schema() AND table_name = 'session_rollup'`,
-    );
-    const missing = Object.entries(DERIVED_COLUMNS).filter(
-      ([name]) => !has.some((c) => c.column_name === name),
-    );
+    const columnNames = async () =>
+      (
+        await q.query<{ column_name: string }>(
+          `SELECT column_name FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = 'session_rollup'`,
+        )
+      ).rows.map((c) => c.column_name);
+    const had = await columnNames();
+    const missing = Object.entries(own).filter(([name]) => !had.includes(name));
     if (missing.length === 0) return;
-    for (const [name, type] of missing)
+    for (const [name, { type }] of missing)
       await q.query(`ALTER TABLE session_rollup ADD COLUMN ${name} ${type}`);
+    const present = await columnNames();
+    const filled = Object.values(DERIVED_COLUMNS)
+      .flatMap((c) => Object.entries(c))
+      .filter(([name]) => present.includes(name));
+    const update = `UPDATE session_rollup r SET ${filled.map(([n]) => `${n} = u.${n}`).join(', ')}
+      FROM unnest($1::text[], ${filled.map(([, c], i) => `$${i + 2}::${c.array}`).join(', ')})
+        AS u(session_id, ${filled.map(([n]) => n).join(', ')})
+      WHERE r.session_id = u.session_id`;
     // In pages by session id: summaries of a large history do not all fit in memory at once.
     let after = '';
     for (;;) {
@@ -174,23 +197,20 @@ export class SessionRollupView implements PostgresView {
         [after, BUILD_SESSIONS],
       );
       if (rows.length === 0) break;
-      const docs = rows.map((r) => JSON.parse(r.body) as Record<string, unknown>);
-      const values = rows.map((r, i) => sortValues(docs[i]!, JSON.parse(r.activity) as Segment[]));
-      await q.query(
-        `UPDATE session_rollup r SET list_text = u.text, runtime_ms = u.runtime_ms, tokens = u.tokens,
-          entries = u.entries, token_split = u.token_split
-        FROM unnest($1::text[], $2::text[], $3::bigint[], $4::bigint[], $5::bigint[], $6::text[])
-          AS u(session_id, text, runtime_ms, tokens, entries, token_split)
-        WHERE r.session_id = u.session_id`,
-        [
-          rows.map((r) => r.session_id),
-          rows.map((r, i) => pgText(listText(summaryFields(docs[i]!), r.session_id))),
-          values.map((v) => v.runtimeMs),
-          values.map((v) => v.tokens),
-          values.map((v) => v.entries),
-          docs.map((d) => tokenSplitJson(d)),
-        ],
-      );
+      const values = rows.map((r): Record<string, unknown> => {
+        const doc = JSON.parse(r.body) as Record<string, unknown>;
+        const fields = summaryFields(doc);
+        const sorted = sortValues(doc, JSON.parse(r.activity) as Segment[]);
+        return {
+          list_text: pgText(listText(fields, r.session_id)),
+          runtime_ms: sorted.runtimeMs,
+          tokens: sorted.tokens,
+          entries: sorted.entries,
+          token_split: tokenSplitJson(doc),
+          agent: pgText(fields.agent),
+        };
+      });
+      await q.query(update, [rows.map((r) => r.session_id), ...filled.map(([n]) => values.map((v) => v[n]))]);
       after = rows.at(-1)!.session_id;
     }
   }
@@ -322,7 +342,7 @@ class Batch implements RollupBatch {
     if (gone.length > 0) await this.#q.query(SQL.deleteRollup, [gone]);
     for (const id of gone) this.refreshed.set(id, null);
 
-    const cols: unknown[][] = Array.from({ length: 18 }, () => []);
+    const cols: unknown[][] = Array.from({ length: 19 }, () => []);
     const models: [string[], string[]] = [[], []];
     for (const [sessionId, summary] of summaries) {
       const doc = JSON.parse(summary.body) as Record<string, unknown>;
@@ -349,6 +369,7 @@ class Batch implements RollupBatch {
         sorted.tokens,
         sorted.entries,
         tokenSplitJson(doc),
+        pgText(fields.agent),
       ];
       row.forEach((v, i) => cols[i]!.push(v));
       for (const model of fields.models) {

@@ -1,5 +1,5 @@
 /**
- * The filter views (`sessions_by_cwd`, `_by_model`, `_by_hostname`, `_by_source`, `_by_time`) are
+ * The filter views (`sessions_by_cwd`, `_by_model`, `_by_hostname`, `_by_source`, `_by_time`, `_by_agent`) are
  * only indexes over the rollup tables: every session query works without them, just by scanning
  * the rollup. Each index ends in the list order (last activity, newest first) so a filtered page
  * is read in order without sorting.
@@ -14,6 +14,7 @@ const INDEXES = {
   sessions_by_hostname: 'session_rollup (hostname, last_ms DESC, session_id)',
   sessions_by_source: 'session_rollup (source, last_ms DESC, session_id)',
   sessions_by_time: 'session_rollup (last_ms DESC, session_id)',
+  sessions_by_agent: 'session_rollup (agent, last_ms DESC, session_id)',
 } as const;
 
 export type FilterIndexName = keyof typeof INDEXES;

@@ -22,7 +22,7 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
   const params: Record<string, string | number> = {};
   let needsRollup = false;
 
-  for (const column of ['cwd', 'project', 'hostname', 'source'] as const) {
+  for (const column of ['cwd', 'project', 'hostname', 'source', 'agent'] as const) {
     const value = f[column];
     if (value === undefined) continue;
     where.push(`r.${column} = @f_${column}`);

@@ -36,7 +36,8 @@ CREATE TABLE IF NOT EXISTS session_rollup (
   runtime_ms INTEGER,
   tokens INTEGER,
   entries INTEGER,
-  token_split TEXT NOT NULL DEFAULT '[]'
+  token_split TEXT NOT NULL DEFAULT '[]',
+  agent TEXT
 );
 CREATE TABLE IF NOT EXISTS session_models (
   session_id TEXT NOT NULL,
@@ -55,13 +56,19 @@ CREATE TABLE IF NOT EXISTS session_event_stats (
 );
 `;
 
-/** Columns derived from the summary that rollups made by earlier versions lack (see reshape). */
-const DERIVED_COLUMNS = {
-  list_text: "TEXT NOT NULL DEFAULT ''",
-  runtime_ms: 'INTEGER',
-  tokens: 'INTEGER',
-  entries: 'INTEGER',
-  token_split: "TEXT NOT NULL DEFAULT '[]'",
+/**
+ * Columns derived from the summary that rollups made by earlier versions lack, by the reshape
+ * (migration) that adds them (see reshape).
+ */
+const DERIVED_COLUMNS: Record<'session_rollup_columns' | 'session_rollup_agent', Record<string, string>> = {
+  session_rollup_columns: {
+    list_text: "TEXT NOT NULL DEFAULT ''",
+    runtime_ms: 'INTEGER',
+    tokens: 'INTEGER',
+    entries: 'INTEGER',
+    token_split: "TEXT NOT NULL DEFAULT '[]'",
+  },
+  session_rollup_agent: { agent: 'TEXT' },
 };
 
 const SQL = {
@@ -81,10 +88,10 @@ const SQL = {
   writeRollup: `INSERT OR REPLACE INTO session_rollup
     (session_id, summary_id, cwd, project, hostname, source, first_ms, last_ms,
      hook_recorded, ended_at, end_reason, event_count, activity, list_text, runtime_ms, tokens, entries,
-     token_split)
+     token_split, agent)
     VALUES (@sessionId, @summaryId, @cwd, @project, @hostname, @source, @firstMs, @lastMs,
      @hookRecorded, @endedAt, @endReason, @eventCount, @activity, @listText, @runtimeMs, @tokens, @entries,
-     @tokenSplit)`,
+     @tokenSplit, @agent)`,
   deleteRollup: 'DELETE FROM session_rollup WHERE session_id = ?',
   deleteModels: 'DELETE FROM session_models WHERE session_id = ?',
   insertModel: 'INSERT OR IGNORE INTO session_models (session_id, model) VALUES (?, ?)',
@@ -132,24 +139,33 @@ export class SessionRollupView implements SqliteView {
   }
 
   /**
-   * `session_rollup_columns`. A rollup made before the list's text filter lacks `list_text`, one
-   * made before the list's sorts their columns, and one made before the totals `token_split`: up
-   * adds the missing ones and fills every derived column from each session's summary and activity
-   * (one pass over the summaries); down drops them.
+   * `session_rollup_columns`: a rollup made before the list's text filter lacks `list_text`, one
+   * made before the list's sorts their columns, and one made before the totals `token_split`;
+   * `session_rollup_agent`: one made before the agent filter lacks `agent`. Up adds the reshape's
+   * missing columns and fills every derived column there is from each session's summary and
+   * activity (one pass over the summaries); down drops the reshape's columns.
    */
-  reshape(_reshape: ViewReshape, direction: 'up' | 'down'): void {
-    const columns = this.#db.prepare('PRAGMA table_info(session_rollup)').all() as Array<{ name: string }>;
-    const has = (name: string) => columns.some((c) => c.name === name);
+  reshape(reshape: ViewReshape, direction: 'up' | 'down'): void {
+    const own = DERIVED_COLUMNS[reshape as keyof typeof DERIVED_COLUMNS];
+    const columnNames = () =>
+      (this.#db.prepare('PRAGMA table_info(session_rollup)').all() as Array<{ name: string }>).map(
+        (c) => c.name,
+      );
+    const had = columnNames();
     this.#sql.forget();
     if (direction === 'down') {
-      for (const name of Object.keys(DERIVED_COLUMNS))
-        if (has(name)) this.#db.exec(`ALTER TABLE session_rollup DROP COLUMN ${name}`);
+      for (const name of Object.keys(own))
+        if (had.includes(name)) this.#db.exec(`ALTER TABLE session_rollup DROP COLUMN ${name}`);
       return;
     }
-    const missing = Object.entries(DERIVED_COLUMNS).filter(([name]) => !has(name));
+    const missing = Object.entries(own).filter(([name]) => !had.includes(name));
     if (missing.length === 0) return;
     for (const [name, type] of missing)
       this.#db.exec(`ALTER TABLE session_rollup ADD COLUMN ${name} ${type}`);
+    const present = columnNames();
+    const filled = Object.values(DERIVED_COLUMNS)
+      .flatMap((c) => Object.keys(c))
+      .filter((name) => present.includes(name));
     // In pages by session id: summaries of a large history do not all fit in memory at once.
     const page = this.#db.prepare(
       `SELECT r.session_id, r.activity, d.body FROM session_rollup r
@@ -157,8 +173,7 @@ export class SessionRollupView implements SqliteView {
       WHERE r.session_id > ? ORDER BY r.session_id LIMIT 500`,
     );
     const update = this.#db.prepare(
-      `UPDATE session_rollup SET list_text = @listText, runtime_ms = @runtimeMs, tokens = @tokens,
-      entries = @entries, token_split = @tokenSplit WHERE session_id = @sessionId`,
+      `UPDATE session_rollup SET ${filled.map((n) => `${n} = @${n}`).join(', ')} WHERE session_id = @session_id`,
     );
     let after = '';
     for (;;) {
@@ -167,12 +182,16 @@ export class SessionRollupView implements SqliteView {
       for (const row of rows) {
         const doc = JSON.parse(row.body) as Record<string, unknown>;
         const fields = summaryFields(doc);
-        update.run({
-          sessionId: row.session_id,
-          listText: listText(fields, row.session_id),
-          ...sortValues(doc, JSON.parse(row.activity) as Segment[]),
-          tokenSplit: tokenSplitJson(doc),
-        });
+        const sorted = sortValues(doc, JSON.parse(row.activity) as Segment[]);
+        const values: Record<string, unknown> = {
+          list_text: listText(fields, row.session_id),
+          runtime_ms: sorted.runtimeMs,
+          tokens: sorted.tokens,
+          entries: sorted.entries,
+          token_split: tokenSplitJson(doc),
+          agent: fields.agent,
+        };
+        update.run({ session_id: row.session_id, ...Object.fromEntries(filled.map((n) => [n, values[n]])) });
       }
       after = rows.at(-1)!.session_id;
     }
@@ -298,6 +317,7 @@ export class SessionRollupView implements SqliteView {
       listText: listText(fields, sessionId),
       ...sortValues(doc, activity),
       tokenSplit: tokenSplitJson(doc),
+      agent: fields.agent,
     });
     for (const model of fields.models) s.insertModel.run(sessionId, model);
     this.onSession?.(sessionId, activity);

@@ -21,6 +21,7 @@ const LABELS: Record<FacetAttribute, string> = {
   model: 'Model',
   hostname: 'Host',
   source: 'Source',
+  agent: 'Agent',
 };
 
 function FacetSelect({
@@ -178,7 +179,7 @@ export function ListFilters({
   const [opened, { toggle }] = useDisclosure(false);
   const pickers = (
     <Group gap="xs" data-testid="list-filters">
-      {(['cwd', 'model', 'hostname', 'source'] as const).map((a) => (
+      {(['cwd', 'model', 'hostname', 'source', 'agent'] as const).map((a) => (
         <FacetSelect
           key={a}
           attribute={a}

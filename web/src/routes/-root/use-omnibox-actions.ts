@@ -21,6 +21,7 @@ export function facetsNeeded(f: OmniboxFilters): FacetAttribute[] {
   if (f.model) out.push('model');
   if (f.hostname) out.push('hostname');
   if (f.source) out.push('source');
+  if (f.agent) out.push('agent');
   return out;
 }
 
