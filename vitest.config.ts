@@ -31,12 +31,13 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['src/**/*.test.ts', 'web/src/**/*.test.ts'],
-          globalSetup: [common, corpus],
+          // The corpus template is written by the SQLite writer thread, which runs from dist/.
+          globalSetup: [common, build, corpus],
         },
       },
       {
         extends: true,
-        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: [common, corpus] },
+        test: { name: 'api', include: ['test/api/**/*.test.ts'], globalSetup: [common, build, corpus] },
       },
       {
         extends: true,

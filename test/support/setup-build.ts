@@ -1,7 +1,7 @@
 /**
- * Global setup of the end-to-end and browser layers: compiles the sources to `dist/` once per
- * run, because the real CLI, server and crash-test children run the compiled code (as users do),
- * never a stale build. Only `tsconfig.build.json` (src, bench, test/support: what those children
+ * Global setup of every layer: compiles the sources to `dist/` once per run, because the real
+ * CLI, server and crash-test children run the compiled code (as users do), and so does the SQLite
+ * writer thread of every in-process store: never a stale build. Only `tsconfig.build.json` (src, bench, test/support: what those children
  * load); the type check of everything else is `npm run typecheck`, a step of its own in CI
  * (.ci/run). tsc emits even when it finds type errors: those fail the run in CI and only warn on
  * a developer machine. The build is incremental (its `.tsbuildinfo` lives in dist/), so an
