@@ -30,6 +30,8 @@ import {
 } from '../core/transcript/session-accumulator.js';
 import { projectLine } from '../core/transcript/project-entry.js';
 import { splitLines } from '../core/transcript/split-lines.js';
+import { countEntrySecrets, entryNeedsScan } from '../secrets/entry-secrets.js';
+import type { SecretPattern } from '../secrets/scan.js';
 import type { DocInput, WriteResult } from '../store/contract.js';
 import type { IngestSink } from './sink.js';
 
@@ -92,6 +94,8 @@ export interface IngestSessionOptions {
   /** Called once every file is read, before the last commit: the parsing is over. */
   onParsed?: () => void;
   signal?: AbortSignal;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules (secrets/entry-secrets.ts). */
+  secretPatterns?: readonly SecretPattern[];
 }
 
 export interface IngestSessionResult {
@@ -291,6 +295,11 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
         // A last line without its newline that does not parse may still be being written: wait,
         // unless the file has settled (UNFINISHED_LINE_WAIT_MS).
         if (!line.terminated && entry.malformed && !settled) break;
+        // Likely secrets, counted by rule: the few entries past the pre-filter are scanned.
+        if (entryNeedsScan(entry, options.secretPatterns)) {
+          const secrets = await countEntrySecrets(entry, options.secretPatterns);
+          if (secrets) entry.secrets = secrets;
+        }
         fc.entries++;
         result.entries++;
         const events = acc.add(entry, record, file.objectName);

@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { scanTree, sessionIdOf, type ScannedFile, type SkippedPath } from './scan-tree.js';
+import type { SecretPattern } from '../secrets/scan.js';
 import { ingestSession, type SessionFile } from './ingest-session.js';
 import type { IngestSink } from './sink.js';
 import { Slots } from './slots.js';
@@ -39,6 +40,8 @@ export interface IngestTreeOptions {
    * hook or the watcher never ingests the same session at the same time. Default: runs it.
    */
   runSession?: <T>(sessionId: string, ingest: () => Promise<T>) => Promise<T>;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules. */
+  secretPatterns?: readonly SecretPattern[];
 }
 
 export interface IngestTreeResult {
@@ -180,6 +183,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
           source: options.source,
           provenance: options.provenance,
           signal: options.signal,
+          secretPatterns: options.secretPatterns,
           ready,
           onParsed: parsed,
           onBytes: (n) => {

@@ -7,8 +7,9 @@ import { existsSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { httpSink } from '../../client/http-sink.js';
-import { claudeProjectsDir } from '../../config/paths.js';
+import { claudeProjectsDir, resolvePaths } from '../../config/paths.js';
 import { ingestTree } from '../../ingest/ingest-tree.js';
+import { readSecretPatterns } from '../../secrets/patterns.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatMb } from '../io.js';
@@ -75,6 +76,8 @@ export const backfillCommand = defineCommand<BackfillOptions>({
         provenance: 'backfilled',
         dryRun: options.dryRun,
         signal: ctx.signal,
+        // The patterns of this machine's config.json: the transcripts are read here.
+        secretPatterns: readSecretPatterns(resolvePaths(ctx.env).configFile),
         onProgress: (p) => progress.update(p),
       });
     } finally {
