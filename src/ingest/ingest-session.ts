@@ -96,6 +96,8 @@ export interface IngestSessionOptions {
   signal?: AbortSignal;
   /** config.json's `secrets.patterns`, counted beside secretlint's rules (secrets/entry-secrets.ts). */
   secretPatterns?: readonly SecretPattern[];
+  /** False leaves secrets uncounted (the summary then says nothing of them): the bench's baseline. */
+  countSecrets?: boolean;
 }
 
 export interface IngestSessionResult {
@@ -175,6 +177,9 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     }
   }
 
+  // Not counting secrets is remembered as not knowing them (secrets/entry-secrets.ts).
+  if (options.countSecrets === false && cursor.state.secrets)
+    cursor = { ...cursor, state: { ...cursor.state, secrets: undefined } };
   const acc = createAccumulator(cursor.init, cursor.state);
   const result: IngestSessionResult = {
     sessionId,
@@ -296,7 +301,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
         // unless the file has settled (UNFINISHED_LINE_WAIT_MS).
         if (!line.terminated && entry.malformed && !settled) break;
         // Likely secrets, counted by rule: the few entries past the pre-filter are scanned.
-        if (entryNeedsScan(entry, options.secretPatterns)) {
+        if (options.countSecrets !== false && entryNeedsScan(entry, options.secretPatterns)) {
           const secrets = await countEntrySecrets(entry, options.secretPatterns);
           if (secrets) entry.secrets = secrets;
         }

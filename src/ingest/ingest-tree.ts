@@ -42,6 +42,8 @@ export interface IngestTreeOptions {
   runSession?: <T>(sessionId: string, ingest: () => Promise<T>) => Promise<T>;
   /** config.json's `secrets.patterns`, counted beside secretlint's rules. */
   secretPatterns?: readonly SecretPattern[];
+  /** False leaves secrets uncounted (the bench's ingest without the count). */
+  countSecrets?: boolean;
 }
 
 export interface IngestTreeResult {
@@ -184,6 +186,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
           provenance: options.provenance,
           signal: options.signal,
           secretPatterns: options.secretPatterns,
+          countSecrets: options.countSecrets,
           ready,
           onParsed: parsed,
           onBytes: (n) => {

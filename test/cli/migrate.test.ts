@@ -5,6 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand } from '../support/bundle-cli.js';
+import { MIGRATIONS } from '../../src/migrations/index.js';
+
+/** The latest version; going down to 8 (before full-text search) reverts DOWN steps. */
+const LAST = MIGRATIONS.length;
+const DOWN = LAST - 8;
 
 let s: TestServer;
 
@@ -23,36 +28,40 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'status', '--webapi', s.url]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('schema version 11 of 11, up to date');
+    expect(lines[0]).toBe(`schema version ${LAST} of ${LAST}, up to date`);
     expect(lines[1]).toMatch(/^VERSION\s+NAME\s+STATE\s+APPLIED AT$/);
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(LAST + 2);
     expect(lines[2]).toMatch(/^\s+1\s+session-rollup\s+applied\s+\d{4}-\d{2}-\d{2}T/);
-    expect(await status()).toMatchObject({ currentVersion: 11, latestVersion: 11, pending: [] });
+    expect(await status()).toMatchObject({ currentVersion: LAST, latestVersion: LAST, pending: [] });
   });
 
-  it('down --steps 3 --dry-run changes nothing', async () => {
-    const r = await runCommand(['migrate', 'down', '--steps', '3', '--dry-run', '--webapi', s.url]);
+  it('down --steps N --dry-run changes nothing', async () => {
+    const r = await runCommand(['migrate', 'down', '--steps', String(DOWN), '--dry-run', '--webapi', s.url]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /dry run: migrate down would revert 3 migrations, version 11 → 8; nothing changed/,
+      new RegExp(
+        `dry run: migrate down would revert ${DOWN} migrations, version ${LAST} → 8; nothing changed`,
+      ),
     );
-    expect((await status()).currentVersion).toBe(11);
+    expect((await status()).currentVersion).toBe(LAST);
   });
 
-  it('down --steps 3, then status shows three pending', async () => {
-    const r = await runCommand(['migrate', 'down', '--steps', '3', '--webapi', s.url]);
+  it('down --steps N, then status shows N pending', async () => {
+    const r = await runCommand(['migrate', 'down', '--steps', String(DOWN), '--webapi', s.url]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/migrate down: version 11 → 8/);
+    expect(r.stdout).toMatch(new RegExp(`migrate down: version ${LAST} → 8`));
     // Each reverted step says so (not "applied"), newest first.
     const rows = r.stdout.trimEnd().split('\n').slice(2);
-    expect(rows).toHaveLength(3);
-    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${11 - i}\\s+\\S+\\s+reverted$`)));
+    expect(rows).toHaveLength(DOWN);
+    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${LAST - i}\\s+\\S+\\s+reverted$`)));
     const st = await status();
     expect(st.currentVersion).toBe(8);
-    expect(st.pending.map((p: { version: number }) => p.version)).toEqual([9, 10, 11]);
+    expect(st.pending.map((p: { version: number }) => p.version)).toEqual(
+      Array.from({ length: DOWN }, (_, i) => 9 + i),
+    );
     const table = await runCommand(['migrate', 'status', '--webapi', s.url]);
-    expect(table.stdout).toMatch(/schema version 8 of 11, 3 pending/);
-    expect(table.stdout.match(/ pending /g)).toHaveLength(3);
+    expect(table.stdout).toMatch(new RegExp(`schema version 8 of ${LAST}, ${DOWN} pending`));
+    expect(table.stdout.match(/ pending /g)).toHaveLength(DOWN);
     // The API keeps answering; what needs a reverted view says so.
     expect((await getJson(s, '/api/health')).body.status).toBe('degraded');
   });
@@ -75,14 +84,11 @@ describe('migrate', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({
       dryRun: false,
       from: 9,
-      to: 11,
-      steps: [
-        { version: 10, status: 'applied' },
-        { version: 11, status: 'applied' },
-      ],
+      to: LAST,
+      steps: Array.from({ length: LAST - 9 }, (_, i) => ({ version: 10 + i, status: 'applied' })),
     });
     const again = await runCommand(['migrate', 'up', '--webapi', s.url]);
-    expect(again.stdout).toMatch(/nothing to do; schema version 11/);
+    expect(again.stdout).toMatch(new RegExp(`nothing to do; schema version ${LAST}`));
   });
 
   it('bad values are usage errors (exit 2), an impossible target refused by the API too', async () => {
@@ -98,8 +104,8 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /--to must be an integer from 0 to 11, got 99 \(refused by the transcripts API at /,
+      new RegExp(`--to must be an integer from 0 to ${LAST}, got 99 \\(refused by the transcripts API at `),
     );
-    expect((await status()).currentVersion).toBe(11);
+    expect((await status()).currentVersion).toBe(LAST);
   });
 });
