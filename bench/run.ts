@@ -166,13 +166,37 @@ async function benchEngine(
   await truncate(target, Buffer.byteLength(text));
 
   const secrets = await worker(env, 'secrets', corpus.root);
+  // The same ingest with secrets left uncounted, into its own store: the count costs the difference.
+  await settle(engine);
+  const noScan = await worker(
+    await engine.env(),
+    'ingest',
+    path.join(tmp, `data-${engine.name}-noscan`),
+    corpus.root,
+    'noscan',
+  );
+  const countMs = full.ms! - noScan.ms!;
   const baseMBs = mb(corpus.bytes) / (baseline.ms! / 1000);
   const fullMBs = mb(full.bytes!) / (full.ms! / 1000);
   const rows: string[][] = [
     ['read + JSON.parse (baseline)', fmt(baseline.ms!, 0), fmt(baseMBs), '1.00', fmt(baseline.maxRssMB!, 0)],
     ['full ingest', fmt(full.ms!, 0), fmt(fullMBs), fmt(fullMBs / baseMBs, 2), fmt(full.maxRssMB!, 0)],
     [
-      'secret scan of the same bytes',
+      'full ingest, secrets not counted',
+      fmt(noScan.ms!, 0),
+      fmt(mb(noScan.bytes!) / (noScan.ms! / 1000)),
+      fmt(mb(noScan.bytes!) / (noScan.ms! / 1000) / baseMBs, 2),
+      fmt(noScan.maxRssMB!, 0),
+    ],
+    [
+      'secret count at ingest (pre-filtered)',
+      fmt(countMs, 0),
+      '-',
+      `${fmt((countMs / noScan.ms!) * 100, 1)} % of ingest`,
+      '-',
+    ],
+    [
+      'secretlint over every byte (no pre-filter)',
       fmt(secrets.ms!, 0),
       fmt(mb(secrets.bytes!) / (secrets.ms! / 1000)),
       `${fmt((secrets.ms! / full.ms!) * 100, 1)} % of full`,
@@ -195,7 +219,7 @@ async function benchEngine(
   ];
   printTable(['measure', 'ms', 'MB/s', 'ratio', 'peak RSS MB'], rows);
   console.log(
-    `\ntargets: full ingest ≥ 0.33 of baseline; secret scan ≤ 10 % of full; unchanged re-run ≤ 2 % of full; ` +
+    `\ntargets: full ingest ≥ 0.33 of baseline; secret count ≤ 10 % of ingest; unchanged re-run ≤ 2 % of full; ` +
       `peak RSS ≤ 300 MB` +
       `\ncorpus: ${fmt(mb(corpus.bytes))} MB in ${corpus.files.length} files, ${os.cpus().length} cores`,
   );

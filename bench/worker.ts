@@ -1,7 +1,8 @@
 /**
  * One measured task in its own process, so its peak RSS is its own:
  *   worker baseline <root>            read + JSON.parse every line (the baseline)
- *   worker ingest <dataDir> <root>    full (or incremental) in-process ingest
+ *   worker ingest <dataDir> <root> [noscan]   full (or incremental) in-process ingest; `noscan`
+ *                                     leaves secrets uncounted (what the count costs is the difference)
  *   worker secrets <root>             secretlint's scan (src/secrets) over the same bytes
  * Prints one JSON line: { ms, maxRssMB, ...task figures }.
  */
@@ -33,6 +34,7 @@ async function main(): Promise<Record<string, unknown>> {
       hostname: 'bench',
       source: 'backfill',
       provenance: 'backfilled',
+      countSecrets: args[2] !== 'noscan',
     });
     const ms = performance.now() - t0;
     await store.close();

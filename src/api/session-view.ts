@@ -61,5 +61,6 @@ export function toSession(row: SessionRow, settings: Settings, nowMs: number): S
     transcriptBytes: s.transcriptBytes,
     subagents: s.subagents,
     files: s.files,
+    secrets: s.secrets ?? null,
   };
 }

@@ -470,6 +470,7 @@ export class ApiClient {
       starred?: 'true';
       tag?: string[];
       hasNote?: 'true';
+      hasSecrets?: 'true';
       sort?: SessionSortKey;
       dir?: SortDirection;
       limit?: number;

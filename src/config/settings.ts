@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ACTIVITY_FLOOR_MS } from '../core/active-time.js';
 import { LIST_PRICES, withListPrices, type ModelPrice, type PriceList } from '../core/pricing.js';
+import { resolveSecretPatterns } from '../secrets/patterns.js';
 import type { SecretPattern } from '../secrets/scan.js';
 
 export interface Settings {
@@ -162,43 +163,6 @@ export function resolveSettings(raw: unknown): LoadedSettings {
       secretPatterns,
     },
   };
-}
-
-/**
- * config.json's `secrets.patterns`: `{"<rule>": "<regular expression>"}`, each match redacted as
- * `[redacted: <rule>]` in what is shared and counted at ingest. A pattern that does not compile
- * (or that matches the empty text, which would find a secret everywhere) is left out with a warning.
- */
-function resolveSecretPatterns(raw: unknown, warnings: string[]): SecretPattern[] {
-  if (raw === undefined) return [];
-  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
-    warnings.push(
-      `secrets.patterns: ${JSON.stringify(raw)} is not an object of rule names and patterns; ignored`,
-    );
-    return [];
-  }
-  const out: SecretPattern[] = [];
-  for (const [rule, source] of Object.entries(raw)) {
-    if (!/^[\w.-]{1,64}$/.test(rule) || typeof source !== 'string') {
-      warnings.push(
-        `secrets.patterns.${rule}: needs a name of letters, digits, ".", "_" or "-" and a regular expression as a string; left out`,
-      );
-      continue;
-    }
-    let regex: RegExp;
-    try {
-      regex = new RegExp(source, 'g');
-    } catch (err) {
-      warnings.push(`secrets.patterns.${rule}: ${(err as Error).message}; left out`);
-      continue;
-    }
-    if (regex.test('')) {
-      warnings.push(`secrets.patterns.${rule}: matches the empty text; left out`);
-      continue;
-    }
-    out.push({ rule, regex });
-  }
-  return out;
 }
 
 const price = z.number().finite().nonnegative();

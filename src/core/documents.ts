@@ -111,6 +111,8 @@ export const projectedEntrySchema = z.object({
   malformed: z.boolean().optional(),
   error: text().optional(),
   truncated: z.boolean().optional(),
+  /** Likely secrets in the entry's texts, counted by rule at ingest (never the secret itself). */
+  secrets: map(count()).optional(),
 });
 export type ProjectedEntry = z.infer<typeof projectedEntrySchema>;
 
@@ -188,6 +190,12 @@ export const summaryDocSchema = z.object({
   /** Subagent files, plus subagent threads inside the main transcript (the older layout). */
   subagents: count(),
   activity: activitySchema,
+  /**
+   * Likely secrets in the session's entries (secretlint's recommended preset and config.json's
+   * patterns): how many, and how many by rule; never the secrets. Absent from summaries written
+   * before they were counted, and from a session whose earlier part was ingested then.
+   */
+  secrets: z.object({ total: count(), byRule: map(count()) }).optional(),
 });
 export type SummaryDoc = z.infer<typeof summaryDocSchema>;
 

@@ -32,6 +32,8 @@ import {
 } from '../core/transcript/session-accumulator.js';
 import { projectLine } from '../core/transcript/project-entry.js';
 import { splitLines } from '../core/transcript/split-lines.js';
+import { countEntrySecrets, entryNeedsScan } from '../secrets/entry-secrets.js';
+import type { SecretPattern } from '../secrets/scan.js';
 import type { DocInput, WriteResult } from '../store/contract.js';
 import { ingestRewritten } from './ingest-rewritten.js';
 import { providerById, type AgentId } from './providers/index.js';
@@ -100,6 +102,10 @@ export interface IngestSessionOptions {
   /** Called once every file is read, before the last commit: the parsing is over. */
   onParsed?: () => void;
   signal?: AbortSignal;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules (secrets/entry-secrets.ts). */
+  secretPatterns?: readonly SecretPattern[];
+  /** False leaves secrets uncounted (the summary then says nothing of them): the bench's baseline. */
+  countSecrets?: boolean;
 }
 
 export interface IngestSessionResult {
@@ -186,6 +192,9 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
     }
   }
 
+  // Not counting secrets is remembered as not knowing them (secrets/entry-secrets.ts).
+  if (options.countSecrets === false && cursor.state.secrets)
+    cursor = { ...cursor, state: { ...cursor.state, secrets: undefined } };
   const acc = createAccumulator(cursor.init, cursor.state);
   const result: IngestSessionResult = {
     sessionId,
@@ -306,6 +315,11 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
         // A last line without its newline that does not parse may still be being written: wait,
         // unless the file has settled (UNFINISHED_LINE_WAIT_MS).
         if (!line.terminated && entry.malformed && !settled) break;
+        // Likely secrets, counted by rule: the few entries past the pre-filter are scanned.
+        if (options.countSecrets !== false && entryNeedsScan(entry, options.secretPatterns)) {
+          const secrets = await countEntrySecrets(entry, options.secretPatterns);
+          if (secrets) entry.secrets = secrets;
+        }
         fc.entries++;
         result.entries++;
         const events = acc.add(entry, record, file.objectName);

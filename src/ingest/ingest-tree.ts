@@ -8,6 +8,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { scanTree, sessionIdOf, type ScannedFile, type SkippedPath } from './scan-tree.js';
+import type { SecretPattern } from '../secrets/scan.js';
 import { ingestSession, type SessionFile } from './ingest-session.js';
 import type { IngestSink } from './sink.js';
 import { Slots } from './slots.js';
@@ -40,6 +41,10 @@ export interface IngestTreeOptions {
    * hook or the watcher never ingests the same session at the same time. Default: runs it.
    */
   runSession?: <T>(sessionId: string, ingest: () => Promise<T>) => Promise<T>;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules. */
+  secretPatterns?: readonly SecretPattern[];
+  /** False leaves secrets uncounted (the bench's ingest without the count). */
+  countSecrets?: boolean;
 }
 
 export interface IngestTreeResult {
@@ -196,6 +201,8 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
           source: options.source,
           provenance: options.provenance,
           signal: options.signal,
+          secretPatterns: options.secretPatterns,
+          countSecrets: options.countSecrets,
           ready,
           onParsed: parsed,
           onBytes: (n) => {

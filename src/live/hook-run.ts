@@ -8,6 +8,7 @@
  * this module's import graph has no zod, no commander and no server code; see
  * test/live/hook-import-graph.test.ts.
  */
+import { readSecretPatterns } from '../secrets/patterns.js';
 import { stat } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { isAbsolute } from 'node:path';
@@ -74,7 +75,8 @@ export async function runHook(options: RunHookOptions): Promise<HookLogLine> {
   };
   let logPath: string | null = null;
   try {
-    const paths = livePaths(resolvePaths(env).dataDir);
+    const instance = resolvePaths(env);
+    const paths = livePaths(instance.dataDir);
     logPath = paths.hookLog;
     const clock = clockFromEnv(env);
     if (clock.problem) notes.push(clock.problem);
@@ -138,6 +140,7 @@ export async function runHook(options: RunHookOptions): Promise<HookLogLine> {
       hostname: host,
       paths,
       signal: budget,
+      secretPatterns: readSecretPatterns(instance.configFile),
     });
     const shipWaitMs =
       payload.event === 'SessionEnd' || payload.event === 'Stop' ? SHIP_WAIT_END_MS : SHIP_WAIT_MS;

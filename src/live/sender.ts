@@ -3,6 +3,7 @@
  * API (the hook) or straight into the store (the server replaying the spool). One interface, so
  * delivery and spool replay are written once.
  */
+import type { SecretPattern } from '../secrets/scan.js';
 import type { EventDoc } from '../core/documents.js';
 import type { IngestSink } from '../ingest/sink.js';
 import type { DocInput, WriteResult } from '../store/contract.js';
@@ -27,6 +28,8 @@ export interface SenderOptions {
   hostname: string;
   paths: LivePaths;
   signal?: AbortSignal;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules. */
+  secretPatterns?: readonly SecretPattern[];
 }
 
 export function createSender(options: SenderOptions): LiveSender {
@@ -50,6 +53,7 @@ export function createSender(options: SenderOptions): LiveSender {
         lockPath: options.paths.sessionLock(target.sessionId),
         lockWaitMs,
         signal: options.signal,
+        secretPatterns: options.secretPatterns,
       }),
   };
 }

@@ -4,6 +4,7 @@
  * the HTTP API for the hook, the store itself for the server. Holds the session's lock meanwhile,
  * so parallel hooks and the watcher never ingest one session at once.
  */
+import type { SecretPattern } from '../secrets/scan.js';
 import { readdir, stat } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { MAIN_TRANSCRIPT } from '../core/doc-ids.js';
@@ -25,6 +26,8 @@ export interface ShipOptions {
   /** How long to wait for another ingester of the session. */
   lockWaitMs: number;
   signal?: AbortSignal;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules. */
+  secretPatterns?: readonly SecretPattern[];
 }
 
 export type ShipOutcome =
@@ -58,6 +61,7 @@ export async function shipTranscript(target: TranscriptTarget, options: ShipOpti
       source: 'live',
       provenance: 'live',
       signal: options.signal,
+      secretPatterns: options.secretPatterns,
     }),
   );
   return done ? { status: 'shipped', result: done.value } : { status: 'busy' };

@@ -15,6 +15,7 @@ import { speakerSplitTimes } from './013-speaker-split-times.js';
 import { fullTextForm } from './014-full-text-form.js';
 import { sessionRollupAgent } from './015-session-rollup-agent.js';
 import { sessionsByAgent } from './016-sessions-by-agent.js';
+import { sessionSecrets } from './017-session-secrets.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -34,4 +35,5 @@ export const MIGRATIONS: readonly Migration[] = [
   fullTextForm,
   sessionRollupAgent,
   sessionsByAgent,
+  sessionSecrets,
 ];

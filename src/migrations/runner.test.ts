@@ -42,6 +42,7 @@ async function viewAnswers(s: Store) {
     turns: await s.views.turns(first, undefined, { offset: 0, limit: 50 }),
     search: await s.views.search({ q: 'function', limit: 20, offset: 0 }),
     days: await s.views.dailyActivity('2025-01-01', '2026-12-31', {}),
+    secrets: [...(await s.views.sessionSecrets(ids))],
   };
 }
 
@@ -84,6 +85,10 @@ describe('migration runner', () => {
     await expect(store.views.dailyActivity('2025-01-01', '2025-01-02', {})).rejects.toBeInstanceOf(
       ViewMissingError,
     );
+    await expect(store.views.sessionSecrets(['a'])).rejects.toBeInstanceOf(ViewMissingError);
+    await expect(
+      store.views.listSessions({ hasSecrets: true }, { limit: 1, offset: 0 }),
+    ).rejects.toBeInstanceOf(ViewMissingError);
   });
 
   it('adds and removes the agent filter index alone: up, down, dry run', async () => {

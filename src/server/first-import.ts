@@ -6,6 +6,7 @@
  * a previous one was interrupted (the ingest is incremental, so resuming costs little); a marker
  * in instance-local state remembers the outcome.
  */
+import type { SecretPattern } from '../secrets/scan.js';
 import { existsSync } from 'node:fs';
 import { hostname } from 'node:os';
 import type { ImportStatus } from '../api/schemas/health.js';
@@ -41,6 +42,8 @@ export function startFirstImport(options: {
   logEveryMs?: number;
   /** Wraps each session's ingest (the live session lock: hooks may be recording one of them). */
   runSession?: <T>(sessionId: string, ingest: () => Promise<T>) => Promise<T>;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules. */
+  secretPatterns?: readonly SecretPattern[];
 }): FirstImport {
   const { store, log } = options;
   const status: ImportStatus = {
@@ -96,6 +99,7 @@ export function startFirstImport(options: {
           provenance: 'backfilled',
           signal: controller.signal,
           runSession: options.runSession,
+          secretPatterns: options.secretPatterns,
           onProgress: (p) => {
             Object.assign(status, {
               filesTotal: before.filesTotal + p.filesTotal,

@@ -4,6 +4,7 @@
  * changed while the server was down), and notices transcripts that disappeared. Everything writes into the store in process, holding the
  * same per-session locks the hooks take, so hooks and watcher never ingest one session at once.
  */
+import type { SecretPattern } from '../secrets/scan.js';
 import { existsSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { ingestSession, type SessionFile } from '../ingest/ingest-session.js';
@@ -36,6 +37,8 @@ export interface LiveOptions {
   importEnabled: boolean;
   log: (line: string) => void;
   now?: () => number;
+  /** config.json's `secrets.patterns`, counted beside secretlint's rules. */
+  secretPatterns?: readonly SecretPattern[];
 }
 
 export type TreeState = 'watching' | 'starting' | 'absent' | 'failed' | 'off';
@@ -74,6 +77,7 @@ export function startLive(options: LiveOptions): Live {
     writeDocs: (docs) => store.docs.commit(docs, []),
     hostname: host,
     paths,
+    secretPatterns: options.secretPatterns,
   });
   const spool: SpoolConfig = {
     dir: paths.spoolDir,
@@ -134,6 +138,7 @@ export function startLive(options: LiveOptions): Live {
           hostname: host,
           source: 'live',
           provenance: 'live',
+          secretPatterns: options.secretPatterns,
         }),
       );
       for (const k of r.kept) log(`watch: ${k.path} not read, stored history kept: ${k.reason}`);
@@ -197,6 +202,7 @@ export function startLive(options: LiveOptions): Live {
             source: 'backfill',
             provenance: 'backfilled',
             runSession,
+            secretPatterns: options.secretPatterns,
           });
           if (r.changedFiles)
             log(`watch: caught up on ${r.changedFiles} changed file(s) in ${r.sessions} session(s)`);

@@ -275,6 +275,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     enabled: !options.noImport,
     log,
     runSession: lockRunner,
+    secretPatterns: settings.secretPatterns,
   });
   importer.current = started;
   const replayEnv = Number(env.CT_SPOOL_REPLAY_MS);
@@ -291,6 +292,7 @@ export async function startServer(options: StartServerOptions = {}): Promise<Run
     importEnabled: !options.noImport,
     log,
     now: clock.now,
+    secretPatterns: settings.secretPatterns,
   });
   liveHolder.current = live;
   const searchCatchUp = startSearchCatchUp(store, started.done, log);

@@ -235,6 +235,7 @@ export const VIEW_NAMES = [
   'daily_activity',
   'session_annotations',
   'sessions_by_agent',
+  'session_secrets',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -284,6 +285,16 @@ export interface SessionFilter {
   tags?: string[];
   /** Only sessions with a note. */
   hasNote?: boolean;
+  /** Only sessions holding likely secrets (needs the `session_secrets` view). */
+  hasSecrets?: boolean;
+}
+
+/** A session's count of likely secrets, from its summary (`session_secrets`); never a secret. */
+export interface SessionSecretsRow {
+  sessionId: string;
+  total: number;
+  /** Counts by rule (`github`, `aws`, a config pattern's name…). */
+  byRule: Record<string, number>;
 }
 
 /** What a session's annotation view row says (see core/annotations.ts). */
@@ -477,6 +488,11 @@ export interface Views {
   tokenTotals(filter?: SessionFilter): Promise<TokenTotals>;
   /** The annotations of those of `ids` that have one (`session_annotations`). */
   annotations(ids: string[]): Promise<Map<string, AnnotationRow>>;
+  /**
+   * The secret counts of those of `ids` whose summary has them (`session_secrets`); a session
+   * ingested before secrets were counted has none.
+   */
+  sessionSecrets(ids: string[]): Promise<Map<string, SessionSecretsRow>>;
   /** Tags with the number of sessions `filter` selects that carry each, most used first. */
   tagFacet(filter?: SessionFilter): Promise<Array<{ value: string; sessions: number }>>;
   /** Every bookmarked entry, newest bookmark first. */

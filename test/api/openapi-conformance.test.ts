@@ -83,6 +83,7 @@ const SAMPLE: Record<string, string> = {
   starred: 'true',
   tag: 'bug',
   hasNote: 'true',
+  hasSecrets: 'true',
 };
 
 interface Answer {

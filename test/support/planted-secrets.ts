@@ -79,3 +79,70 @@ export function plantedSecrets(): PlantedSecret[] {
     },
   ];
 }
+
+const HEX = '0123456789abcdef';
+const DIGITS = '0123456789';
+
+/** A 1Password service-account token's body: base64 JSON (the rule decodes it), ending `fQ==`. */
+function onePasswordBody(): string {
+  let json = JSON.stringify({ email: `${pick(ALNUM, 12)}@example.invalid`, secretKey: pick(ALNUM, 40) });
+  while (json.length % 3 !== 1) json = `${json.slice(0, -1)} }`; // `}` alone in the last group
+  return Buffer.from(json).toString('base64');
+}
+
+/**
+ * A secret of every rule of the preset that can fire in a transcript's text (gcp looks only at
+ * .json and .p12 files, aws access key ids are off in the preset): plantedSecrets() and the rest,
+ * and a second shape where a rule has two (fine-grained GitHub tokens, legacy OpenAI keys, Slack
+ * webhooks).
+ */
+export function plantedSecretsOfEveryRule(): PlantedSecret[] {
+  const dbPassword = pick(ALNUM, 18);
+  const one = (rule: string, secret: string, text = `${rule} token: ${secret}`): PlantedSecret => ({
+    rule,
+    secret,
+    text,
+  });
+  return [
+    ...plantedSecrets(),
+    one('github', join('github', '_pat_', pick(`${ALNUM}_`, 82))),
+    one('openai', join('sk-', pick(ALNUM, 20), 'T3Blbk', 'FJ', pick(ALNUM, 20))),
+    one(
+      'slack',
+      join(
+        'https://hooks.',
+        'slack.com/services/T',
+        pick(ALNUM, 10),
+        '/B',
+        pick(ALNUM, 10),
+        '/',
+        pick(ALNUM, 24),
+      ),
+    ),
+    one('npm', join('np', 'm_', pick(ALNUM, 36)), `echo ${join('np', 'm_', pick(ALNUM, 36))} > token`),
+    one('groq', join('gs', 'k_', pick(ALNUM, 52))),
+    one('huggingface', join('h', 'f_', pick('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 34))),
+    one('linear', join('lin', '_api_', pick(ALNUM, 40))),
+    one('notion', join('nt', 'n_', pick(DIGITS, 11), pick(ALNUM, 35))),
+    one('sendgrid', join('S', 'G.', pick(ALNUM, 22), '.', pick(ALNUM, 43))),
+    one('shopify', join('shp', 'at_', pick(ALNUM, 32))),
+    one('grafana', join('gl', 'sa_', pick(ALNUM, 32), '_', pick(HEX, 8))),
+    one('grafana', join('gl', 'c_', pick(ALNUM, 60))),
+    one('1password', join('op', 's_', onePasswordBody())),
+    one(
+      'database-connection-string',
+      dbPassword,
+      join('DATABASE_URL=postgres', 'ql://app:', dbPassword, '@db.internal:5432/app'),
+    ),
+    one(
+      'database-connection-string',
+      dbPassword,
+      join('mongodb', '+srv://app:', dbPassword, '@cluster0.internal/app'),
+    ),
+    one('hashicorp-vault', join('hv', 's.', pick(ALNUM, 95))),
+    one('vercel', join('vc', 'p_', pick(ALNUM, 40))),
+    one('databricks', join('da', 'pi', pick(HEX, 32))),
+    one('docker', join('dckr', '_pat_', pick(ALNUM, 27))),
+    one('figma', join('fi', 'gd_', pick(ALNUM, 44))),
+  ];
+}

@@ -44,6 +44,8 @@ export interface paths {
           tag?: string | string[];
           /** @description `true`: only sessions with a note */
           hasNote?: 'true' | 'false';
+          /** @description `true`: only sessions holding likely secrets, as counted at ingest (a session ingested before secrets were counted is not among them) */
+          hasSecrets?: 'true' | 'false';
           /** @description order of the list: `lastActivity` (default), `startedAt`, `runtime`, `tokens` (all kinds summed) or `entries`; sessions without the value come last either way, ties by id */
           sort?: 'lastActivity' | 'startedAt' | 'runtime' | 'tokens' | 'entries';
           /** @description `desc` (default: largest, newest first) or `asc` */
@@ -871,6 +873,8 @@ export interface paths {
           tag?: string | string[];
           /** @description `true`: only sessions with a note */
           hasNote?: 'true' | 'false';
+          /** @description `true`: only sessions holding likely secrets, as counted at ingest (a session ingested before secrets were counted is not among them) */
+          hasSecrets?: 'true' | 'false';
         };
         header?: never;
         path: {
@@ -958,6 +962,8 @@ export interface paths {
           tag?: string | string[];
           /** @description `true`: only sessions with a note */
           hasNote?: 'true' | 'false';
+          /** @description `true`: only sessions holding likely secrets, as counted at ingest (a session ingested before secrets were counted is not among them) */
+          hasSecrets?: 'true' | 'false';
         };
         header?: never;
         path?: never;
@@ -1718,6 +1724,8 @@ export interface paths {
           tag?: string | string[];
           /** @description `true`: only sessions with a note */
           hasNote?: 'true' | 'false';
+          /** @description `true`: only sessions holding likely secrets, as counted at ingest (a session ingested before secrets were counted is not among them) */
+          hasSecrets?: 'true' | 'false';
         };
         header?: never;
         path?: never;
@@ -2878,6 +2886,13 @@ export interface components {
         entries: number;
         agentId?: string;
       }[];
+      /** @description likely secrets counted at ingest (secretlint’s recommended preset and config.json’s `secrets.patterns`): how many, and by rule — never a secret; null for a session ingested before secrets were counted */
+      secrets: {
+        total: number;
+        byRule: {
+          [key: string]: number;
+        };
+      } | null;
     };
     /** @description the tokens at list prices (Anthropic's for the Claude models it prices, under config.json's `prices`); an estimate: cache writes at the five-minute rate, no long-context surcharge */
     SessionCost: {
@@ -3006,6 +3021,9 @@ export interface components {
         malformed?: boolean;
         error?: string;
         truncated?: boolean;
+        secrets?: {
+          [key: string]: number;
+        };
       }[];
     };
     Turns: {

@@ -152,6 +152,15 @@ export const listFilterQueryShape = {
     .enum(['true', 'false'])
     .optional()
     .openapi({ param: { name: 'hasNote', in: 'query' }, description: '`true`: only sessions with a note' }),
+  hasSecrets: z
+    .enum(['true', 'false'])
+    .optional()
+    .openapi({
+      param: { name: 'hasSecrets', in: 'query' },
+      description:
+        '`true`: only sessions holding likely secrets, as counted at ingest (a session ingested before ' +
+        'secrets were counted is not among them)',
+    }),
 };
 
 /** The store's filter for validated `filterQueryShape` params (the range bounds normalised). */
@@ -179,6 +188,7 @@ export function listFilter(
     text: q.text,
     ...(q.starred === 'true' ? { starred: true } : {}),
     ...(q.hasNote === 'true' ? { hasNote: true } : {}),
+    ...(q.hasSecrets === 'true' ? { hasSecrets: true } : {}),
     ...(tags.length > 0 ? { tags } : {}),
   };
 }

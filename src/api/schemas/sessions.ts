@@ -72,6 +72,15 @@ export const sessionSchema = z
     transcriptBytes: z.number(),
     subagents: z.number(),
     files: summaryDocSchema.shape.files,
+    secrets: z
+      .object({ total: z.number(), byRule: z.record(z.string(), z.number()) })
+      .nullable()
+      .openapi({
+        description:
+          'likely secrets counted at ingest (secretlint’s recommended preset and config.json’s ' +
+          '`secrets.patterns`): how many, and by rule — never a secret; null for a session ingested ' +
+          'before secrets were counted',
+      }),
   })
   .openapi('Session');
 export type Session = z.infer<typeof sessionSchema>;

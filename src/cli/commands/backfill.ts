@@ -9,6 +9,8 @@ import { resolve } from 'node:path';
 import { httpSink } from '../../client/http-sink.js';
 import { ingestTree, type IngestTreeResult } from '../../ingest/ingest-tree.js';
 import { defaultRoots, PROVIDERS } from '../../ingest/providers/index.js';
+import { resolvePaths } from '../../config/paths.js';
+import { readSecretPatterns } from '../../secrets/patterns.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
 import { formatMb } from '../io.js';
@@ -67,6 +69,7 @@ export const backfillCommand = defineCommand<BackfillOptions>({
     await client.health(); // fail early, with the URL and how it was chosen, when nothing answers
     const progress = ctx.io.progress('backfill');
     const results: IngestTreeResult[] = [];
+    const secretPatterns = readSecretPatterns(resolvePaths(ctx.env).configFile);
     try {
       for (const root of roots)
         results.push(
@@ -81,6 +84,8 @@ export const backfillCommand = defineCommand<BackfillOptions>({
             provenance: 'backfilled',
             dryRun: options.dryRun,
             signal: ctx.signal,
+            // The patterns of this machine's config.json: the transcripts are read here.
+            secretPatterns,
             onProgress: (p) => progress.update(p),
           }),
         );

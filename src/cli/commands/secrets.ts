@@ -1,8 +1,11 @@
 /**
  * `transcripts secrets [filters]`: which sessions hold likely secrets, with the count by rule —
- * what a user checks before backing their history up or moving it to a team server. Each session
- * is scanned by the server with the same rules and texts as a share (GET
- * /api/sessions/{id}/share?format=summary), so the counts are what `share` would redact.
+ * what a user checks before backing their history up or moving it to a team server. The counts
+ * are those ingest stored in each session's summary (the session list carries them), so a large
+ * history answers at once. A session ingested before secrets were counted has none stored: it is
+ * scanned on the spot by the server with the rules and texts of a share (GET
+ * /api/sessions/{id}/share?format=summary), and `--rescan` scans every session so — what `share`
+ * would redact now, with config.json's patterns as they are now.
  */
 import type { Session, SessionFilters } from '../../client/api-client.js';
 import { defineCommand } from '../command.js';
@@ -14,6 +17,7 @@ import { outputWidth } from './shared/format.js';
 export interface SecretsOptions {
   filters: SessionFilters;
   all: boolean;
+  rescan: boolean;
   json: boolean;
   webapi?: string;
 }
@@ -24,26 +28,34 @@ interface SessionSecrets {
   project: string | null;
   total: number;
   redactions: Record<string, number>;
+  /** `ingest`: the counts stored when the session was read; `scan`: scanned now. */
+  counted: 'ingest' | 'scan';
 }
 
 export const secretsCommand = defineCommand<SecretsOptions>({
   name: 'secrets',
   summary: 'List the sessions that hold likely secrets, with counts by rule',
   description:
-    'Scans every session the filters select with the rules share redacts by (secretlint’s recommended preset ' +
-    'and config.json’s secrets.patterns) and lists those with findings: id, count, counts by rule, project and ' +
-    'title. Never prints a secret. --all lists sessions without findings too; --json prints ' +
-    '[{id, title, project, total, redactions}].',
+    'Lists the sessions the filters select that hold likely secrets (secretlint’s recommended preset and ' +
+    'config.json’s secrets.patterns): id, count, counts by rule, project and title. Never prints a secret. ' +
+    'The counts are those ingest stored; a session ingested before secrets were counted is scanned now, ' +
+    'as share would redact it, and --rescan scans every session so (after changing secrets.patterns, say). ' +
+    '--all lists sessions without findings too; --json prints [{id, title, project, total, redactions, counted}].',
   examples: ['transcripts secrets', 'transcripts secrets --project my-app --json'],
   options: [
     ...filterOptions,
     { flags: '--all', description: 'list the sessions without findings too' },
+    {
+      flags: '--rescan',
+      description: 'scan every session now instead of reading the counts stored at ingest',
+    },
     jsonOption,
     webapiOption,
   ],
   parse: (raw) => ({
     filters: parseFilters(raw),
     all: raw.all === true,
+    rescan: raw.rescan === true,
     json: raw.json === true,
     webapi: webapiOf(raw),
   }),
@@ -61,17 +73,21 @@ export const secretsCommand = defineCommand<SecretsOptions>({
     const found: SessionSecrets[] = [];
     try {
       for (const [i, s] of sessions.entries()) {
-        const r = await client.request<{ redactions: Record<string, number>; total: number }>(
-          'GET',
-          `/api/sessions/${encodeURIComponent(s.id)}/share`,
-          { query: { format: 'summary' } },
-        );
+        const stored = options.rescan ? null : s.secrets;
+        const r =
+          stored ??
+          (await client.request<{ redactions: Record<string, number>; total: number }>(
+            'GET',
+            `/api/sessions/${encodeURIComponent(s.id)}/share`,
+            { query: { format: 'summary' } },
+          ));
         found.push({
           id: s.id,
           title: s.title,
           project: s.project,
           total: r.total,
-          redactions: r.redactions,
+          redactions: 'byRule' in r ? r.byRule : r.redactions,
+          counted: stored ? 'ingest' : 'scan',
         });
         progress.update({ filesDone: i + 1, filesTotal: sessions.length, bytesDone: 0 });
       }

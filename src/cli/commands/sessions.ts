@@ -35,6 +35,7 @@ export interface SessionsOptions {
   text?: string;
   starred: boolean;
   tags: string[];
+  hasSecrets: boolean;
   sort?: SessionSortKey;
   order?: SortDirection;
   limit?: number;
@@ -105,6 +106,11 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
     textOption,
     ...annotationFilterOptions,
     {
+      flags: '--has-secrets',
+      description: 'only sessions holding likely secrets, as counted at ingest (see `transcripts secrets`)',
+      apiParams: ['hasSecrets'],
+    },
+    {
       flags: '--sort <field>',
       description: `order by ${SESSION_SORT_KEYS.join(', ')} (default lastActivity); no value last`,
       apiParams: ['sort'],
@@ -122,6 +128,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
     filters: parseFilters(raw),
     text: textOf(raw),
     ...parseAnnotationFilters(raw),
+    hasSecrets: raw.hasSecrets === true,
     ...parseSort(raw),
     ...parsePage(raw),
     json: raw.json === true,
@@ -135,6 +142,7 @@ export const sessionsCommand = defineCommand<SessionsOptions>({
       text: options.text,
       ...(options.starred ? { starred: 'true' as const } : {}),
       ...(options.tags.length ? { tag: options.tags } : {}),
+      ...(options.hasSecrets ? { hasSecrets: 'true' as const } : {}),
       sort: options.sort,
       dir: options.order,
       limit: options.limit,

@@ -14,6 +14,7 @@ export const accumulatorStateSchema = z.object({
   models: z.record(z.string(), z.number().nullable()),
   mainMessages: z.record(z.string(), z.number()).optional(),
   sidechainThreads: z.number().optional(),
+  secrets: z.record(z.string(), z.number()).optional(),
   firstMs: z.number().nullable(),
   lastMs: z.number().nullable(),
   titles: z.object({

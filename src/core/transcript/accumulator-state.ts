@@ -34,6 +34,9 @@ export interface AccumulatorState {
   /** Subagent threads inside the main transcript (the layout before subagent files): sidechain
    *  lines that start a thread. Absent in states from before it was kept. */
   sidechainThreads?: number;
+  /** Likely secrets by rule, summed over the entries' own counts. Absent in states from before
+   *  they were counted: such a session's summary then says nothing about secrets. */
+  secrets?: Record<string, number>;
   firstMs: number | null;
   lastMs: number | null;
   titles: { custom: string | null; ai: string | null; prompt: string | null; summary: string | null };
@@ -59,6 +62,7 @@ export function emptyAccumulatorState(): AccumulatorState {
     models: {},
     mainMessages: {},
     sidechainThreads: 0,
+    secrets: {},
     firstMs: null,
     lastMs: null,
     titles: { custom: null, ai: null, prompt: null, summary: null },

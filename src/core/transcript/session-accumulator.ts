@@ -124,6 +124,12 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
     if (entry.malformed) counts.malformed++;
     if (entry.isSidechain) counts.sidechainEntries++;
     counts.images += entry.images?.length ?? 0;
+    if (entry.secrets && s.secrets) {
+      // Through a Map: a pattern of the user's may be named `__proto__`.
+      const sum = new Map(Object.entries(s.secrets));
+      for (const [rule, n] of Object.entries(entry.secrets)) sum.set(rule, (sum.get(rule) ?? 0) + n);
+      s.secrets = Object.fromEntries(sum);
+    }
     if (record) noteMeta(record, isMain ? 'main' : 'other');
 
     const ms = parseTimestamp(entry.timestamp);
@@ -263,6 +269,7 @@ export function createAccumulator(init: AccumulatorInit, resume?: AccumulatorSta
       files,
       subagents: names.filter((n) => n !== MAIN_TRANSCRIPT).length + (s.sidechainThreads ?? 0),
       activity: s.activity.map(([a, b]) => [a, b] as [number, number]),
+      ...secretsOf(s.secrets),
     };
   }
 
@@ -283,6 +290,13 @@ function orderedModels(
   return Object.keys(models).sort(
     (a, b) => used(b) - used(a) || at(a) - at(b) || (a < b ? -1 : a > b ? 1 : 0),
   );
+}
+
+/** The summary's `secrets`: left out when the session's earlier part was not counted. */
+function secretsOf(byRule: Record<string, number> | undefined): Pick<SummaryDoc, 'secrets'> {
+  if (!byRule) return {};
+  const sorted = Object.fromEntries(Object.entries(byRule).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return { secrets: { total: Object.values(byRule).reduce((a, b) => a + b, 0), byRule: sorted } };
 }
 
 /** The summary's `tokensByModel`: left out when the split is unknown. */

@@ -33,9 +33,10 @@ import {
   type WriteOptions,
   TokenTotals,
   type AnnotationRow,
+  type SessionSecretsRow,
   type BookmarkRow,
 } from '../contract.js';
-import { filterValues, needsAnnotations } from '../views-common/session-filter.js';
+import { filterValues, needsAnnotations, needsSecrets } from '../views-common/session-filter.js';
 import {
   checkFacet,
   checkPage,
@@ -46,6 +47,7 @@ import {
   type FacetAttribute,
 } from '../views-common/view-args.js';
 import { LOCK, type PostgresDatabase, type Queryable } from './postgres-database.js';
+import { SessionSecretsView } from './views/session-secrets-view.js';
 import { AnnotationsView } from './views/annotations-view.js';
 import { DailyActivityView, type DailyBatch } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
@@ -76,6 +78,7 @@ export class PostgresViews implements Views {
   readonly #fullText = new FullTextView();
   readonly #daily = new DailyActivityView();
   readonly #annotations = new AnnotationsView();
+  readonly #secrets = new SessionSecretsView();
   readonly #views: Map<ViewName, PostgresView>;
 
   constructor(db: PostgresDatabase) {
@@ -88,6 +91,7 @@ export class PostgresViews implements Views {
       this.#fullText,
       this.#daily,
       this.#annotations,
+      this.#secrets,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
   }
@@ -233,6 +237,7 @@ export class PostgresViews implements Views {
     const filter = sessionFilterSql(q.sessions, 't.session_id');
     const required: ViewName[] = filter.needsRollup ? ['speaker_split', 'session_rollup'] : ['speaker_split'];
     if (filter.needsAnnotations) required.push('session_annotations');
+    if (filter.needsSecrets) required.push('session_secrets');
     return this.#over(required, () => this.#speaker.allTurns(this.#db.pool, q, filter));
   }
 
@@ -247,6 +252,7 @@ export class PostgresViews implements Views {
     const filter = sessionFilterSql(query, 'e.session_id');
     const required: ViewName[] = filter.needsRollup ? ['full_text', 'session_rollup'] : ['full_text'];
     if (filter.needsAnnotations) required.push('session_annotations');
+    if (filter.needsSecrets) required.push('session_secrets');
     if (termParams(query.q) === null) {
       // Nothing searchable: no statement runs, so say here whether search exists at all.
       await this.#require(required);
@@ -307,6 +313,12 @@ export class PostgresViews implements Views {
 
   async tokenTotals(filter: SessionFilter = {}): Promise<TokenTotals> {
     return this.#over(withAnnotations(['session_rollup'], filter), () => tokenTotals(this.#db.pool, filter));
+  }
+
+  async sessionSecrets(ids: string[]): Promise<Map<string, SessionSecretsRow>> {
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+      throw new StoreInputError('ids must be an array of strings');
+    return this.#over(['session_secrets'], () => this.#secrets.secrets(this.#db.pool, ids));
   }
 
   async annotations(ids: string[]): Promise<Map<string, AnnotationRow>> {
@@ -371,7 +383,13 @@ async function searchCaughtUp(q: Queryable): Promise<void> {
   await q.query('DELETE FROM local_docs WHERE id = $1', [SEARCH_STALE]);
 }
 
-/** `views`, and the annotations view when the filter reads stars, tags or notes. */
+/**
+ * `views`, and the annotations view when the filter reads stars, tags or notes, and the secrets
+ * view when it reads secrets.
+ */
 function withAnnotations(views: ViewName[], filter: SessionFilter | undefined): ViewName[] {
-  return filter && needsAnnotations(filterValues(filter)) ? [...views, 'session_annotations'] : views;
+  if (!filter) return views;
+  const f = filterValues(filter);
+  const out = needsAnnotations(f) ? [...views, 'session_annotations' as const] : views;
+  return needsSecrets(f) ? [...out, 'session_secrets'] : out;
 }

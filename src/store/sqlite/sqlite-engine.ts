@@ -137,6 +137,7 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     facets: (attribute, filter) => reads.facets(attribute, filter),
     tokenTotals: (filter) => reads.tokenTotals(filter),
     annotations: (ids) => reads.annotations(ids),
+    sessionSecrets: (ids) => reads.sessionSecrets(ids),
     tagFacet: (filter) => reads.tagFacet(filter),
     bookmarks: (page) => reads.bookmarks(page),
     searchNotes: (q, page) => reads.searchNotes(q, page),

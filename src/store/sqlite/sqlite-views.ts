@@ -33,8 +33,9 @@ import {
   TokenTotals,
   type AnnotationRow,
   type BookmarkRow,
+  type SessionSecretsRow,
 } from '../contract.js';
-import { filterValues, needsAnnotations } from '../views-common/session-filter.js';
+import { filterValues, needsAnnotations, needsSecrets } from '../views-common/session-filter.js';
 import type { DocWriteObserver, PreviousDoc, WrittenDoc } from './doc-write-observer.js';
 import type { SqliteDatabase } from './sqlite-database.js';
 import { AnnotationsView } from './views/annotations-view.js';
@@ -45,6 +46,7 @@ import { SessionEvents } from './views/session-events.js';
 import { sessionFilterSql } from './views/session-filter-sql.js';
 import { facets, getSession, getSessions, listSessions, tokenTotals } from './views/session-queries.js';
 import { SessionRollupView } from './views/session-rollup-view.js';
+import { SessionSecretsView } from './views/session-secrets-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
 import { StatementCache, type SqliteView } from './views/sqlite-view.js';
 import { TranscriptEntriesView } from './views/transcript-entries-view.js';
@@ -66,6 +68,7 @@ export class SqliteViews implements Views, DocWriteObserver {
   readonly #fullText: FullTextView;
   readonly #daily: DailyActivityView;
   readonly #annotations: AnnotationsView;
+  readonly #secrets: SessionSecretsView;
   readonly #events: SessionEvents;
   readonly #views: Map<ViewName, SqliteView>;
   readonly #readRegistry: Statement;
@@ -85,6 +88,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#fullText = new FullTextView(db);
     this.#daily = new DailyActivityView(db);
     this.#annotations = new AnnotationsView(db);
+    this.#secrets = new SessionSecretsView(db);
     this.#events = new SessionEvents(db);
     const all: SqliteView[] = [
       this.#rollup,
@@ -94,6 +98,7 @@ export class SqliteViews implements Views, DocWriteObserver {
       this.#fullText,
       this.#daily,
       this.#annotations,
+      this.#secrets,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
     this.#readRegistry = db.prepare('SELECT name FROM view_registry ORDER BY name');
@@ -249,6 +254,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     const filter = sessionFilterSql(q.sessions, 't.session_id');
     if (filter.needsRollup) this.#require('session_rollup');
     if (filter.needsAnnotations) this.#require('session_annotations');
+    if (filter.needsSecrets) this.#require('session_secrets');
     return this.#speaker.allTurns(q, filter, this.#cache);
   }
 
@@ -264,6 +270,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     const filter = sessionFilterSql(query, 'e.session_id');
     if (filter.needsRollup) this.#require('session_rollup');
     if (filter.needsAnnotations) this.#require('session_annotations');
+    if (filter.needsSecrets) this.#require('session_secrets');
     return this.#fullText.search(query, filter, this.#cache);
   }
 
@@ -349,9 +356,19 @@ export class SqliteViews implements Views, DocWriteObserver {
     return this.#annotations.searchNotes(q, limit, offset);
   }
 
-  /** A filter on stars, tags or notes reads the annotations view. */
+  async sessionSecrets(ids: string[]): Promise<Map<string, SessionSecretsRow>> {
+    this.#require('session_secrets');
+    if (!Array.isArray(ids) || ids.some((id) => typeof id !== 'string'))
+      throw new StoreInputError('ids must be an array of strings');
+    return this.#secrets.secrets(ids);
+  }
+
+  /** A filter on stars, tags or notes reads the annotations view; one on secrets, theirs. */
   #requireFor(filter: SessionFilter | undefined): void {
-    if (filter && needsAnnotations(filterValues(filter))) this.#require('session_annotations');
+    if (!filter) return;
+    const f = filterValues(filter);
+    if (needsAnnotations(f)) this.#require('session_annotations');
+    if (needsSecrets(f)) this.#require('session_secrets');
   }
 
   // ---------------------------------------------------------------------------------------------

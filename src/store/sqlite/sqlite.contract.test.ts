@@ -3,6 +3,7 @@ import { testEngine } from '../../../test/support/engines.js';
 import { describeDocStoreContract } from '../contract/doc-store.case.js';
 import { describeObjectStoreContract } from '../contract/object-store.case.js';
 import { describeAnnotationsContract } from '../contract/annotations.case.js';
+import { describeSecretsContract } from '../contract/secrets.case.js';
 import { describeViewsContract } from '../contract/views.case.js';
 
 /** Fresh embedded stores, each in its own temp dir (SQLite file + object directory). */
@@ -15,3 +16,4 @@ describeDocStoreContract(engine);
 describeObjectStoreContract(engine);
 describeViewsContract(engine);
 describeAnnotationsContract(engine);
+describeSecretsContract(engine);

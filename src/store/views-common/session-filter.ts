@@ -23,11 +23,17 @@ export interface FilterValues {
   /** Tags every one of which a session must carry. */
   tags?: string[];
   hasNote?: true;
+  hasSecrets?: true;
 }
 
 /** Whether the filter reads the `session_annotations` view. */
 export function needsAnnotations(f: FilterValues): boolean {
   return f.starred === true || f.hasNote === true || (f.tags?.length ?? 0) > 0;
+}
+
+/** Whether the filter reads the `session_secrets` view. */
+export function needsSecrets(f: FilterValues): boolean {
+  return f.hasSecrets === true;
 }
 
 /** More words than anyone types: a bound on the conditions one filter adds. */
@@ -74,6 +80,7 @@ export function filterValues(filter: SessionFilter): FilterValues {
   }
   if (filter.starred === true) out.starred = true;
   if (filter.hasNote === true) out.hasNote = true;
+  if (filter.hasSecrets === true) out.hasSecrets = true;
   if (filter.tags !== undefined) {
     if (!Array.isArray(filter.tags)) throw new StoreInputError('tags must be an array of tags');
     const tags = [...new Set(filter.tags)];

@@ -35,6 +35,8 @@ export interface ToolResult {
   at?: string;
   /** The subagent a Task call ran (its file is `subagents/agent-<agentId>.jsonl`). */
   agentId?: string;
+  /** Likely secrets in the result's entry, by rule (counted at ingest). */
+  secrets?: Record<string, number>;
 }
 
 export interface ToolCall {
@@ -48,6 +50,8 @@ export interface ToolCall {
   result?: ToolResult;
   /** Sidechain entries (in this file) of the subagent this call started. */
   subagent?: Entry[];
+  /** Likely secrets in the tool use's entry, by rule (counted at ingest). */
+  secrets?: Record<string, number>;
 }
 
 export type ReaderItem =
@@ -279,6 +283,7 @@ export class EntryGrouper {
     const calls = [...run.calls];
     for (const u of e.toolUses ?? []) {
       const call: ToolCall = { id: u.id, name: u.name, input: u.input, index: e.index };
+      if (e.secrets) call.secrets = e.secrets;
       if (e.timestamp) call.at = e.timestamp;
       calls.push(call);
       this.#callItem.set(u.id, at);
@@ -313,6 +318,7 @@ export class EntryGrouper {
     let placed = false;
     for (const r of results) {
       const result: ToolResult = { index: e.index, content: r.content, isError: r.isError };
+      if (e.secrets) result.secrets = e.secrets;
       if (e.timestamp) result.at = e.timestamp;
       if (r.agentId) result.agentId = r.agentId;
       if (this.#updateCall(items, r.toolUseId, (c) => ({ ...c, result }), e.index)) placed = true;

@@ -308,12 +308,19 @@ describe('user-data filters', () => {
     );
   });
 
+  it('reads has:secrets and writes it back', () => {
+    const q = parseOmnibox('has:secrets project:app', NOW);
+    expect(q).toMatchObject({ kind: 'query', filters: { hasSecrets: true, project: 'app' }, problems: [] });
+    if (q.kind !== 'query') throw new Error('not a query');
+    expect(formatFilters(q.filters)).toBe('project:app has:secrets');
+  });
+
   it('names what it does not know', () => {
     const q = parseOmnibox('is:pinned tag:Bad has:notes', NOW);
     expect(q.problems).toEqual([
       'is:pinned is not known; try is:starred',
       'tag:Bad is not a tag (short lowercase words joined by - or /)',
-      'has:notes is not known; try has:note',
+      'has:notes is not known; try has:note or has:secrets',
     ]);
   });
 });

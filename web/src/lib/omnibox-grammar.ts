@@ -7,7 +7,7 @@
  * - `project:x`, `host:x` (or `hostname:`), `model:x`, `source:x`, `agent:x`, `cwd:/path`, `id:prefix` —
  *   filters; values may be quoted (`project:"my app"`).
  * - `is:starred`, `tag:x` (repeatable: every tag must be on the session), `has:note` — what people
- *   marked on sessions.
+ *   marked on sessions; `has:secrets` — sessions holding likely secrets, as counted at ingest.
  * - date phrases anywhere (see date-phrases.ts): `last week`, `since 2026-03`, `mar 2026`, …
  * - an input that is only an id prefix (`cc1df109`, a UUID or part of one) jumps to the session.
  * - everything else is free text, kept in search syntax (quotes, `prefix*`).
@@ -34,6 +34,8 @@ export interface OmniboxFilters {
   tags?: string[];
   /** `has:note`. */
   hasNote?: true;
+  /** `has:secrets`. */
+  hasSecrets?: true;
 }
 
 /** A tag as the API takes it: short lowercase words joined by `-` or `/` (core/annotations.ts). */
@@ -241,11 +243,14 @@ export function parseOmnibox(input: string, now: number): OmniboxParse {
         continue;
       }
       if (key === 'is' || key === 'has') {
-        const want = key === 'is' ? 'starred' : 'note';
-        if (t.value.toLowerCase() !== want)
-          problems.push(`${t.op}:${t.value} is not known; try ${key}:${want}`);
-        else if (key === 'is') filters.starred = true;
-        else filters.hasNote = true;
+        const value = t.value.toLowerCase();
+        if (key === 'is' && value === 'starred') filters.starred = true;
+        else if (key === 'has' && value === 'note') filters.hasNote = true;
+        else if (key === 'has' && value === 'secrets') filters.hasSecrets = true;
+        else
+          problems.push(
+            `${t.op}:${t.value} is not known; try ${key === 'is' ? 'is:starred' : 'has:note or has:secrets'}`,
+          );
         continue;
       }
       if (key === 'tag') {
@@ -328,6 +333,7 @@ export function formatFilters(filters: OmniboxFilters & { text?: string; idPrefi
   if (filters.starred) parts.push('is:starred');
   for (const t of filters.tags ?? []) parts.push(`tag:${t}`);
   if (filters.hasNote) parts.push('has:note');
+  if (filters.hasSecrets) parts.push('has:secrets');
   if (filters.from && filters.to && filters.from === filters.to) parts.push(filters.from);
   else if (filters.from && filters.to) parts.push(`${filters.from}..${filters.to}`);
   else if (filters.from) parts.push(`since ${filters.from}`);

@@ -95,6 +95,8 @@ export const sessionListSearchSchema = z
       .catch(undefined),
     /** Only sessions with a note (`?hasNote=true`, `has:note`). */
     hasNote: z.enum(['true']).optional().catch(undefined),
+    /** Only sessions holding likely secrets (`?hasSecrets=true`, `has:secrets`). */
+    hasSecrets: z.enum(['true']).optional().catch(undefined),
     /** The list's order (`GET /api/sessions?sort&dir`); absent: newest activity first. */
     sort: z.enum(SESSION_SORTS).optional().catch(undefined),
     dir: z.enum(['asc', 'desc']).optional().catch(undefined),
@@ -232,6 +234,7 @@ const CHIP_LABELS: Record<FilterKey, string> = {
   starred: 'starred',
   tag: 'tag',
   hasNote: 'note',
+  hasSecrets: 'secrets',
 };
 
 /** One removable chip per active filter, in a fixed order. */
@@ -250,6 +253,7 @@ export function filterChips(search: Partial<SessionListSearch>): FilterChip[] {
     'starred',
     'tag',
     'hasNote',
+    'hasSecrets',
   ];
   const chips: FilterChip[] = [];
   for (const key of order) {

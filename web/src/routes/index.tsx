@@ -264,7 +264,7 @@ function SavedFiltersMenu() {
               onClick={() => {
                 const p = parseOmnibox(s.query, Date.now());
                 if (p.kind !== 'query') return;
-                const { starred, tags, hasNote, ...filters } = p.filters;
+                const { starred, tags, hasNote, hasSecrets, ...filters } = p.filters;
                 void navigate({
                   search: {
                     ...filters,
@@ -273,6 +273,7 @@ function SavedFiltersMenu() {
                     starred: starred ? 'true' : undefined,
                     tag: tags?.join(','),
                     hasNote: hasNote ? 'true' : undefined,
+                    hasSecrets: hasSecrets ? 'true' : undefined,
                   },
                 });
               }}

@@ -6,7 +6,7 @@
  * `session_rollup r`. Parameters are numbered from `$1`; callers append theirs after.
  */
 import type { SessionFilter } from '../../contract.js';
-import { filterValues, MAX_CHAR, needsAnnotations } from '../../views-common/session-filter.js';
+import { filterValues, MAX_CHAR, needsAnnotations, needsSecrets } from '../../views-common/session-filter.js';
 import { pgText } from './postgres-view.js';
 
 export interface FilterSql {
@@ -17,6 +17,8 @@ export interface FilterSql {
   needsRollup: boolean;
   /** Some condition reads the `session_annotations` view's tables. */
   needsAnnotations: boolean;
+  /** Some condition reads the `session_secrets` view. */
+  needsSecrets: boolean;
 }
 
 export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string): FilterSql {
@@ -67,5 +69,7 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
     where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_annotations WHERE note <> '')`);
   for (const tag of f.tags ?? [])
     where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_tags WHERE tag = ${param(tag)})`);
-  return { where, params, needsRollup, needsAnnotations: needsAnnotations(f) };
+  if (f.hasSecrets)
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_secrets WHERE total > 0)`);
+  return { where, params, needsRollup, needsAnnotations: needsAnnotations(f), needsSecrets: needsSecrets(f) };
 }

@@ -4,7 +4,7 @@
  * column given by the caller; `needsRollup` tells the caller to join `session_rollup r`.
  */
 import type { SessionFilter } from '../../contract.js';
-import { filterValues, MAX_CHAR, needsAnnotations } from '../../views-common/session-filter.js';
+import { filterValues, MAX_CHAR, needsAnnotations, needsSecrets } from '../../views-common/session-filter.js';
 
 export interface FilterSql {
   /** Conditions to AND together (empty when nothing filters). */
@@ -14,6 +14,8 @@ export interface FilterSql {
   needsRollup: boolean;
   /** Some condition reads the `session_annotations` view's tables. */
   needsAnnotations: boolean;
+  /** Some condition reads the `session_secrets` view. */
+  needsSecrets: boolean;
 }
 
 export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string): FilterSql {
@@ -66,5 +68,7 @@ export function sessionFilterSql(filter: SessionFilter, sessionIdColumn: string)
     where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_tags WHERE tag = @f_tag${i})`);
     params[`f_tag${i}`] = tag;
   });
-  return { where, params, needsRollup, needsAnnotations: needsAnnotations(f) };
+  if (f.hasSecrets)
+    where.push(`${sessionIdColumn} IN (SELECT session_id FROM session_secrets WHERE total > 0)`);
+  return { where, params, needsRollup, needsAnnotations: needsAnnotations(f), needsSecrets: needsSecrets(f) };
 }

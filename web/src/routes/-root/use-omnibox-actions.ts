@@ -89,6 +89,7 @@ export function useOmniboxActions() {
         ...(q.filters.starred ? { starred: 'true' as const } : {}),
         ...(q.filters.tags?.length ? { tag: q.filters.tags.join(',') } : {}),
         ...(q.filters.hasNote ? { hasNote: 'true' as const } : {}),
+        ...(q.filters.hasSecrets ? { hasSecrets: 'true' as const } : {}),
       };
       await navigate({ to: '/', search: next });
       // The rest is applied; what was not stays explained in the dropdown.

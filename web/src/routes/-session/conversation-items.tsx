@@ -6,6 +6,7 @@
 import { Badge, Box, Collapse, Group, Stack, Text, UnstyledButton } from '@mantine/core';
 import { AnchorLink } from '../../components/AnchorLink.js';
 import { BookmarkToggle } from '../../components/BookmarkToggle.js';
+import { SecretMark, secretRules } from '../../components/SecretMark.js';
 import { useState, type ReactNode } from 'react';
 import { HighlightedText } from '../../components/HighlightedText.js';
 import { Markdown } from '../../components/Markdown.js';
@@ -40,10 +41,21 @@ export interface ItemContext {
   continues?: boolean;
 }
 
-/** An entry's own actions: its bookmark toggle and its permalink. */
-function EntryLink({ sessionId, file, index }: { sessionId: string; file: string; index: number }) {
+/** An entry's own actions: its bookmark toggle and its permalink, after its secret mark if any. */
+function EntryLink({
+  sessionId,
+  file,
+  index,
+  secrets,
+}: {
+  sessionId: string;
+  file: string;
+  index: number;
+  secrets?: Record<string, number>;
+}) {
   return (
     <Group gap={2} wrap="nowrap" display="inline-flex">
+      <SecretMark rules={secretRules(secrets)} />
       <BookmarkToggle sessionId={sessionId} file={file} index={index} />
       <EntryPermalink sessionId={sessionId} file={file} index={index} />
     </Group>
@@ -122,7 +134,7 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
       >
         {ctx.continues ? (
           <Box pos="absolute" top={0} right={0}>
-            <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+            <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} secrets={e.secrets} />
           </Box>
         ) : (
           <Group gap={8}>
@@ -143,7 +155,7 @@ function MessageView({ item, ctx }: { item: Extract<ReaderItem, { type: 'message
                 {formatTokens(e.usage.output)} out
               </Text>
             )}
-            <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+            <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} secrets={e.secrets} />
           </Group>
         )}
         {e.thinking && <Thinking text={e.thinking} re={ctx.re} />}
@@ -194,6 +206,12 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
             <Text size="sm" c="gray.4" truncate>
               {n === 0 ? 'tool results' : `${formatCountOf(n, 'tool call')}: ${summarizeCalls(item.calls)}`}
             </Text>
+            <SecretMark
+              rules={secretRules(
+                ...item.calls.flatMap((c) => [c.secrets, c.result?.secrets]),
+                ...item.orphans.map((o) => o.secrets),
+              )}
+            />
             {errors > 0 && (
               <Badge size="xs" color="red" variant="light">
                 {formatCountOf(errors, 'error')}
@@ -309,7 +327,7 @@ function NoticeView({ item, ctx }: { item: Extract<ReaderItem, { type: 'notice' 
             <ImageThumbs images={e.images} sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
           )}
         </Box>
-        <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+        <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={e.index} secrets={e.secrets} />
       </Group>
     </Box>
   );
