@@ -21,9 +21,7 @@ export const META_LABEL = 'added by Claude Code';
 /** What the person typed in a user entry, as the You turns have it, or null when it is not theirs. */
 export function youText(e: EntryLike): string | null {
   if (e.role !== 'user' || e.malformed) return null;
-  // An EntryLike differs from a ProjectedEntry only in a tool use's optional `input`, which a user
-  // line has none of and promptText never reads.
-  const text = promptText(e as ProjectedEntry);
+  const text = promptText(e);
   if (text !== null) return text;
   // A pasted image with nothing typed: the person's, though /turns (text only) has no turn for it.
   const pastedOnly = !e.text?.trim() && !!e.images?.length;
