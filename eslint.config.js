@@ -3,7 +3,17 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'web/dist/', 'node_modules/', 'coverage/', 'test-artifacts/', 'web/src/*.gen.ts'] },
+  {
+    ignores: [
+      'dist/',
+      'web/dist/',
+      'node_modules/',
+      'coverage/',
+      'test-artifacts/',
+      'web/src/*.gen.ts',
+      'src/**/*.gen.ts',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { files: ['bin/**/*.js', '**/*.mjs'], languageOptions: { globals: globals.node } },

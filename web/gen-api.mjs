@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 /**
- * `npm run gen:api`: regenerates web/src/api-schema.gen.ts (the typed client's `paths`) from the
- * API's machine-readable description. The description is taken from the built API in-process
+ * `npm run gen:api`: regenerates src/client/api-schema.gen.ts (the types of the one API client:
+ * `paths` for the UI's openapi-fetch, `components` for the CLI's ApiClient) from the API's
+ * machine-readable description. The description is taken from the built API in-process
  * (`createApp()` over a throwaway store, then `app.request('/api/openapi.json')`), so no server
  * has to run; `--url http://127.0.0.1:7650` reads it from a running instance instead.
  * Needs `npm run build` first (it imports dist/). `--check` writes nothing and exits 1 when the
@@ -16,7 +17,7 @@ import * as prettier from 'prettier';
 
 const webRoot = dirname(fileURLToPath(import.meta.url));
 const repoRoot = resolve(webRoot, '..');
-const out = join(webRoot, 'src', 'api-schema.gen.ts');
+const out = join(repoRoot, 'src', 'client', 'api-schema.gen.ts');
 
 async function describeInProcess() {
   const { createApp } = await import(join(repoRoot, 'dist/src/api/app.js'));

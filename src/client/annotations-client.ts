@@ -1,22 +1,10 @@
-/** The user-data routes (src/api/routes/annotations.ts) for the CLI and scripts. */
+/** The user-data routes (src/api/routes/annotations.ts) for the CLI and scripts, typed from the API's description. */
 import type { ApiClient } from './api-client.js';
+import type { components } from './api-schema.gen.js';
 
-export interface Annotation {
-  sessionId: string;
-  rev: string | null;
-  starred: boolean;
-  tags: string[];
-  note: string;
-  bookmarks: Array<{ file: string; index: number; note?: string; at: string }>;
-  updatedAt: string | null;
-}
-
-export interface ForgetResult {
-  sessionId: string;
-  tombstoned: boolean;
-  documents: number;
-  objects: number;
-}
+type Schemas = components['schemas'];
+export type Annotation = Schemas['Annotation'];
+export type ForgetResult = Schemas['ForgetResult'];
 
 const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
 
@@ -32,14 +20,7 @@ export const annotationsApi = (client: ApiClient) => ({
     }),
   clearNote: (id: string) => client.request<Annotation>('DELETE', `${session(id)}/note`),
   forget: (id: string) => client.request<ForgetResult>('POST', `${session(id)}/forget`, { json: {} }),
-  forgotten: () =>
-    client.request<{ total: number; forgotten: Array<{ sessionId: string; forgottenAt: string }> }>(
-      'GET',
-      '/api/forgotten',
-    ),
+  forgotten: () => client.request<Schemas['ForgottenList']>('GET', '/api/forgotten'),
   unforget: (id: string) =>
-    client.request<{ sessionId: string; lifted: boolean }>(
-      'DELETE',
-      `/api/forgotten/${encodeURIComponent(id)}`,
-    ),
+    client.request<Schemas['UnforgetResult']>('DELETE', `/api/forgotten/${encodeURIComponent(id)}`),
 });

@@ -1,60 +1,52 @@
 /**
- * The typed HTTP client every consumer shares (CLI, hooks, UI): unwraps JSON bodies, throws
+ * The CLI's (and the hook's, the MCP server's) HTTP client, typed with the types generated from
+ * the API's OpenAPI description (api-schema.gen.ts, which the UI's openapi-fetch client uses too)
+ * and reading error answers as the UI does (`apiErrorFromBody`): unwraps JSON bodies, throws
  * `ApiError {status, code, message}` on any non-2xx, `ApiConnectionError` when nothing answers,
  * and `NotAnApiError` (one of those) when what answers is not the API: an HTML page, a proxy's
  * plain-text 502, a JSON route's body that is not JSON, or JSON without the fields of the API's answer.
+ * Its own transport (not openapi-fetch) for what the CLI needs beyond the UI: object downloads
+ * streamed through undici with back-pressure, a patient pool for long writes, streamed uploads.
  * Browser-safe: no node:* imports (the Node-only ingest sink lives in http-sink.ts).
  *
  * @example
  * const client = new ApiClient({ baseUrl: 'http://127.0.0.1:7650' });
  * const { sessions } = await client.listSessions({ model: 'claude-opus-4-1', limit: 20 });
  */
+// The answers' types are generated from the API's OpenAPI description (`npm run gen:api`), the
+// same types the UI's openapi-fetch client uses: one description, one set of types. (The
+// blueprint is not in the description.)
 import type { Blueprint } from '../api/schemas/blueprint.js';
-import type { Health, ImportStatus } from '../api/schemas/health.js';
-import type { IngestDocsResult, PutObjectResultBody, ReindexResult } from '../api/schemas/ingest.js';
-import type { MigrateResultBody, MigrateStatusBody } from '../api/schemas/migrate.js';
-import type { Activity, Facets, SearchResult } from '../api/schemas/search.js';
-import type {
-  Session,
-  SessionEvents,
-  SessionList,
-  TranscriptPage,
-  Turns,
-  TurnsAcross,
-} from '../api/schemas/sessions.js';
-import type { AllDocs, LocalDoc, ObjectList, ObjectPage, RevsResult } from '../api/schemas/store.js';
-import type { Totals } from '../api/schemas/totals.js';
+import type { components } from './api-schema.gen.js';
+
+type Schemas = components['schemas'];
+export type Health = Schemas['Health'];
+export type ImportStatus = Schemas['ImportStatus'];
+export type IngestDocsResult = Schemas['IngestDocsResult'];
+export type PutObjectResultBody = Schemas['PutObjectResult'];
+export type ReindexResult = Schemas['ReindexResult'];
+export type MigrateStatusBody = Schemas['MigrateStatus'];
+export type MigrateResultBody = Schemas['MigrateResult'];
+export type Activity = Schemas['Activity'];
+export type Facets = Schemas['Facets'];
+export type SearchResult = Schemas['SearchResult'];
+export type Session = Schemas['Session'];
+export type SessionEvents = Schemas['SessionEvents'];
+export type SessionList = Schemas['SessionList'];
+export type TranscriptPage = Schemas['TranscriptPage'];
+export type Turns = Schemas['Turns'];
+export type TurnsAcross = Schemas['TurnsAcrossSessions'];
+export type AllDocs = Schemas['AllDocs'];
+export type LocalDoc = Schemas['LocalDoc'];
+export type ObjectList = Schemas['ObjectList'];
+export type ObjectPage = Schemas['ObjectPage'];
+export type RevsResult = Schemas['RevsResult'];
+export type Totals = Schemas['Totals'];
 import type { SessionSortKey, SortDirection } from '../store/contract.js';
 import type { Dispatcher } from 'undici';
-import { ApiConnectionError, ApiError, NotAnApiError } from './api-error.js';
+import { ApiConnectionError, ApiError, NotAnApiError, apiErrorFromBody, isJsonType } from './api-error.js';
 
-export type {
-  Totals,
-  Activity,
-  Blueprint,
-  Facets,
-  Health,
-  ImportStatus,
-  SearchResult,
-  Session,
-  SessionEvents,
-  SessionList,
-  TranscriptPage,
-  Turns,
-  TurnsAcross,
-};
-export type {
-  AllDocs,
-  IngestDocsResult,
-  LocalDoc,
-  MigrateResultBody,
-  MigrateStatusBody,
-  ObjectList,
-  ObjectPage,
-  PutObjectResultBody,
-  ReindexResult,
-  RevsResult,
-};
+export type { Blueprint };
 
 /** Query parameters; an array repeats its parameter (`tag=a&tag=b`). */
 export type Query = Record<string, string | number | boolean | string[] | undefined | null>;
@@ -646,14 +638,10 @@ async function nullOn404<T>(p: Promise<T>): Promise<T | null> {
   }
 }
 
-/** `application/json`, `application/problem+json`, … (not `application/x-ndjson`). */
-function isJsonType(contentType: string | null): boolean {
-  return contentType !== null && /(^|[/+])json\s*(;|$)/i.test(contentType.trim());
-}
-
 /**
- * The ApiError of a non-2xx answer: the API's `{error: {code, message}}` when it sent one, the
- * text of any other JSON answer; null when the answer is not JSON at all (not the API).
+ * The ApiError of a non-2xx answer (read by `apiErrorFromBody`, as the UI reads it): the API's
+ * `{error: {code, message}}` when it sent one, the text of any other JSON answer; null when the
+ * answer is not JSON at all (not the API).
  */
 function apiErrorOf(
   status: number,
@@ -663,19 +651,14 @@ function apiErrorOf(
   method: string,
   url: string,
 ): ApiError | null {
-  let code = `http_${status}`;
-  let message = text.slice(0, 500) || statusText || `HTTP ${status}`;
-  let shaped = false;
+  let body: unknown = text;
   try {
-    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
-    if (body.error && typeof body.error.code === 'string') {
-      code = body.error.code;
-      shaped = true;
-    }
-    if (body.error && typeof body.error.message === 'string') message = body.error.message;
+    const parsed = JSON.parse(text) as { error?: { code?: unknown } } | null;
+    const object = parsed !== null && typeof parsed === 'object';
+    if (typeof parsed?.error?.code === 'string' || (object && isJsonType(contentType))) body = parsed;
   } catch {
     // not JSON: keep the text
   }
-  if (!shaped && !isJsonType(contentType)) return null;
-  return new ApiError(status, code, message, method, url);
+  if (body === text && !isJsonType(contentType)) return null;
+  return apiErrorFromBody(status, body, { method, url, statusText });
 }

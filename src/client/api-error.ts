@@ -47,3 +47,30 @@ export class NotAnApiError extends ApiConnectionError {
     super(url, message);
   }
 }
+
+/** `application/json`, `application/problem+json`, … (not `application/x-ndjson`). */
+export function isJsonType(contentType: string | null): boolean {
+  return contentType !== null && /(^|[/+])json\s*(;|$)/i.test(contentType.trim());
+}
+
+/**
+ * The one way to read a non-2xx answer, for the CLI's ApiClient and the UI's openapi-fetch alike:
+ * the API's error body (`{error: {code, message}}`, the `Error` schema of every route) becomes an
+ * ApiError with that code and message. Any other body keeps its text (a string, or other JSON)
+ * as the message, at most 500 characters, under the code `http_<status>`.
+ */
+export function apiErrorFromBody(
+  status: number,
+  body: unknown,
+  at: { method: string; url: string; statusText?: string },
+): ApiError {
+  let code = `http_${status}`;
+  let message: string | undefined;
+  if (body !== null && typeof body === 'object') {
+    const e = (body as { error?: { code?: unknown; message?: unknown } }).error;
+    if (typeof e?.code === 'string') code = e.code;
+    if (typeof e?.message === 'string') message = e.message;
+    else message = JSON.stringify(body).slice(0, 500);
+  } else if (typeof body === 'string' && body.trim() !== '') message = body.trim().slice(0, 500);
+  return new ApiError(status, code, message || at.statusText || `HTTP ${status}`, at.method, at.url);
+}

@@ -8,7 +8,7 @@
  * how many characters of that entry's block earlier pages already gave (`120` or `120.4000`), so
  * an entry longer than the budget continues on the next page instead of being lost.
  */
-import type { ProjectedEntry } from '../core/documents.js';
+import type { EntryLike } from '../core/transcript/entry-kind.js';
 import stripAnsi from 'strip-ansi';
 import { promptText } from '../core/transcript/turns.js';
 
@@ -106,7 +106,7 @@ export function toolCallLine(name: string, input: unknown): string {
 }
 
 /** Who an entry is: You for the person's own text, Claude, a tool result, else its role and kind. */
-export function speaker(e: ProjectedEntry): string {
+export function speaker(e: EntryLike): string {
   const side = e.isSidechain ? ' (subagent)' : '';
   if (e.isCompactSummary) return `compaction summary${side}`;
   if (e.role === 'assistant') return `Claude${side}`;
@@ -127,7 +127,7 @@ export interface RenderOptions {
  * One entry as compact text, ending in a blank line; '' for an entry with nothing to show
  * (progress lines, file snapshots, thinking when it is not asked for).
  */
-export function renderEntry(e: ProjectedEntry, options: RenderOptions = {}): string {
+export function renderEntry(e: EntryLike, options: RenderOptions = {}): string {
   const body: string[] = [];
   const item = options.style === 'markdown' ? '- ' : '';
   if (e.malformed) body.push(`[malformed line${e.error ? `: ${e.error}` : ''}]`);

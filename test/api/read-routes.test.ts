@@ -661,6 +661,29 @@ describeEngines('read routes', (engine) => {
       expect(hit.session.title).toMatch(/Pomodoro/);
     });
 
+    it("names each hit's entry as the reader does: a compaction summary is not 'user'", async () => {
+      type Hit = { sessionId: string; index: number; role: string; kind: string };
+      // The one word of the corpus only the big session's compaction summary holds.
+      const summary = (await getJson(server, '/api/search?q=preemptively')).body.hits as Hit[];
+      expect(summary).toHaveLength(1);
+      expect(summary[0]).toMatchObject({ sessionId: BIG, role: 'user', kind: 'compaction summary' });
+      // The reader's own classification of that entry, from the transcript route.
+      const page = await getJson(
+        server,
+        `/api/sessions/${BIG}/transcript?offset=${summary[0]!.index}&limit=1`,
+      );
+      expect(page.body.entries[0]).toMatchObject({ index: summary[0]!.index, isCompactSummary: true });
+      // Every hit of a common word carries a kind, never a bare role.
+      const hits = (await getJson(server, '/api/search?q=the&limit=100')).body.hits as Hit[];
+      const kinds = new Set(hits.map((h) => h.kind));
+      expect(kinds.has('You') || kinds.has('Claude')).toBe(true);
+      for (const h of hits) {
+        expect(h.kind).not.toBe('user');
+        expect(h.kind).not.toBe('assistant');
+        if (h.role === 'tool_result') expect(h.kind).toBe('tool result');
+      }
+    });
+
     it('matches phrases and prefixes, and applies filters', async () => {
       const phrase = await getJson(server, `/api/search?q=${encodeURIComponent('"kill the bash"')}`);
       expect(phrase.body.hits.map((h: { sessionId: string }) => h.sessionId)).toContain(BIG);

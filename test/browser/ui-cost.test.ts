@@ -19,7 +19,7 @@ import {
   totalTokens,
   modelLabel,
 } from '../../web/src/lib/format.js';
-import type { components } from '../../web/src/api-schema.gen.js';
+import type { components } from '../../src/client/api-schema.gen.js';
 import { getJson } from '../support/api-server.js';
 import {
   browserSuite,

@@ -532,6 +532,36 @@ describe.skipIf(!hasChromium)('the session reader: Markdown, code, tool calls by
     suite.current.assertNoErrors();
   });
 
+  it('names a hit in the hit list as the reader names the entry it opens', async () => {
+    // The one word of the corpus only the big session's compaction summary holds.
+    const page = await suite.open('/app/search?q=preemptively');
+    const hit = page.getByTestId('search-hit');
+    await hit.first().waitFor();
+    expect(await hit.count()).toBe(1);
+    const kind = ((await hit.getByTestId('search-hit-kind').textContent()) ?? '').trim();
+    expect(kind).toBe('compaction summary');
+    await screenshot(page, 'search-hit-kind');
+    await hit.click();
+    const target = page.locator('[data-target-entry]');
+    await target.waitFor();
+    expect(await target.getAttribute('data-notice')).toBe(kind);
+    expect(((await target.getByText(kind, { exact: true }).first().textContent()) ?? '').trim()).toBe(kind);
+
+    // What was said reads You and Claude in both places.
+    await page.goto(`${server.url}/app/search?q=${encodeURIComponent('"platypus"')}`);
+    await hit.first().waitFor();
+    expect(((await hit.first().getByTestId('search-hit-kind').textContent()) ?? '').trim()).toBe('Claude');
+    await hit.first().click();
+    await page.locator('[data-target-entry][data-testid="msg-assistant"]').waitFor();
+    expect(
+      await page
+        .locator('[data-target-entry][data-testid="msg-assistant"]')
+        .getByText('Claude', { exact: true })
+        .count(),
+    ).toBe(1);
+    suite.current.assertNoErrors();
+  });
+
   it('shows one API message streamed as several lines as one turn, its tokens once', async () => {
     const page = await suite.open(`/app/sessions/${SID}?entry=${STREAMED[1]}`);
     await page.locator('[data-target-entry]').waitFor();

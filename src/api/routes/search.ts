@@ -20,6 +20,7 @@ import { MAX_RANGE_DAYS } from '../../core/doc-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';
 import { badRequest } from '../http-error.js';
+import { hitKinds } from '../hit-kinds.js';
 import { sessionContexts } from '../session-context.js';
 import { createRouter } from '../router.js';
 import {
@@ -158,10 +159,13 @@ export function searchRoutes(deps: ApiDeps) {
         );
       throw err;
     }
-    const sessions = await sessionContexts(
-      store.views,
-      result.hits.map((h) => h.sessionId),
-    );
+    const [sessions, kinds] = await Promise.all([
+      sessionContexts(
+        store.views,
+        result.hits.map((h) => h.sessionId),
+      ),
+      hitKinds(store.views, result.hits),
+    ]);
     return c.json(
       {
         enabled: true,
@@ -172,7 +176,11 @@ export function searchRoutes(deps: ApiDeps) {
         stale: await stale,
         offset,
         limit,
-        hits: result.hits.map((h) => ({ ...h, session: sessions.get(h.sessionId) ?? null })),
+        hits: result.hits.map((h, i) => ({
+          ...h,
+          kind: kinds[i]!,
+          session: sessions.get(h.sessionId) ?? null,
+        })),
       },
       200,
     );

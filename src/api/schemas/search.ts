@@ -9,6 +9,13 @@ export const searchHitSchema = z
     /** Entry index; open `/api/sessions/{sessionId}/transcript?file=…&offset=…` at it. */
     index: z.number(),
     role: z.string(),
+    kind: z.string().openapi({
+      description:
+        'What the entry is, as the reader names it: `You`, `Claude`, `tool call`, `tool result`, a ' +
+        "notice's label (`compaction summary`, `system reminder`, `prompt of /init`, …) or a " +
+        "bookkeeping line's kind (`progress`)",
+      example: 'compaction summary',
+    }),
     timestamp: z.string().nullable(),
     /** Plain-text segments; `mark: true` segments matched. Render as text, never as HTML. */
     snippet: z.array(z.object({ text: z.string(), mark: z.boolean() })),

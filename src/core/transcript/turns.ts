@@ -12,6 +12,9 @@
  */
 import type { ProjectedEntry } from '../documents.js';
 
+/** What the speaker split reads of an entry: any projected entry, as stored or as the API sends it. */
+export type TurnEntry = Omit<ProjectedEntry, 'toolUses'>;
+
 export interface Turn {
   role: 'user' | 'assistant';
   text: string;
@@ -59,7 +62,7 @@ function slashCommand(text: string): string | null {
 }
 
 /** What the person typed in a user entry (reminders removed, slash commands as `/name args`), or null. */
-export function promptText(entry: ProjectedEntry): string | null {
+export function promptText(entry: TurnEntry): string | null {
   if (entry.role !== 'user' || entry.isSidechain || entry.isMeta || entry.isCompactSummary) return null;
   const text = withoutReminders(entry.text ?? '');
   if (!text || injectedKind(text) !== null) return null;
@@ -68,12 +71,12 @@ export function promptText(entry: ProjectedEntry): string | null {
 }
 
 /** True when a user entry is something the person actually typed. */
-export function isRealPrompt(entry: ProjectedEntry): boolean {
+export function isRealPrompt(entry: TurnEntry): boolean {
   return promptText(entry) !== null;
 }
 
 /** The turn an entry contributes to the speaker split, or null. */
-export function turnOf(entry: ProjectedEntry): Turn | null {
+export function turnOf(entry: TurnEntry): Turn | null {
   if (entry.isSidechain) return null;
   if (entry.role === 'user') {
     const text = promptText(entry);

@@ -18,7 +18,7 @@ import {
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
-import type { components } from '../api-schema.gen.js';
+import type { components } from '../../../src/client/api-schema.gen.js';
 import { api, describeError, unwrap, type Session } from '../queries/api.js';
 
 type Annotation = components['schemas']['Annotation'];

@@ -5,7 +5,7 @@
 import { ActionIcon, Badge, Group } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MouseEvent } from 'react';
-import type { components } from '../api-schema.gen.js';
+import type { components } from '../../../src/client/api-schema.gen.js';
 import { api, unwrap } from '../queries/api.js';
 
 export type AnnotationSummary = components['schemas']['AnnotationSummary'];

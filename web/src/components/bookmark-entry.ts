@@ -3,7 +3,7 @@
  * or its bookmark removed when it has one, with the annotation revision the page last read.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import type { components } from '../api-schema.gen.js';
+import type { components } from '../../../src/client/api-schema.gen.js';
 import { api, unwrap } from '../queries/api.js';
 import { annotationQueryKey } from './AnnotationPanel.js';
 

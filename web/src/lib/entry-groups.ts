@@ -17,15 +17,21 @@
  * and returns a new items array in which only the changed items are new objects (the reader's
  * rows can be memoised by identity). Every entry maps to exactly one item (`itemOf`).
  */
-import type { ProjectedEntry } from '../../../src/core/documents.js';
-// The You turns' own predicate (a runtime import from the server's sources, as queries/api.ts
-// does for the API errors): the reader and /turns cannot disagree about who spoke.
-import { injectedKind, promptText, withoutReminders } from '../../../src/core/transcript/turns.js';
+// The reader's classification lives beside the You turns' predicate in src/core (a runtime import
+// from the server's sources, as queries/api.ts does for the API errors): the reader, /turns and
+// the search hits' `kind` cannot disagree about what an entry is.
+import {
+  classifyEntry,
+  noticeLabel,
+  noticeLabelAfter,
+  youText,
+  type EntryLike,
+} from '../../../src/core/transcript/entry-kind.js';
+
+export { classifyEntry, noticeLabel, youText };
 
 /** A projected entry as the API sends it (a tool use's `input` may be absent on the wire). */
-export type Entry = Omit<ProjectedEntry, 'toolUses'> & {
-  toolUses?: Array<{ id: string; name: string; input?: unknown }>;
-};
+export type Entry = EntryLike;
 
 export interface ToolResult {
   index: number;
@@ -86,73 +92,12 @@ export interface GroupOptions {
 
 const TASK_TOOLS = new Set(['Task', 'Agent']);
 
-/** Kinds of `other` lines that carry something to read. */
-const NOTICE_KINDS = new Set(['summary', 'custom-title', 'ai-title', 'last-prompt', 'agent-name', 'pr-link']);
-
 function promptOf(input: unknown): string | undefined {
   if (input && typeof input === 'object' && 'prompt' in input) {
     const p = (input as { prompt?: unknown }).prompt;
     return typeof p === 'string' ? p.trim() : undefined;
   }
   return undefined;
-}
-
-/** What the person typed in a user entry, as the You turns have it, or null when it is not theirs. */
-export function youText(e: Entry): string | null {
-  if (e.role !== 'user' || e.malformed) return null;
-  // An Entry differs from a ProjectedEntry only in a tool use's optional `input`, which a user
-  // line has none of and promptText never reads.
-  const text = promptText(e as ProjectedEntry);
-  if (text !== null) return text;
-  // A pasted image with nothing typed: the person's, though /turns (text only) has no turn for it.
-  const pastedOnly = !e.text?.trim() && !!e.images?.length;
-  return pastedOnly && !e.isSidechain && !e.isMeta && !e.isCompactSummary ? '' : null;
-}
-
-/** How the conversation reader classifies one (non-sidechain) entry. */
-export function classifyEntry(e: Entry): 'message' | 'tools' | 'results' | 'notice' | 'meta' {
-  if (e.malformed) return 'notice';
-  switch (e.role) {
-    case 'user':
-      if (e.isCompactSummary) return 'notice';
-      if (youText(e) !== null) return 'message';
-      // Text Claude Code wrote on the person's side (its meta lines too: a command caveat, a slash
-      // command's prompt): visible, labelled, but not as them speaking.
-      return e.text?.trim() || (e.images && e.images.length > 0) ? 'notice' : 'meta';
-    case 'assistant':
-      if (e.text || e.thinking) return 'message';
-      return e.toolUses && e.toolUses.length > 0 ? 'tools' : 'meta';
-    case 'tool_result':
-      return 'results';
-    case 'system':
-      return e.text || e.error ? 'notice' : 'meta';
-    default:
-      return (e.text && NOTICE_KINDS.has(e.kind)) || e.error ? 'notice' : 'meta';
-  }
-}
-
-/** The badge of a line Claude Code marks meta (`isMeta`) that is none of the injected kinds. */
-const META_LABEL = 'added by Claude Code';
-
-/** The badge of a notice item: what the line is. */
-export function noticeLabel(e: Entry): string {
-  if (e.malformed) return 'malformed line';
-  if (e.isCompactSummary) return 'compaction summary';
-  if (e.role !== 'user') return e.kind;
-  const text = withoutReminders(e.text ?? '');
-  if (!text) return e.text?.trim() ? 'system reminder' : 'image';
-  return injectedKind(text) ?? (e.isSidechain ? 'subagent prompt' : e.isMeta ? META_LABEL : 'not a prompt');
-}
-
-/**
- * `/name` when `e` is a slash command that prompts Claude (`<command-message>` first): the meta
- * line after it is the prompt the command sent.
- */
-function promptingCommand(e: Entry): string | null {
-  if (e.role !== 'user' || e.isSidechain || e.isMeta) return null;
-  const text = withoutReminders(e.text ?? '');
-  if (!text.startsWith('<command-message>')) return null;
-  return youText(e)?.split(/\s/)[0] || null;
 }
 
 export class EntryGrouper {
@@ -169,8 +114,8 @@ export class EntryGrouper {
   #sidechainOwner = new Map<string, string>();
   /** Task/Agent calls in order, for attaching sidechain roots. */
   #taskCalls: string[] = [];
-  /** `/name` of the slash command the previous main-file entry ran, whose prompt may follow. */
-  #command: string | null = null;
+  /** The previous main-file entry (a slash command whose prompt may follow). */
+  #previous: Entry | undefined;
 
   constructor(options: GroupOptions) {
     this.options = options;
@@ -212,8 +157,8 @@ export class EntryGrouper {
       this.#addSidechain(items, e);
       return;
     }
-    const command = this.#command;
-    this.#command = promptingCommand(e);
+    const previous = this.#previous;
+    this.#previous = e;
     const cls = classifyEntry(e);
     switch (cls) {
       case 'message': {
@@ -242,7 +187,8 @@ export class EntryGrouper {
           entry: e,
         };
         // A meta line right after a prompting slash command is what the command sent Claude.
-        if (command && e.isMeta && noticeLabel(e) === META_LABEL) item.label = `prompt of ${command}`;
+        const label = noticeLabelAfter(e, previous);
+        if (label !== noticeLabel(e)) item.label = label;
         this.#push(items, item, [e.index]);
         this.#openRun = -1;
         return;

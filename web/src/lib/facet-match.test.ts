@@ -119,6 +119,7 @@ describe('resolveOmniboxFilters', () => {
         'model:opus → claude-opus-4-5-20251101',
       ],
       problems: [],
+      ambiguous: [],
     });
     expect(resolveOmniboxFilters({ project: 'api' }, facets).notes).toEqual(['project:api → /home/me/api']);
   });
@@ -127,15 +128,29 @@ describe('resolveOmniboxFilters', () => {
       filters: { project: 'happy' },
       notes: ['project:hap → happy; 2 directories: /Users/dev/Projects/happy, /Users/steve/hitosea/happy'],
       problems: [],
+      ambiguous: [],
     });
     expect(resolveOmniboxFilters({ project: 'API' }, facets)).toEqual({
       filters: { project: 'api' },
       notes: ['project:API → api; /home/me/api'],
       problems: [],
+      ambiguous: [],
     });
-    expect(resolveOmniboxFilters({ project: 'p' }, facets).notes).toEqual([
-      'project:p → happy (also api); 2 directories: /Users/dev/Projects/happy, /Users/steve/hitosea/happy',
-    ]);
+    // Two names contain it: asked, not picked.
+    expect(resolveOmniboxFilters({ project: 'p' }, facets)).toMatchObject({
+      filters: {},
+      problems: ['project:p matches 2 projects (happy (3), api (1)); pick one: not applied'],
+      ambiguous: [
+        {
+          key: 'project',
+          typed: 'p',
+          candidates: [
+            { value: 'happy', sessions: 3 },
+            { value: 'api', sessions: 1 },
+          ],
+        },
+      ],
+    });
   });
   it('does not apply a project no directory matches: it is a problem', () => {
     const r = resolveOmniboxFilters({ project: 'my app', model: 'opus' }, facets);
@@ -149,27 +164,30 @@ describe('resolveOmniboxFilters', () => {
       filters: { source: 'live' },
       notes: [],
       problems: [],
+      ambiguous: [],
     });
     expect(resolveOmniboxFilters({ project: 'x' }, {})).toEqual({
       filters: { project: 'x' },
       notes: [],
       problems: [],
+      ambiguous: [],
     });
     expect(resolveOmniboxFilters({ model: 'gpt' }, facets)).toEqual({
       filters: { model: 'gpt' },
       notes: ['model: no value matches "gpt"'],
       problems: [],
+      ambiguous: [],
     });
     expect(resolveOmniboxFilters({ project: 'x', cwd: '/Users/dev/Projects/happy' }, facets).notes).toEqual([
       'project:x ignored: cwd: is given',
     ]);
   });
   it('never picks one of several directories a cwd: contains: it asks which one', () => {
-    expect(resolveOmniboxFilters({ cwd: '/Users', model: 'opus' }, facets)).toEqual({
+    expect(resolveOmniboxFilters({ cwd: '/Users', model: 'opus' }, facets)).toMatchObject({
       filters: { model: 'claude-opus-4-5-20251101' },
       notes: ['model:opus → claude-opus-4-5-20251101'],
       problems: [
-        'cwd:/Users matches 2 directories (/Users/dev/Projects/happy, /Users/steve/hitosea/happy); pick one: not applied',
+        'cwd:/Users matches 2 directories (/Users/dev/Projects/happy (2), /Users/steve/hitosea/happy (1)); pick one: not applied',
       ],
     });
     // One directory containing it, or the directory itself, is no guess.
@@ -177,9 +195,74 @@ describe('resolveOmniboxFilters', () => {
       filters: { cwd: '/home/me/api' },
       notes: ['cwd:/home → /home/me/api'],
       problems: [],
+      ambiguous: [],
     });
     expect(resolveOmniboxFilters({ cwd: '/Users/dev/Projects/happy' }, facets).filters).toEqual({
       cwd: '/Users/dev/Projects/happy',
+    });
+  });
+  it('never picks one of several models, hosts or sources: it asks which one, with their counts', () => {
+    const many = {
+      model: [
+        { value: 'claude-opus-4-1-20250805', sessions: 2 },
+        { value: 'claude-opus-4-5-20251101', sessions: 3 },
+        { value: 'claude-sonnet-4-20250514', sessions: 12 },
+      ],
+      hostname: [
+        { value: 'laptop', sessions: 4 },
+        { value: 'Laptop', sessions: 1 },
+        { value: 'build-01', sessions: 7 },
+        { value: 'build-02', sessions: 2 },
+      ],
+      source: [
+        { value: 'live', sessions: 5 },
+        { value: 'backfill', sessions: 9 },
+        { value: 'live-import', sessions: 1 },
+      ],
+    };
+    const r = resolveOmniboxFilters(
+      { model: 'opus', hostname: 'build', source: 'liv', from: '2026-01-01' },
+      many,
+    );
+    expect(r.filters).toEqual({ from: '2026-01-01' });
+    expect(r.ambiguous).toEqual([
+      {
+        key: 'model',
+        typed: 'opus',
+        candidates: [
+          { value: 'claude-opus-4-5-20251101', sessions: 3 },
+          { value: 'claude-opus-4-1-20250805', sessions: 2 },
+        ],
+      },
+      {
+        key: 'hostname',
+        typed: 'build',
+        candidates: [
+          { value: 'build-01', sessions: 7 },
+          { value: 'build-02', sessions: 2 },
+        ],
+      },
+      {
+        key: 'source',
+        typed: 'liv',
+        candidates: [
+          { value: 'live', sessions: 5 },
+          { value: 'live-import', sessions: 1 },
+        ],
+      },
+    ]);
+    expect(r.problems).toEqual([
+      'model:opus matches 2 models (claude-opus-4-5-20251101 (3), claude-opus-4-1-20250805 (2)); pick one: not applied',
+      'host:build matches 2 hosts (build-01 (7), build-02 (2)); pick one: not applied',
+      'source:liv matches 2 sources (live (5), live-import (1)); pick one: not applied',
+    ]);
+    // Equal but for case is as ambiguous; an exact value, a unique match or the literal value is not.
+    expect(resolveOmniboxFilters({ hostname: 'LAPTOP' }, many).ambiguous[0]?.candidates).toHaveLength(2);
+    expect(resolveOmniboxFilters({ hostname: 'laptop', source: 'live', model: 'sonnet' }, many)).toEqual({
+      filters: { hostname: 'laptop', source: 'live', model: 'claude-sonnet-4-20250514' },
+      notes: ['model:sonnet → claude-sonnet-4-20250514'],
+      problems: [],
+      ambiguous: [],
     });
   });
 });

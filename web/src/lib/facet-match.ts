@@ -1,14 +1,15 @@
 /**
- * Turns what someone typed after `model:`, `host:` or `source:` into the exact value the API
- * filters on, using the facet values the API lists (`GET /api/facets/{attribute}`): an exact
- * value wins, then a case-insensitive exact one, then the unique value containing it; when several
- * contain it, the one with most sessions, with the others offered as alternatives.
+ * Turns what someone typed after `model:`, `host:`, `source:` or `cwd:` into the exact value the
+ * API filters on, using the facet values the API lists (`GET /api/facets/{attribute}`): an exact
+ * value wins, then a case-insensitive exact one, then the unique value containing it
+ * (`resolveFacet` ranks several by sessions, with the others as alternatives).
  *
  * `project:NAME` resolves the same way against the project names (the last segments of the
  * working directories the API lists, `projectFacets`) to the exact name the API's `project`
- * filter matches — every directory so named — on the list, search and activity alike. A name no
- * directory matches is not applied: it is reported as a problem; so is a `cwd:` that several
- * directories contain (it is never resolved to one of them silently).
+ * filter matches — every directory so named — on the list, search and activity alike. In the
+ * omnibox (`resolveOmniboxFilters`) a name no directory matches is not applied, and a value that
+ * matches several is never resolved to one of them: it is not applied, and the omnibox asks
+ * which one, showing the candidates with their session counts.
  */
 import { projectName as serverProjectName } from '../../../src/core/project-name.js';
 
@@ -112,12 +113,61 @@ export interface ResolvedFilters {
   to?: string;
 }
 
+/** The operator a filter is typed with, as the omnibox names it. */
+const OPERATOR_LABEL = {
+  project: 'project',
+  cwd: 'cwd',
+  model: 'model',
+  hostname: 'host',
+  source: 'source',
+  agent: 'agent',
+};
+const CANDIDATE_NOUN = {
+  project: 'projects',
+  cwd: 'directories',
+  model: 'models',
+  hostname: 'hosts',
+  source: 'sources',
+  agent: 'agents',
+};
+
+/** A typed value several facet values match: not applied, the omnibox asks which one. */
+export interface Ambiguity {
+  key: 'project' | 'cwd' | 'model' | 'hostname' | 'source' | 'agent';
+  /** The value as typed. */
+  typed: string;
+  /** Every value it matches, most sessions first. */
+  candidates: FacetValue[];
+}
+
+/** The problem line of an ambiguity: the candidates with their session counts. */
+export function ambiguityProblem(a: Ambiguity): string {
+  const shown = a.candidates
+    .slice(0, 4)
+    .map((c) => `${c.value} (${c.sessions})`)
+    .join(', ');
+  const more = a.candidates.length > 4 ? ', …' : '';
+  return (
+    `${OPERATOR_LABEL[a.key]}:${a.typed} matches ${a.candidates.length} ${CANDIDATE_NOUN[a.key]} ` +
+    `(${shown}${more}); pick one: not applied`
+  );
+}
+
+/** The facet values a resolution chose among, with their counts, in its order. */
+function candidatesOf(r: FacetResolution, values: readonly FacetValue[]): FacetValue[] {
+  const count = new Map(values.map((v) => [v.value, v.sessions]));
+  return [r.value!, ...r.alternatives].map((value) => ({ value, sessions: count.get(value) ?? 0 }));
+}
+
 /**
  * The omnibox's filters as API filters: each typed value is resolved against its facet values
  * when they are known (typed as-is otherwise, so the list says plainly that nothing matches);
- * `project:` becomes the exact project name, for the list and for search alike. `notes` explain
- * every value that was not taken literally and the directories a project covers; `problems` name
- * what is not applied (a project no directory matches).
+ * `project:` becomes the exact project name, for the list and for search alike. A value that
+ * matches several values (`model:opus` with two Opus models, `cwd:/home` with four directories
+ * under it) is never resolved to one of them: the API filters each attribute by one exact value,
+ * so picking the busiest would be a silent guess. It is left out, listed in `ambiguous` with the
+ * candidates and their counts for the omnibox to ask which one, and said in `problems`. `notes`
+ * explain every value that was not taken literally and the directories a project covers.
  */
 export function resolveOmniboxFilters(
   typed: {
@@ -131,12 +181,15 @@ export function resolveOmniboxFilters(
     to?: string;
   },
   facets: FacetLists,
-): { filters: ResolvedFilters; notes: string[]; problems: string[] } {
+): { filters: ResolvedFilters; notes: string[]; problems: string[]; ambiguous: Ambiguity[] } {
   const filters: ResolvedFilters = {};
   const notes: string[] = [];
   const problems: string[] = [];
-  const also = (alternatives: string[]) =>
-    alternatives.length ? ` (also ${alternatives.slice(0, 3).join(', ')})` : '';
+  const ambiguous: Ambiguity[] = [];
+  const ask = (a: Ambiguity) => {
+    ambiguous.push(a);
+    problems.push(ambiguityProblem(a));
+  };
   const one = (attr: 'cwd' | 'model' | 'hostname' | 'source' | 'agent', value: string, label: string) => {
     const values = facets[attr];
     if (!values) {
@@ -149,16 +202,11 @@ export function resolveOmniboxFilters(
       notes.push(`${label}: ${r.note ?? `no value matches "${value}"`}`);
       return;
     }
-    // Several directories contain it (`cwd:/home`): the API filters one exact directory, so
-    // picking the busiest would be a silent guess. Ask which one instead (the omnibox lists them).
-    if (attr === 'cwd' && r.alternatives.length > 0 && r.value.toLowerCase() !== value.toLowerCase()) {
-      const dirs = [r.value, ...r.alternatives];
-      const shown = dirs.slice(0, 4).join(', ') + (dirs.length > 4 ? ', …' : '');
-      problems.push(`cwd:${value} matches ${dirs.length} directories (${shown}); pick one: not applied`);
-      return;
-    }
+    // Several match (an exact value never has alternatives): ask, never pick.
+    if (r.alternatives.length > 0)
+      return ask({ key: attr, typed: value, candidates: candidatesOf(r, values) });
     filters[attr] = r.value;
-    if (r.value !== value) notes.push(`${label}:${value} → ${r.value}${also(r.alternatives)}`);
+    if (r.value !== value) notes.push(`${label}:${value} → ${r.value}`);
   };
   const project = (typedName: string) => {
     const cwds = facets.cwd;
@@ -174,6 +222,8 @@ export function resolveOmniboxFilters(
       );
       return;
     }
+    if (r.alternatives.length > 0)
+      return ask({ key: 'project', typed: typedName, candidates: candidatesOf(r, projectFacets(cwds)) });
     filters.project = r.value;
     const dirs = projectDirs(r.value, cwds);
     const shown = dirs.slice(0, 3).join(', ') + (dirs.length > 3 ? ', …' : '');
@@ -181,7 +231,7 @@ export function resolveOmniboxFilters(
     notes.push(
       r.value === typedName
         ? `project:${typedName} → ${covers}`
-        : `project:${typedName} → ${r.value}${also(r.alternatives)}; ${covers}`,
+        : `project:${typedName} → ${r.value}; ${covers}`,
     );
   };
   if (typed.cwd) one('cwd', typed.cwd, 'cwd');
@@ -195,5 +245,5 @@ export function resolveOmniboxFilters(
   if (typed.agent) one('agent', typed.agent, 'agent');
   if (typed.from) filters.from = typed.from;
   if (typed.to) filters.to = typed.to;
-  return { filters, notes, problems };
+  return { filters, notes, problems, ambiguous };
 }

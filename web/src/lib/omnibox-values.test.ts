@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { matchValues, operatorAtEnd, withValue } from './omnibox-values.js';
+import { matchValues, operatorAtEnd, withFilterValue, withValue } from './omnibox-values.js';
 
 const cwds = [
   { value: '/home/ana/api', sessions: 4 },
@@ -62,5 +62,23 @@ describe('withValue', () => {
     expect(withValue('deploy cwd:/ho', at, '/home/ana/api')).toBe('deploy cwd:/home/ana/api ');
     const p = operatorAtEnd('proj:"my')!;
     expect(withValue('proj:"my', p, 'my app')).toBe('proj:"my app" ');
+  });
+});
+
+describe('withFilterValue', () => {
+  it("replaces the operator's value where it stands, keeping the operator as typed", () => {
+    expect(withFilterValue('model:opus docker', 'model', 'claude-opus-4-5')).toBe(
+      'model:claude-opus-4-5 docker',
+    );
+    expect(withFilterValue('docker host:build last week', 'hostname', 'build-01')).toBe(
+      'docker host:build-01 last week',
+    );
+    expect(withFilterValue('src:liv', 'source', 'live')).toBe('src:live');
+    expect(withFilterValue('proj:"my a" x', 'project', 'my app')).toBe('proj:"my app" x');
+    expect(withFilterValue('dir:/home', 'cwd', '/home/ana/api')).toBe('dir:/home/ana/api');
+  });
+  it('adds the operator when the input has none', () => {
+    expect(withFilterValue('docker', 'hostname', 'vm')).toBe('docker host:vm ');
+    expect(withFilterValue('', 'model', 'x')).toBe('model:x ');
   });
 });

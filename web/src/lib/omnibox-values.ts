@@ -61,6 +61,27 @@ export function matchValues(partial: string, values: readonly FacetValue[], limi
 
 /** The input with the operator's value replaced by `value` (quoted when it holds a space) and a space. */
 export function withValue(input: string, at: OperatorAtEnd, value: string): string {
-  const quoted = /[\s"]/.test(value) ? `"${value.replace(/"/g, '')}"` : value;
-  return `${input.slice(0, at.start)}${at.op}:${quoted} `;
+  return `${input.slice(0, at.start)}${at.op}:${quoteValue(value)} `;
+}
+
+/** `value` as an operator's value: quoted when it holds a space or a quote. */
+function quoteValue(value: string): string {
+  return /[\s"]/.test(value) ? `"${value.replace(/"/g, '')}"` : value;
+}
+
+/**
+ * The input with the value of its (last) operator for `key` replaced by `value`, wherever it
+ * stands (`model:opus docker` → `model:claude-opus-4-5 docker`): the answer to "which one?" when
+ * a typed value matches several. The operator is kept as typed; one is added when there is none.
+ */
+export function withFilterValue(input: string, key: ValueOperator, value: string): string {
+  const re = /(^|\s)([A-Za-z]+):("[^"]*"?|[^\s"]*)/g;
+  let last: RegExpExecArray | null = null;
+  for (let m = re.exec(input); m; m = re.exec(input))
+    if (VALUE_OPERATORS[m[2]!.toLowerCase()] === key) last = m;
+  if (!last)
+    return `${input.trimEnd()}${input.trim() ? ' ' : ''}${key === 'hostname' ? 'host' : key}:${quoteValue(value)} `;
+  const start = last.index + last[1]!.length;
+  const end = last.index + last[0].length;
+  return `${input.slice(0, start)}${last[2]}:${quoteValue(value)}${input.slice(end)}`;
 }

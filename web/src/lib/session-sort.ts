@@ -2,7 +2,7 @@
  * The session list's orders, as `GET /api/sessions?sort&dir` takes them, with the labels the
  * list's sort picker shows. Absent from the URL: newest activity first.
  */
-import type { paths } from '../api-schema.gen.js';
+import type { paths } from '../../../src/client/api-schema.gen.js';
 
 type ListQuery = NonNullable<paths['/api/sessions']['get']['parameters']['query']>;
 export type SessionSortKey = NonNullable<ListQuery['sort']>;

@@ -5,9 +5,9 @@
  * `ApiConnectionError`. Route error components recognise both with `instanceof`.
  */
 import createClient from 'openapi-fetch';
-import { ApiConnectionError, ApiError } from '../../../src/client/api-error.js';
+import { ApiConnectionError, ApiError, apiErrorFromBody } from '../../../src/client/api-error.js';
 import { bearer, readToken } from '../lib/api-token.js';
-import type { components, paths } from '../api-schema.gen.js';
+import type { components, paths } from '../../../src/client/api-schema.gen.js';
 
 export { ApiConnectionError, ApiError };
 
@@ -60,16 +60,13 @@ interface Outcome<T> {
   response: Response;
 }
 
-/** Builds the ApiError of a non-2xx answer from its body (`{error: {code, message}}` or text). */
+/** The ApiError of a non-2xx answer, read as the CLI reads it (`apiErrorFromBody`, src/client). */
 export function toApiError(response: Response, body: unknown, method = 'GET'): ApiError {
-  let code = `http_${response.status}`;
-  let message = response.statusText || `HTTP ${response.status}`;
-  if (body && typeof body === 'object' && 'error' in body) {
-    const e = (body as { error?: { code?: unknown; message?: unknown } }).error;
-    if (typeof e?.code === 'string') code = e.code;
-    if (typeof e?.message === 'string') message = e.message;
-  } else if (typeof body === 'string' && body.trim() !== '') message = body.trim().slice(0, 500);
-  return new ApiError(response.status, code, message, method, response.url);
+  return apiErrorFromBody(response.status, body, {
+    method,
+    url: response.url,
+    statusText: response.statusText,
+  });
 }
 
 function connectionError(err: unknown, what: string): ApiConnectionError {

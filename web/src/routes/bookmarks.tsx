@@ -8,7 +8,7 @@ import { ActionIcon, Alert, Group, Loader, Paper, Stack, Text, Tooltip } from '@
 import { IconBookmarkOff } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
-import type { components } from '../api-schema.gen.js';
+import type { components } from '../../../src/client/api-schema.gen.js';
 import { AnchorLink } from '../components/AnchorLink.js';
 import { annotationQueryKey } from '../components/AnnotationPanel.js';
 import { bookmarksQueryKey } from '../components/bookmark-entry.js';

@@ -50,6 +50,11 @@ export const Route = createFileRoute('/search')({
   component: SearchPage,
 });
 
+/** The reader's colours: You blue, Claude orange, a malformed line red, anything else grey. */
+function kindColor(kind: string): string {
+  return kind === 'You' ? 'blue' : kind === 'Claude' ? 'orange' : kind === 'malformed line' ? 'red' : 'gray';
+}
+
 function Hit({ hit, q }: { hit: SearchHit; q: string }) {
   return (
     <Link
@@ -78,13 +83,15 @@ function Hit({ hit, q }: { hit: SearchHit; q: string }) {
           </Text>
         </Group>
         <Group gap={6} mt={2}>
+          {/* Named as the reader names the entry (`entryKind` on the server): You, Claude, or a badge. */}
           <Badge
             size="xs"
             variant="light"
             tt="none"
-            color={hit.role === 'user' ? 'blue' : hit.role === 'assistant' ? 'orange' : 'gray'}
+            color={kindColor(hit.kind)}
+            data-testid="search-hit-kind"
           >
-            {hit.role}
+            {hit.kind}
           </Badge>
           <Text size="xs" c="dimmed">
             #{hit.index}

@@ -15,7 +15,13 @@ import { HighlightedSnippet } from '../../components/HighlightedText.js';
 import { IgnoredTerms } from '../../components/IgnoredTerms.js';
 import { projectFacets, resolveOmniboxFilters, type FacetLists } from '../../lib/facet-match.js';
 import { formatCount } from '../../lib/format.js';
-import { matchValues, operatorAtEnd, withValue } from '../../lib/omnibox-values.js';
+import {
+  matchValues,
+  operatorAtEnd,
+  withFilterValue,
+  withValue,
+  type ValueOperator,
+} from '../../lib/omnibox-values.js';
 import {
   commandHelp,
   isEmptyQuery,
@@ -76,21 +82,19 @@ export function Omnibox() {
   const resolution = query ? resolveOmniboxFilters(query.filters, facets) : null;
   const notes = resolution?.notes ?? [];
   const unresolved = resolution?.problems ?? [];
-  // A project no directory matches, or a cwd: several directories contain, is not applied: the
-  // Enter line leaves it out (the problem line says why).
-  const dropProject = Boolean(
-    query?.filters.project && resolution && resolution.filters.project === undefined && !query.filters.cwd,
-  );
-  const dropCwd = Boolean(query?.filters.cwd && resolution && resolution.filters.cwd === undefined);
+  const ambiguous = resolution?.ambiguous ?? [];
+  // A project no directory matches, or a value that matches several, is not applied: the Enter
+  // line leaves it out (the problem line says why, and the dropdown asks which one).
+  const dropped = new Set<string>(ambiguous.map((a) => a.key));
+  if (query?.filters.project && resolution && resolution.filters.project === undefined && !query.filters.cwd)
+    dropped.add('project');
   const applied =
-    query && (dropProject || dropCwd)
+    query && dropped.size > 0
       ? {
           ...query,
-          filters: {
-            ...query.filters,
-            ...(dropProject ? { project: undefined } : {}),
-            ...(dropCwd ? { cwd: undefined } : {}),
-          },
+          filters: Object.fromEntries(
+            Object.entries(query.filters).filter(([k]) => !dropped.has(k)),
+          ) as OmniboxQuery['filters'],
         }
       : query;
   const facetsSettled = facetResults.every((r) => !r.isPending);
@@ -171,6 +175,12 @@ export function Omnibox() {
     else if (kind === 'value') {
       const at = operatorAtEnd(inputRef.current?.value ?? value);
       if (at) setValue(withValue(inputRef.current?.value ?? value, at, arg));
+      inputRef.current?.focus();
+    } else if (kind === 'pick') {
+      // The answer to "which one?": that operator's value becomes the picked one, where it stands.
+      const [key, ...picked] = arg.split(':');
+      setValue(withFilterValue(inputRef.current?.value ?? value, key as ValueOperator, picked.join(':')));
+      setProblem(null);
       inputRef.current?.focus();
     } else if (kind === 'cmd') {
       const next = `>${arg} `;
@@ -308,12 +318,12 @@ export function Omnibox() {
       </Combobox.Target>
       <Combobox.Dropdown data-testid="omnibox-dropdown">
         <Combobox.Options mah={420} style={{ overflowY: 'auto' }}>
-          {problem && !parse.problems.includes(problem) && (
+          {problem && !parse.problems.includes(problem) && problem !== unresolved.join('; ') && (
             <Text size="sm" c="red.4" px="xs" py={4} data-testid="omnibox-problem">
               {problem}
             </Text>
           )}
-          {[...parse.problems, ...unresolved.filter((p) => p !== problem)].map((p) => (
+          {[...parse.problems, ...unresolved].map((p) => (
             <Text key={p} size="xs" c="yellow.4" px="xs" py={2} data-testid="omnibox-problem">
               {p}
             </Text>
@@ -338,6 +348,32 @@ export function Omnibox() {
               ))}
             </Combobox.Group>
           )}
+          {ambiguous
+            .filter((a) => valueAt?.key !== a.key)
+            .map((a) => (
+              <Combobox.Group
+                key={`which-${a.key}`}
+                label={`Which one? ${a.key === 'hostname' ? 'host' : a.key}:${a.typed} matches ${a.candidates.length} (sessions)`}
+                data-testid="omnibox-which"
+              >
+                {a.candidates.slice(0, 8).map((c) => (
+                  <Combobox.Option
+                    value={`pick:${a.key}:${c.value}`}
+                    key={`pick-${a.key}-${c.value}`}
+                    data-testid="omnibox-candidate"
+                  >
+                    <Group justify="space-between" wrap="nowrap" gap="xs">
+                      <Text size="sm" truncate data-testid="omnibox-candidate-name">
+                        {c.value}
+                      </Text>
+                      <Text size="xs" c="dimmed" data-testid="omnibox-candidate-count">
+                        {formatCount(c.sessions)}
+                      </Text>
+                    </Group>
+                  </Combobox.Option>
+                ))}
+              </Combobox.Group>
+            ))}
           {options.length > 0 && (
             <Combobox.Group label={parse.kind === 'command' ? 'Commands' : 'Enter'}>{options}</Combobox.Group>
           )}

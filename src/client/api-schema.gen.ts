@@ -3102,6 +3102,11 @@ export interface components {
       file: string;
       index: number;
       role: string;
+      /**
+       * @description What the entry is, as the reader names it: `You`, `Claude`, `tool call`, `tool result`, a notice's label (`compaction summary`, `system reminder`, `prompt of /init`, …) or a bookkeeping line's kind (`progress`)
+       * @example compaction summary
+       */
+      kind: string;
       timestamp: string | null;
       snippet: {
         text: string;
