@@ -114,7 +114,7 @@ describeEngines('migrate routes', (engine) => {
       });
       expect(up.status).toBe(200);
       expect(await readJson(up)).toMatchObject({ from: L, to: L, steps: [] });
-      const down = await fetch(`${server.url}/api/migrate/down`, {
+      const down = await server.fetch(`/api/migrate/down`, {
         method: 'POST',
         body: '{"dryRun":true}',
         headers: { 'content-type': 'application/json' },

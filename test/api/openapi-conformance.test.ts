@@ -84,6 +84,7 @@ const SAMPLE: Record<string, string> = {
   tag: 'bug',
   hasNote: 'true',
   hasSecrets: 'true',
+  agent: 'codex',
 };
 
 interface Answer {
