@@ -10,6 +10,7 @@ import { speakerSplit } from './008-speaker-split.js';
 import { fullText } from './009-full-text.js';
 import { dailyActivity } from './010-daily-activity.js';
 import { sessionAnnotations } from './011-session-annotations.js';
+import { noteText } from './012-note-text.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly Migration[] = [
   fullText,
   dailyActivity,
   sessionAnnotations,
+  noteText,
 ];

@@ -41,9 +41,12 @@ async function viewAnswers(s: Store) {
   };
 }
 
+const LATEST = MIGRATIONS.at(-1)!.version;
+const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
 describe('migration runner', () => {
-  it('has eleven view-only migrations numbered 1..11', () => {
-    expect(MIGRATIONS.map((m) => m.version)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
+  it('has view-only migrations numbered 1..latest', () => {
+    expect(MIGRATIONS.map((m) => m.version)).toEqual(range(1, LATEST));
     expect(MIGRATIONS.every((m) => !m.transformsDocs)).toBe(true);
   });
 
@@ -51,7 +54,7 @@ describe('migration runner', () => {
     const m = createMigrator(store);
     let status = await m.status();
     expect(status.currentVersion).toBe(0);
-    expect(status.pending).toHaveLength(11);
+    expect(status.pending).toHaveLength(LATEST);
 
     const dry = await m.up({ dryRun: true });
     expect(dry.steps.every((s) => s.status === 'planned')).toBe(true);
@@ -62,14 +65,15 @@ describe('migration runner', () => {
     expect(up3.steps.map((s) => s.status)).toEqual(['applied', 'applied', 'applied']);
     status = await m.status();
     expect(status.currentVersion).toBe(3);
-    expect(status.pending.map((p) => p.version)).toEqual([4, 5, 6, 7, 8, 9, 10, 11]);
+    expect(status.pending.map((p) => p.version)).toEqual(range(4, LATEST));
     expect(status.applied.every((a) => a.at !== null)).toBe(true);
     expect(await store.docs.get('_design/session-rollup')).not.toBeNull();
 
     await m.up();
-    const down = await m.down({ steps: 3 });
-    expect(down.steps.map((s) => s.version)).toEqual([11, 10, 9]);
-    expect((await m.status()).pending.map((p) => p.version)).toEqual([9, 10, 11]);
+    // Down to 9: the daily activity (10) and every later view go.
+    const down = await m.down({ steps: LATEST - 9 });
+    expect(down.steps.map((s) => s.version)).toEqual(range(10, LATEST).reverse());
+    expect((await m.status()).pending.map((p) => p.version)).toEqual(range(10, LATEST));
     expect(await store.docs.get('_design/daily-activity')).toBeNull();
     await expect(store.views.dailyActivity('2025-01-01', '2025-01-02', {})).rejects.toBeInstanceOf(
       ViewMissingError,
@@ -78,7 +82,7 @@ describe('migration runner', () => {
 
   it('rejects impossible targets with a range error', async () => {
     const m = createMigrator(store);
-    await expect(m.up({ to: 12 })).rejects.toBeInstanceOf(MigrationRangeError);
+    await expect(m.up({ to: LATEST + 1 })).rejects.toBeInstanceOf(MigrationRangeError);
     await expect(m.up({ to: -1 })).rejects.toBeInstanceOf(MigrationRangeError);
     await m.up({ to: 5 });
     await expect(m.up({ to: 2 })).rejects.toBeInstanceOf(MigrationRangeError);
@@ -99,7 +103,7 @@ describe('migration runner', () => {
     const before = await viewAnswers(store);
     expect(before.total).toBeGreaterThan(20);
     expect(before.search.total).toBeGreaterThan(0);
-    await m.down({ steps: 11 });
+    await m.down({ steps: LATEST });
     expect((await m.status()).currentVersion).toBe(0);
     await m.up();
     expect(await viewAnswers(store)).toEqual(before);
@@ -107,7 +111,7 @@ describe('migration runner', () => {
 
   it('stops at a failing step, keeps the marker consistent, and says which step failed', async () => {
     const failing: Migration = {
-      version: 12,
+      version: LATEST + 1,
       name: 'always-fails',
       transformsDocs: true,
       up: () => Promise.reject(new Error('boom')),
@@ -115,11 +119,13 @@ describe('migration runner', () => {
     };
     const m = createMigrator(store, [...MIGRATIONS, failing]);
     const r = await m.up();
-    expect(r.error).toContain('12 (always-fails)');
-    expect(r.to).toBe(11);
-    expect(r.steps.at(-1)).toMatchObject({ version: 12, status: 'failed', error: 'boom' });
-    expect((await m.status()).currentVersion).toBe(11);
-    expect(docTransformsBetween(3, 12, [...MIGRATIONS, failing]).map((x) => x.version)).toEqual([12]);
-    expect(docTransformsBetween(0, 11)).toEqual([]);
+    expect(r.error).toContain(`${LATEST + 1} (always-fails)`);
+    expect(r.to).toBe(LATEST);
+    expect(r.steps.at(-1)).toMatchObject({ version: LATEST + 1, status: 'failed', error: 'boom' });
+    expect((await m.status()).currentVersion).toBe(LATEST);
+    expect(docTransformsBetween(3, LATEST + 1, [...MIGRATIONS, failing]).map((x) => x.version)).toEqual([
+      LATEST + 1,
+    ]);
+    expect(docTransformsBetween(0, LATEST)).toEqual([]);
   });
 });

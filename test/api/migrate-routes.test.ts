@@ -13,6 +13,11 @@ import {
   readJson,
 } from '../support/api-server.js';
 import { describeEngines } from '../support/engines.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+/** The latest schema version, and the steps down to 8, the version before full-text search. */
+const LATEST = latestVersion();
+const TO_8 = LATEST - 8;
 
 let server: TestServer;
 
@@ -28,11 +33,11 @@ describeEngines('migrate routes', (engine) => {
 
   describe('migrations', () => {
     it('were applied at start, and the log says so', async () => {
-      expect(server.logs()).toMatch(/migrations: applied 11 pending/);
+      expect(server.logs()).toMatch(new RegExp(`migrations: applied ${LATEST} pending`));
       const { status, body } = await getJson(server, '/api/migrate/status');
       expect(status).toBe(200);
-      expect(body).toMatchObject({ currentVersion: 11, latestVersion: 11, pending: [] });
-      expect(body.applied).toHaveLength(11);
+      expect(body).toMatchObject({ currentVersion: LATEST, latestVersion: LATEST, pending: [] });
+      expect(body.applied).toHaveLength(LATEST);
       for (const a of body.applied)
         expect(a).toMatchObject({ version: expect.any(Number), name: expect.any(String) });
     });
@@ -42,21 +47,19 @@ describeEngines('migrate routes', (engine) => {
     });
 
     it('dry runs report the plan and change nothing', async () => {
-      const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: 3, dryRun: true });
+      const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: TO_8, dryRun: true });
       expect(down.status).toBe(200);
-      expect(down.body).toMatchObject({ dryRun: true, from: 11, to: 8 });
-      expect(down.body.steps.map((s: { version: number; status: string }) => [s.version, s.status])).toEqual([
-        [11, 'planned'],
-        [10, 'planned'],
-        [9, 'planned'],
-      ]);
-      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(11);
+      expect(down.body).toMatchObject({ dryRun: true, from: LATEST, to: 8 });
+      expect(down.body.steps.map((s: { version: number; status: string }) => [s.version, s.status])).toEqual(
+        Array.from({ length: TO_8 }, (_, i) => [LATEST - i, 'planned']),
+      );
+      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(LATEST);
     });
 
     it('round-trips down and up; search is off while full_text is gone', async () => {
       const before = (await getJson(server, '/api/search?q=pomodoro')).body.total;
-      const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: 3 });
-      expect(down.body).toMatchObject({ dryRun: false, from: 11, to: 8 });
+      const down = await sendJson(server, 'POST', '/api/migrate/down', { steps: TO_8 });
+      expect(down.body).toMatchObject({ dryRun: false, from: LATEST, to: 8 });
       expect(
         down.body.steps.every(
           (s: { status: string; direction: string }) => s.status === 'applied' && s.direction === 'down',
@@ -65,7 +68,9 @@ describeEngines('migrate routes', (engine) => {
 
       const status = await getJson(server, '/api/migrate/status');
       expect(status.body.currentVersion).toBe(8);
-      expect(status.body.pending.map((p: { version: number }) => p.version)).toEqual([9, 10, 11]);
+      expect(status.body.pending.map((p: { version: number }) => p.version)).toEqual(
+        Array.from({ length: TO_8 }, (_, i) => 9 + i),
+      );
 
       const search = await getJson(server, '/api/search?q=pomodoro');
       expect(search.status).toBe(200);
@@ -90,7 +95,7 @@ describeEngines('migrate routes', (engine) => {
       const upTo9 = await sendJson(server, 'POST', '/api/migrate/up', { to: 9 });
       expect(upTo9.body).toMatchObject({ from: 8, to: 9 });
       const up = await sendJson(server, 'POST', '/api/migrate/up', {});
-      expect(up.body).toMatchObject({ from: 9, to: 11 });
+      expect(up.body).toMatchObject({ from: 9, to: LATEST });
       expect((await getJson(server, '/api/search?q=pomodoro')).body).toMatchObject({
         enabled: true,
         total: before,
@@ -104,7 +109,7 @@ describeEngines('migrate routes', (engine) => {
         expect(res.status, path).toBe(415);
         expect((await readJson(res)).error.message).toContain('needs Content-Type: application/json');
       }
-      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(11);
+      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(LATEST);
     });
 
     it('an empty JSON object means "all pending" / "one step"', async () => {
@@ -114,7 +119,7 @@ describeEngines('migrate routes', (engine) => {
         headers: { 'content-type': 'application/json' },
       });
       expect(up.status).toBe(200);
-      expect(await readJson(up)).toMatchObject({ from: 11, to: 11, steps: [] });
+      expect(await readJson(up)).toMatchObject({ from: LATEST, to: LATEST, steps: [] });
       const down = await fetch(`${server.url}/api/migrate/down`, {
         method: 'POST',
         body: '{"dryRun":true}',
@@ -132,7 +137,7 @@ describeEngines('migrate routes', (engine) => {
         ['/api/migrate/up', { to: 3 }, 'to'],
         ['/api/migrate/up', { dryRun: 'yes' }, 'dryRun'],
         ['/api/migrate/up', { steps: 1 }, 'steps'],
-        ['/api/migrate/down', { steps: 12 }, 'steps'],
+        ['/api/migrate/down', { steps: LATEST + 1 }, 'steps'],
         ['/api/migrate/down', { steps: -1 }, 'steps'],
         ['/api/migrate/down', { to: 1 }, 'to'],
         ['/api/migrate/down', [1, 2], 'request body'],
@@ -144,7 +149,7 @@ describeEngines('migrate routes', (engine) => {
         // Named once, up front: `body field to: must be …`, not `body field to: to must be …`.
         expect(r.body.error.message).toMatch(new RegExp(`^(body field )?${field}: (?!${field} )`));
       }
-      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(11);
+      expect((await getJson(server, '/api/migrate/status')).body.currentVersion).toBe(LATEST);
     });
   });
 });

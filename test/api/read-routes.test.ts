@@ -12,6 +12,9 @@ import { claudeCorpusDir, repoRoot } from '../support/paths.js';
 import { POMODORO } from '../support/corpus-sessions.js';
 import type { TokenUsage } from '../../src/core/documents.js';
 import { LIST_PRICES, priceOf, usageCost, type SessionCost } from '../../src/core/pricing.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+const LATEST = latestVersion();
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 const BIG_FILE = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${BIG}.jsonl`);
@@ -793,7 +796,7 @@ describeEngines('read routes', (engine) => {
       expect(body).toMatchObject({
         status: 'ok',
         store: { engine: engine.name, state: 'ready' },
-        schema: { currentVersion: 11, latestVersion: 11, pending: [] },
+        schema: { currentVersion: LATEST, latestVersion: LATEST, pending: [] },
         search: { enabled: true },
         import: { state: 'skipped' },
       });

@@ -31,6 +31,10 @@ import {
   type TestServer,
 } from '../support/api-server.js';
 import { claudeCorpusDir } from '../support/paths.js';
+import { MIGRATIONS } from '../../src/migrations/index.js';
+
+const last = MIGRATIONS.at(-1)!;
+const latest = last.version;
 
 const SID = '5c0375b4-57a5-4f26-b12d-d022ee4e51b7';
 let s: TestServer;
@@ -175,12 +179,14 @@ describe('transcripts doctor', () => {
       expect(d.code).toBe(1);
       expect(d.check('schema')).toMatchObject({ status: 'fail', fix: 'transcripts migrate up' });
       expect(d.check('schema').message).toMatch(
-        /^version 10 of 11: 1 pending migration \(11 session-annotations\)/,
+        new RegExp(`^version ${latest - 1} of ${latest}: 1 pending migration \\(${latest} ${last.name}\\)`),
       );
       expect(notOk(d.report.checks).map((l) => l.split(':')[0])).toEqual(['schema']);
       const text = await runCli(['doctor'], { env: userEnv() });
       expect(text.code).toBe(1);
-      expect(text.stdout).toMatch(/^ {2}fail {2}schema {8}version 10 of 11/m);
+      expect(text.stdout).toMatch(
+        new RegExp(`^ {2}fail {2}schema {8}version ${latest - 1} of ${latest}`, 'm'),
+      );
       expect(text.stdout).toMatch(/^ {22}fix: transcripts migrate up$/m);
       expect(text.stdout.trimEnd().split('\n').at(-1)).toMatch(/^1 failed, \d+ ok$/);
     } finally {

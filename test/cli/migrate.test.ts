@@ -5,6 +5,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { runCommand } from '../support/bundle-cli.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+const LATEST = latestVersion();
+/** Steps down to 8, the version before full-text search. */
+const TO_8 = LATEST - 8;
 
 let s: TestServer;
 
@@ -23,36 +28,40 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'status', '--webapi', s.url]);
     expect(r.code).toBe(0);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toBe('schema version 11 of 11, up to date');
+    expect(lines[0]).toBe(`schema version ${LATEST} of ${LATEST}, up to date`);
     expect(lines[1]).toMatch(/^VERSION\s+NAME\s+STATE\s+APPLIED AT$/);
-    expect(lines).toHaveLength(13);
+    expect(lines).toHaveLength(LATEST + 2);
     expect(lines[2]).toMatch(/^\s+1\s+session-rollup\s+applied\s+\d{4}-\d{2}-\d{2}T/);
-    expect(await status()).toMatchObject({ currentVersion: 11, latestVersion: 11, pending: [] });
+    expect(await status()).toMatchObject({ currentVersion: LATEST, latestVersion: LATEST, pending: [] });
   });
 
-  it('down --steps 3 --dry-run changes nothing', async () => {
-    const r = await runCommand(['migrate', 'down', '--steps', '3', '--dry-run', '--webapi', s.url]);
+  it('down --steps N --dry-run changes nothing', async () => {
+    const r = await runCommand(['migrate', 'down', '--steps', String(TO_8), '--dry-run', '--webapi', s.url]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(
-      /dry run: migrate down would revert 3 migrations, version 11 → 8; nothing changed/,
+      new RegExp(
+        `dry run: migrate down would revert ${TO_8} migrations, version ${LATEST} → 8; nothing changed`,
+      ),
     );
-    expect((await status()).currentVersion).toBe(11);
+    expect((await status()).currentVersion).toBe(LATEST);
   });
 
-  it('down --steps 3, then status shows three pending', async () => {
-    const r = await runCommand(['migrate', 'down', '--steps', '3', '--webapi', s.url]);
+  it('down to 8, then status shows the reverted ones pending', async () => {
+    const r = await runCommand(['migrate', 'down', '--steps', String(TO_8), '--webapi', s.url]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/migrate down: version 11 → 8/);
+    expect(r.stdout).toMatch(new RegExp(`migrate down: version ${LATEST} → 8`));
     // Each reverted step says so (not "applied"), newest first.
     const rows = r.stdout.trimEnd().split('\n').slice(2);
-    expect(rows).toHaveLength(3);
-    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${11 - i}\\s+\\S+\\s+reverted$`)));
+    expect(rows).toHaveLength(TO_8);
+    rows.forEach((row, i) => expect(row).toMatch(new RegExp(`^\\s+${LATEST - i}\\s+\\S+\\s+reverted$`)));
     const st = await status();
     expect(st.currentVersion).toBe(8);
-    expect(st.pending.map((p: { version: number }) => p.version)).toEqual([9, 10, 11]);
+    expect(st.pending.map((p: { version: number }) => p.version)).toEqual(
+      Array.from({ length: TO_8 }, (_, i) => 9 + i),
+    );
     const table = await runCommand(['migrate', 'status', '--webapi', s.url]);
-    expect(table.stdout).toMatch(/schema version 8 of 11, 3 pending/);
-    expect(table.stdout.match(/ pending /g)).toHaveLength(3);
+    expect(table.stdout).toMatch(new RegExp(`schema version 8 of ${LATEST}, ${TO_8} pending`));
+    expect(table.stdout.match(/ pending /g)).toHaveLength(TO_8);
     // The API keeps answering; what needs a reverted view says so.
     expect((await getJson(s, '/api/health')).body.status).toBe('degraded');
   });
@@ -75,14 +84,11 @@ describe('migrate', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({
       dryRun: false,
       from: 9,
-      to: 11,
-      steps: [
-        { version: 10, status: 'applied' },
-        { version: 11, status: 'applied' },
-      ],
+      to: LATEST,
+      steps: Array.from({ length: LATEST - 9 }, (_, i) => ({ version: 10 + i, status: 'applied' })),
     });
     const again = await runCommand(['migrate', 'up', '--webapi', s.url]);
-    expect(again.stdout).toMatch(/nothing to do; schema version 11/);
+    expect(again.stdout).toMatch(new RegExp(`nothing to do; schema version ${LATEST}`));
   });
 
   it('bad values are usage errors (exit 2), an impossible target refused by the API too', async () => {
@@ -98,8 +104,8 @@ describe('migrate', () => {
     const r = await runCommand(['migrate', 'up', '--to', '99', '--webapi', s.url]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(
-      /--to must be an integer from 0 to 11, got 99 \(refused by the transcripts API at /,
+      new RegExp(`--to must be an integer from 0 to ${LATEST}, got 99 \\(refused by the transcripts API at `),
     );
-    expect((await status()).currentVersion).toBe(11);
+    expect((await status()).currentVersion).toBe(LATEST);
   });
 });

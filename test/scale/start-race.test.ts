@@ -9,6 +9,9 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openStore } from '../../src/store/open-store.js';
 import { getJson, startTestServer, type TestServer } from '../support/api-server.js';
 import { describeSharedEngine } from '../support/engines.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+const LATEST = latestVersion();
 
 describeSharedEngine('four API processes racing at start', (engine) => {
   let servers: TestServer[] = [];
@@ -29,16 +32,16 @@ describeSharedEngine('four API processes racing at start', (engine) => {
       expect(m, s.logs()).not.toBeNull();
       return Number(m![1] ?? 0);
     });
-    expect(applied.reduce((a, b) => a + b, 0)).toBe(11);
+    expect(applied.reduce((a, b) => a + b, 0)).toBe(LATEST);
 
     const store = await openStore({ dataDir: path.join(tmpdir(), 'ct-unused'), env });
     try {
       const marker = await store.docs.getSchemaMarker();
-      expect(marker?.version).toBe(11);
+      expect(marker?.version).toBe(LATEST);
       expect(marker?.history.map((h) => `${h.direction} ${h.version}`)).toEqual(
-        Array.from({ length: 11 }, (_, i) => `up ${i + 1}`),
+        Array.from({ length: LATEST }, (_, i) => `up ${i + 1}`),
       );
-      expect(await store.views.materialized()).toHaveLength(11);
+      expect(await store.views.materialized()).toHaveLength(LATEST);
     } finally {
       await store.close();
     }
@@ -50,7 +53,7 @@ describeSharedEngine('four API processes racing at start', (engine) => {
       expect(h.body).toMatchObject({
         status: 'ok',
         store: { engine: 'postgres', state: 'ready' },
-        schema: { currentVersion: 11, pending: [] },
+        schema: { currentVersion: LATEST, pending: [] },
       });
     }
     const status = await Promise.all(servers.map((s) => getJson(s, '/api/migrate/status')));

@@ -37,9 +37,10 @@ import { activitySchema, facetAttributes, facetsSchema, searchResultSchema } fro
 const searchRoute = createRoute({
   method: 'get',
   path: '/search',
-  summary: 'Full-text search over transcript entries',
+  summary: "Full-text search over transcript entries and people's notes",
   description:
     'Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). ' +
+    "Sessions' notes and bookmarks' notes are searched with the entries and ranked with them (`kind`). " +
     'The session filters apply. Each hit names its session, file and entry index, with a snippet whose ' +
     '`mark` segments matched.',
   tags: ['search'],

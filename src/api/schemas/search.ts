@@ -4,10 +4,16 @@ import { sessionContextSchema } from './sessions.js';
 
 export const searchHitSchema = z
   .object({
+    kind: z.enum(['entry', 'note', 'bookmark']).openapi({
+      description:
+        "What matched: an entry's text, the session's note (then `file` is empty and `index` is " +
+        '-1), or the note of a bookmark on the entry at `file` and `index`',
+    }),
     sessionId: z.string(),
     file: z.string(),
     /** Entry index; open `/api/sessions/{sessionId}/transcript?file=…&offset=…` at it. */
     index: z.number(),
+    /** The entry's role; `note` or `bookmark` for a note. */
     role: z.string(),
     timestamp: z.string().nullable(),
     /** Plain-text segments; `mark: true` segments matched. Render as text, never as HTML. */

@@ -52,7 +52,9 @@ import { PendingListMerger } from './views/pending-list.js';
 import { termParams } from './views/search-query.js';
 import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
 import { sessionEvents } from './views/session-events.js';
-import { sessionFilterSql } from './views/session-filter-sql.js';
+import { sessionFilterSql, type FilterSql } from './views/session-filter-sql.js';
+import { NoteTextView } from './views/note-text-view.js';
+import { searchWithNotes, type NoteHits } from '../views-common/note-search.js';
 import { facets, getSession, getSessions, listSessions, tokenTotals } from './views/session-queries.js';
 import { SessionRollupView, type RollupBatch } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
@@ -76,6 +78,7 @@ export class PostgresViews implements Views {
   readonly #merger: PendingListMerger;
   readonly #daily = new DailyActivityView();
   readonly #annotations = new AnnotationsView();
+  readonly #notes = new NoteTextView();
   readonly #views: Map<ViewName, PostgresView>;
   readonly #statistics: TableStatistics;
 
@@ -92,6 +95,7 @@ export class PostgresViews implements Views {
       this.#fullText,
       this.#daily,
       this.#annotations,
+      this.#notes,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
   }
@@ -268,7 +272,22 @@ export class PostgresViews implements Views {
       await this.#require(required);
       return { total: 0, totalExact: true, hits: [] };
     }
-    return this.#over(required, () => this.#fullText.search(this.#db, query, filter));
+    const notes = sessionFilterSql(query, 'n.session_id');
+    return searchWithNotes(
+      query,
+      (page) => this.#over(required, () => this.#fullText.search(this.#db, { ...query, ...page }, filter)),
+      (limit) => this.#noteHits(query.q, limit, notes),
+    );
+  }
+
+  /** Note hits, or null before migration 12 made the note index (search then covers entries). */
+  async #noteHits(q: string, limit: number, filter: FilterSql): Promise<NoteHits | null> {
+    try {
+      return await this.#notes.search(this.#db.pool, q, limit, filter);
+    } catch (err) {
+      if ((err as { code?: string }).code === '42P01') return null; // undefined_table
+      throw err;
+    }
   }
 
   async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {
@@ -341,18 +360,6 @@ export class PostgresViews implements Views {
     const { limit, offset } = checkPage(page);
     return this.#over(['session_annotations'], () =>
       this.#annotations.bookmarks(this.#db.pool, limit, offset),
-    );
-  }
-
-  async searchNotes(
-    q: string,
-    page: Page,
-  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }> {
-    if (typeof q !== 'string') throw new StoreInputError('q must be a string');
-    const { limit, offset } = checkPage(page);
-    await this.#require(['session_annotations']);
-    return this.#over(['session_annotations'], () =>
-      this.#annotations.searchNotes(this.#db.pool, q, limit, offset),
     );
   }
 

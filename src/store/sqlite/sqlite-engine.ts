@@ -137,6 +137,5 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     annotations: (ids) => reads.annotations(ids),
     tagFacet: (filter) => reads.tagFacet(filter),
     bookmarks: (page) => reads.bookmarks(page),
-    searchNotes: (q, page) => reads.searchNotes(q, page),
   };
 }

@@ -12,7 +12,6 @@ import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet, HighlightedText } from '../components/HighlightedText.js';
 import { IgnoredTerms } from '../components/IgnoredTerms.js';
-import { NoteHits } from '../components/NoteHits.js';
 import { Pager } from '../components/Pager.js';
 import { PastLastPage } from '../components/PastLastPage.js';
 import { isSearchable } from '../../../src/core/searchable.js';
@@ -50,19 +49,31 @@ export const Route = createFileRoute('/search')({
   component: SearchPage,
 });
 
+/** Where a hit is: an entry (a bookmark's note is on one), or a session's note. */
+function hitPlace(hit: SearchHit): string {
+  if (hit.kind === 'note') return 'note on the session';
+  const at = `#${hit.index}${hit.file !== 'transcript.jsonl' ? ` in ${hit.file}` : ''}`;
+  return hit.kind === 'bookmark' ? `bookmark note on ${at}` : at;
+}
+
 function Hit({ hit, q }: { hit: SearchHit; q: string }) {
   return (
     <Link
       to="/sessions/$id"
       params={{ id: hit.sessionId }}
-      search={{
-        entry: hit.index,
-        q,
-        file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
-        view: 'both',
-      }}
+      search={
+        hit.kind === 'note'
+          ? { q, view: 'both' }
+          : {
+              entry: hit.index,
+              q,
+              file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
+              view: 'both',
+            }
+      }
       style={{ textDecoration: 'none', color: 'inherit', display: 'block' }}
       data-testid="search-hit"
+      data-kind={hit.kind}
     >
       <Paper withBorder p="xs" className="ct-row">
         <Group gap="xs" justify="space-between" wrap="nowrap">
@@ -82,13 +93,20 @@ function Hit({ hit, q }: { hit: SearchHit; q: string }) {
             size="xs"
             variant="light"
             tt="none"
-            color={hit.role === 'user' ? 'blue' : hit.role === 'assistant' ? 'orange' : 'gray'}
+            color={
+              hit.kind !== 'entry'
+                ? 'yellow'
+                : hit.role === 'user'
+                  ? 'blue'
+                  : hit.role === 'assistant'
+                    ? 'orange'
+                    : 'gray'
+            }
           >
             {hit.role}
           </Badge>
           <Text size="xs" c="dimmed">
-            #{hit.index}
-            {hit.file !== 'transcript.jsonl' ? ` in ${hit.file}` : ''} · {formatTimestamp(hit.timestamp)}
+            {hitPlace(hit)} · {formatTimestamp(hit.timestamp)}
           </Text>
         </Group>
         <Text size="sm" mt={4} className="ct-text" lineClamp={4}>
@@ -152,7 +170,6 @@ function SearchPage() {
         filters={filters}
         onChange={(patch: Partial<SessionFilters>) => set({ ...patch, offset: undefined })}
       />
-      {search.q && <NoteHits q={search.q} />}
       {!search.q ? (
         <Text size="sm" c="dimmed">
           Type words to search every transcript. Use <b>"quotes"</b> for a phrase and <b>prefix*</b> for word
@@ -219,7 +236,7 @@ function SearchPage() {
           )}
           <Stack gap={6}>
             {data.hits.map((h) => (
-              <Hit key={`${h.sessionId}:${h.file}:${h.index}`} hit={h} q={search.q!} />
+              <Hit key={`${h.kind}:${h.sessionId}:${h.file}:${h.index}`} hit={h} q={search.q!} />
             ))}
           </Stack>
           <Pager
