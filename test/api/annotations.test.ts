@@ -89,6 +89,24 @@ describeEngines('annotations and forget', (engine) => {
     });
     expect(huge.status).toBe(413);
     expect(huge.body.error.message).toMatch(/at most 16384 are kept/);
+    // Every kind of edit names the unknown session; a bookmark's note has its own limit.
+    for (const [method, route, body] of [
+      ['PATCH', 'tags', { add: ['ok'] }],
+      ['PUT', 'note', { note: 'x' }],
+      ['PUT', 'bookmarks/1', {}],
+    ] as const) {
+      const r = await sendJson(server, method, `/api/sessions/no-such-session/${route}`, body);
+      expect(r.status, route).toBe(404);
+    }
+    const longMark = await sendJson(server, 'PUT', `/api/sessions/${POMODORO}/bookmarks/1`, {
+      note: 'y'.repeat(1001),
+    });
+    expect(longMark.status).toBe(413);
+    expect(longMark.body.error.message).toMatch(/1001 characters; at most 1000 are kept/);
+    const noEntry = await sendJson(server, 'PUT', `/api/sessions/${POMODORO}/bookmarks/999999`, {});
+    expect(noEntry.status).toBe(404);
+    // Nothing of the refused edits was kept.
+    expect((await getJson(server, `/api/sessions/${POMODORO}/annotations`)).body.rev).toBeNull();
 
     const first = await sendJson(server, 'PUT', `/api/sessions/${RATE_LIMIT}/note`, {
       note: 'first',
@@ -105,6 +123,19 @@ describeEngines('annotations and forget', (engine) => {
     expect(lost.body.error.code).toBe('conflict');
     const now = (await getJson(server, `/api/sessions/${RATE_LIMIT}/annotations`)).body;
     expect(now.note).toBe(a.status === 200 ? 'from A' : 'from B');
+    // A tag or bookmark edit from the stale revision is refused too, and changes nothing.
+    for (const [method, route, body] of [
+      ['PATCH', 'tags', { add: ['late'], rev }],
+      ['PUT', 'bookmarks/0', { note: 'late', rev }],
+    ] as const) {
+      const r = await sendJson(server, method, `/api/sessions/${RATE_LIMIT}/${route}`, body);
+      expect(r.status, route).toBe(409);
+    }
+    expect((await getJson(server, `/api/sessions/${RATE_LIMIT}/annotations`)).body).toMatchObject({
+      tags: [],
+      bookmarks: [],
+      rev: now.rev,
+    });
     expect((await sendJson(server, 'DELETE', `/api/sessions/${RATE_LIMIT}/note`, undefined)).status).toBe(
       200,
     );
