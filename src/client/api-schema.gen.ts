@@ -695,8 +695,8 @@ export interface paths {
       cookie?: never;
     };
     /**
-     * Full-text search over transcript entries
-     * @description Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). The session filters apply. Each hit names its session, file and entry index, with a snippet whose `mark` segments matched.
+     * Full-text search over transcript entries and people's notes
+     * @description Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). Sessions' notes and bookmarks' notes are searched with the entries and ranked with them (`kind`). The session filters apply. Each hit names its session, file and entry index, with a snippet whose `mark` segments matched.
      */
     get: {
       parameters: {
@@ -1740,67 +1740,6 @@ export interface paths {
           };
           content: {
             'application/json': components['schemas']['TagFacet'];
-          };
-        };
-        /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
-        400: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-        403: components['responses']['ForbiddenHost'];
-        /** @description A view this route needs is not materialised (a migration is pending) */
-        503: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['Error'];
-          };
-        };
-      };
-    };
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/search/notes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    /** Sessions whose note holds every word of q (case aside), newest note first */
-    get: {
-      parameters: {
-        query: {
-          q: string;
-          /** @description page size: default 20; over 100 it is clamped to 100, not refused; 0 answers just the total */
-          limit?: number;
-          /** @description items to skip (at most 1000000000) */
-          offset?: number;
-        };
-        header?: never;
-        path?: never;
-        cookie?: never;
-      };
-      requestBody?: never;
-      responses: {
-        /** @description Notes */
-        200: {
-          headers: {
-            [name: string]: unknown;
-          };
-          content: {
-            'application/json': components['schemas']['NoteHits'];
           };
         };
         /** @description A parameter or body field is invalid, or a query parameter is unknown; the message names it */
@@ -3098,15 +3037,20 @@ export interface components {
       hits: components['schemas']['SearchHit'][];
     };
     SearchHit: {
+      /**
+       * @description What matched: an entry's text, the session's note (then `file` is empty and `index` is -1), or the note of a bookmark on the entry at `file` and `index`
+       * @enum {string}
+       */
+      kind: 'entry' | 'note' | 'bookmark';
       sessionId: string;
       file: string;
       index: number;
       role: string;
       /**
-       * @description What the entry is, as the reader names it: `You`, `Claude`, `tool call`, `tool result`, a notice's label (`compaction summary`, `system reminder`, `prompt of /init`, …) or a bookkeeping line's kind (`progress`)
+       * @description What the entry is, as the reader names it: `You`, `Claude`, `tool call`, `tool result`, a notice's label (`compaction summary`, `system reminder`, `prompt of /init`, …) or a bookkeeping line's kind (`progress`); null for a session's note (no entry)
        * @example compaction summary
        */
-      kind: string;
+      entryKind: string | null;
       timestamp: string | null;
       snippet: {
         text: string;
@@ -3229,13 +3173,6 @@ export interface components {
       tags: {
         value: string;
         sessions: number;
-      }[];
-    };
-    NoteHits: {
-      total: number;
-      hits: {
-        sessionId: string;
-        note: string;
       }[];
     };
     ForgetResult: {

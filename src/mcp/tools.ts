@@ -238,13 +238,20 @@ export function createMcpServer(options: McpToolsOptions): McpServer {
         );
       const hits = r.hits.map((h) => ({
         ...h,
-        link: sessionLink(appUrl, h.sessionId, { entry: h.index, file: h.file, q: args.query }),
+        // A session's note belongs to no entry: its link opens the session.
+        link:
+          h.kind === 'note'
+            ? sessionLink(appUrl, h.sessionId, { q: args.query })
+            : sessionLink(appUrl, h.sessionId, { entry: h.index, file: h.file, q: args.query }),
       }));
       const lines = hits.map((h, i) => {
         const where = [
           `session ${h.sessionId}`,
-          h.file === MAIN ? `entry #${h.index}` : `entry #${h.index} of ${h.file}`,
-          h.role,
+          h.kind === 'note'
+            ? "the session's note"
+            : (h.kind === 'bookmark' ? 'bookmark note on ' : '') +
+              (h.file === MAIN ? `entry #${h.index}` : `entry #${h.index} of ${h.file}`),
+          h.kind === 'entry' ? h.role : '',
           shortTime(h.timestamp),
         ].filter(Boolean);
         const title = h.session?.title ? oneLine(h.session.title, 100) : '(untitled)';

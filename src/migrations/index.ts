@@ -16,6 +16,7 @@ import { fullTextForm } from './014-full-text-form.js';
 import { sessionRollupAgent } from './015-session-rollup-agent.js';
 import { sessionsByAgent } from './016-sessions-by-agent.js';
 import { sessionSecrets } from './017-session-secrets.js';
+import { noteText } from './018-note-text.js';
 import type { Migration } from './migration.js';
 
 export const MIGRATIONS: readonly Migration[] = [
@@ -36,4 +37,5 @@ export const MIGRATIONS: readonly Migration[] = [
   sessionRollupAgent,
   sessionsByAgent,
   sessionSecrets,
+  noteText,
 ];

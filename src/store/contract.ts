@@ -236,6 +236,7 @@ export const VIEW_NAMES = [
   'session_annotations',
   'sessions_by_agent',
   'session_secrets',
+  'note_text',
 ] as const;
 export type ViewName = (typeof VIEW_NAMES)[number];
 
@@ -364,9 +365,15 @@ export interface SearchQuery extends SessionFilter, Page {
 }
 
 export interface SearchHit {
+  /**
+   * What matched: an entry's text, a session's note (`file` '' and `index` -1: it belongs to no
+   * entry), or a bookmark's note (on the entry at `file` and `index`).
+   */
+  kind: 'entry' | 'note' | 'bookmark';
   sessionId: string;
   file: string;
   index: number;
+  /** The entry's role; `note` or `bookmark` for a note's hit. */
   role: string;
   timestamp: string | null;
   /** Snippet split into plain-text segments; `mark` segments matched the query. */
@@ -462,6 +469,10 @@ export interface Views {
    */
   allTurns(query: TurnsQuery): Promise<{ total: number; turns: SessionTurnRow[] }>;
   events(sessionId: string, page: Page): Promise<{ total: number; events: EventRow[] }>;
+  /**
+   * Entries, session notes and bookmark notes matching `query.q`, ranked together (notes once
+   * `note_text` is materialised).
+   */
   search(query: SearchQuery): Promise<SearchResult>;
   dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]>;
   /** Rebuilds the full-text index from the stored chunks; returns how many entries it indexed. */
@@ -497,14 +508,6 @@ export interface Views {
   tagFacet(filter?: SessionFilter): Promise<Array<{ value: string; sessions: number }>>;
   /** Every bookmarked entry, newest bookmark first. */
   bookmarks(page: Page): Promise<{ total: number; bookmarks: BookmarkRow[] }>;
-  /**
-   * Sessions whose note holds every word of `q` (case aside), newest note first: full-text search
-   * over notes, beside the transcript search.
-   */
-  searchNotes(
-    q: string,
-    page: Page,
-  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }>;
 }
 
 /** What `Views.tokenTotals` answers. */

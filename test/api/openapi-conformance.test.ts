@@ -310,8 +310,7 @@ describe('limits', () => {
       const m = /over (\d+) it is clamped to \1, not refused/.exec(param.description);
       expect(m, `${path}: ${param.description}`).not.toBeNull();
       const max = Number(m![1]);
-      const base =
-        concrete(path, method) + (path === '/api/search' || path === '/api/search/notes' ? '?q=the&' : '?');
+      const base = concrete(path, method) + (path === '/api/search' ? '?q=the&' : '?');
       const over = await getJson(server, `${base}limit=${max + 1}`);
       expect(over.status, path).toBe(200);
       const rows = (b: Doc) =>

@@ -8,13 +8,15 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getJson } from '../support/api-server.js';
 import { openTestApp, type TestApp } from '../support/api-app.js';
-import { MIGRATIONS } from '../../src/migrations/index.js';
 import { startFirstImport, type FirstImport } from '../../src/server/first-import.js';
 import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir, repoRoot } from '../support/paths.js';
 import { POMODORO } from '../support/corpus-sessions.js';
 import type { TokenUsage } from '../../src/core/documents.js';
 import { LIST_PRICES, priceOf, usageCost, type SessionCost } from '../../src/core/pricing.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+const LATEST = latestVersion();
 
 const BIG = '1b2c0332-e2dc-459f-88b9-1aad6e941e18';
 const BIG_FILE = path.join(claudeCorpusDir, 'SWORDIntel__claude-backups', `${BIG}.jsonl`);
@@ -26,7 +28,6 @@ const SUBAGENT_FILE = 'subagents/agent-a0a2928875cb36a92.jsonl';
 const SUMMARY_ONLY = '0e298e67-9b2c-40bb-a410-2ca932ab278f';
 
 let server: TestApp;
-const LATEST = MIGRATIONS.at(-1)!.version;
 let total = 0;
 
 type S = {
@@ -662,11 +663,16 @@ describeEngines('read routes', (engine) => {
     });
 
     it("names each hit's entry as the reader does: a compaction summary is not 'user'", async () => {
-      type Hit = { sessionId: string; index: number; role: string; kind: string };
+      type Hit = { sessionId: string; index: number; role: string; kind: string; entryKind: string | null };
       // The one word of the corpus only the big session's compaction summary holds.
       const summary = (await getJson(server, '/api/search?q=preemptively')).body.hits as Hit[];
       expect(summary).toHaveLength(1);
-      expect(summary[0]).toMatchObject({ sessionId: BIG, role: 'user', kind: 'compaction summary' });
+      expect(summary[0]).toMatchObject({
+        sessionId: BIG,
+        role: 'user',
+        kind: 'entry',
+        entryKind: 'compaction summary',
+      });
       // The reader's own classification of that entry, from the transcript route.
       const page = await getJson(
         server,
@@ -675,12 +681,12 @@ describeEngines('read routes', (engine) => {
       expect(page.body.entries[0]).toMatchObject({ index: summary[0]!.index, isCompactSummary: true });
       // Every hit of a common word carries a kind, never a bare role.
       const hits = (await getJson(server, '/api/search?q=the&limit=100')).body.hits as Hit[];
-      const kinds = new Set(hits.map((h) => h.kind));
+      const kinds = new Set(hits.map((h) => h.entryKind));
       expect(kinds.has('You') || kinds.has('Claude')).toBe(true);
       for (const h of hits) {
-        expect(h.kind).not.toBe('user');
-        expect(h.kind).not.toBe('assistant');
-        if (h.role === 'tool_result') expect(h.kind).toBe('tool result');
+        expect(h.entryKind).not.toBe('user');
+        expect(h.entryKind).not.toBe('assistant');
+        if (h.role === 'tool_result') expect(h.entryKind).toBe('tool result');
       }
     });
 

@@ -1,7 +1,8 @@
 /**
  * What a person marks on a session, in a real browser over a real server: the star toggle, tag
  * chips and the note panel on the session page write the annotation (read back through the API),
- * the list's URL filters (`?starred=true`, `?tag=`) show the marked session, and forgetting asks
+ * the list's URL filters (`?starred=true`, `?tag=`) and its tag facet show the marked session,
+ * full-text search finds the note, and forgetting asks
  * first, naming what goes, then removes the session.
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
@@ -11,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { getJson, runCli, startTestServer } from '../support/api-server.js';
 import { POMODORO, RATE_LIMIT } from '../support/corpus-sessions.js';
 import { claudeCorpusDir } from '../support/paths.js';
-import { browserSuite, hasChromium, skipReason } from './harness.js';
+import { browserSuite, hasChromium, screenshot, skipReason } from './harness.js';
 
 let tree = '';
 
@@ -71,14 +72,51 @@ describe.skipIf(!hasChromium)(hasChromium ? 'annotations in the web UI' : skipRe
     await page.getByTestId('bookmark-list').waitFor({ state: 'detached' });
     expect((await annotation(POMODORO)).bookmarks).toEqual([]);
 
-    // Search covers the note.
-    await page.goto(`${suite.server.url}/app/search?q=timer%20works`);
-    await page.getByTestId('note-hit').first().waitFor();
-    expect(await page.getByTestId('note-hit').first().innerText()).toContain('Works; see the **timer**');
+    // Full-text search finds the note, among the entries' hits; its hit opens the session.
+    await page.goto(`${suite.server.url}/app/search?q=${encodeURIComponent('"see the timer"')}`);
+    const noteHit = page.locator('[data-testid="search-hit"][data-kind="note"]');
+    await noteHit.waitFor();
+    expect(await noteHit.count()).toBe(1);
+    expect(await noteHit.innerText()).toMatch(/note on the session/);
+    expect(await noteHit.innerText()).toContain('Works; see the **timer**');
+    await screenshot(page, 'annotations-note-search');
+    await noteHit.click();
+    await page.waitForURL((u) => u.pathname === `/app/sessions/${POMODORO}`);
+    expect(new URL(page.url()).searchParams.get('entry')).toBeNull();
 
     await page.goto(`${suite.server.url}/app/?starred=true&tag=demo`);
     await page.locator(`a[href*="${POMODORO}"]`).first().waitFor();
     expect(await page.locator(`a[href*="${RATE_LIMIT}"]`).count()).toBe(0);
+    suite.current.assertNoErrors();
+  });
+
+  it("picks tags from the list's tag facet, with counts; every tag picked must match", async () => {
+    const page = await suite.open('/app/');
+    const facet = page.getByTestId('filter-tags');
+    await facet.waitFor();
+    await facet.click();
+    const demo = page.getByRole('option', { name: 'demo (1)' });
+    await demo.waitFor();
+    await screenshot(page, 'annotations-tag-facet');
+    await demo.click();
+    await page.waitForURL((u) => u.searchParams.get('tag') === 'demo');
+    await expect
+      .poll(() =>
+        page
+          .getByTestId('session-row')
+          .evaluateAll((rows) => rows.map((r) => r.getAttribute('data-session-id'))),
+      )
+      .toEqual([POMODORO]);
+    // A second tag no session carries with it: the list empties, and removing it brings it back.
+    expect((await getJson(suite.server, '/api/tags')).body.tags).toEqual([{ value: 'demo', sessions: 1 }]);
+    await page.goto(`${suite.server.url}/app/?tag=demo,other`);
+    await page.getByTestId('filter-tags').waitFor();
+    await expect.poll(() => page.getByTestId('session-row').count()).toBe(0);
+    // Backspace in the picker takes its last tag out.
+    await page.getByTestId('filter-tags').click();
+    await page.keyboard.press('Backspace');
+    await page.waitForURL((u) => u.searchParams.get('tag') === 'demo');
+    await expect.poll(() => page.getByTestId('session-row').count()).toBe(1);
     suite.current.assertNoErrors();
   });
 

@@ -2,7 +2,9 @@
  * Bookmarks in a real browser over a real server and corpus sessions: the bookmark button on a
  * reader entry sets the bookmark (read back through the API) and shows it set; the Bookmarks page
  * lists it with its session's title and the entry's time, its link opens the session at that
- * entry, and removing it there empties the page. No console errors throughout.
+ * entry, and removing it there empties the page. A tool call and its result are bookmarked from
+ * their lines, a bookmark's note is written on the entry and edited on the Bookmarks page, and
+ * search finds it. No console errors throughout.
  */
 import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
@@ -11,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { getJson, runCli, startTestServer } from '../support/api-server.js';
 import { POMODORO } from '../support/corpus-sessions.js';
 import { claudeCorpusDir } from '../support/paths.js';
-import { browserSuite, hasChromium, skipReason } from './harness.js';
+import { browserSuite, hasChromium, screenshot, skipReason } from './harness.js';
 
 let tree = '';
 
@@ -86,6 +88,73 @@ describe.skipIf(!hasChromium)(hasChromium ? 'bookmarks in the web UI' : skipReas
       .locator(`[data-entry="${index}"] [data-testid="entry-bookmark"][aria-pressed="false"]`)
       .first()
       .waitFor();
+    suite.current.assertNoErrors();
+  });
+
+  it('bookmarks a tool call and its result, and writes and edits notes there and on the Bookmarks page', async () => {
+    const page = await suite.open(`/app/sessions/${POMODORO}`);
+    // A run of tool calls is one line; opened, each call and each result has its bookmark button.
+    const run = page.getByTestId('tool-run').first();
+    await run.waitFor();
+    await run.locator('button[aria-expanded]').first().click();
+    const call = run.getByTestId('tool-call').first();
+    await call.waitFor();
+    const callIndex = Number(await call.getAttribute('data-entry'));
+    await call.getByTestId('entry-bookmark').first().click();
+    await call.locator('[data-testid="entry-bookmark"][aria-pressed="true"]').first().waitFor();
+    // The button sits beside the call's line: bookmarking did not open the call.
+    expect(await call.locator('button[aria-expanded]').first().getAttribute('aria-expanded')).toBe('false');
+    expect(await bookmarks()).toEqual([
+      expect.objectContaining({ file: 'transcript.jsonl', index: callIndex }),
+    ]);
+
+    // Its note, written on the entry.
+    await call.getByTestId('bookmark-note-edit').first().click();
+    await page.getByTestId('bookmark-note-input').fill('the first tool call');
+    await screenshot(page, 'bookmarks-note-on-entry');
+    await page.getByTestId('bookmark-note-save').click();
+    await page.getByTestId('bookmark-note-input').waitFor({ state: 'detached' });
+    expect(await bookmarks()).toEqual([
+      expect.objectContaining({ index: callIndex, note: 'the first tool call' }),
+    ]);
+
+    // The call's result is an entry of its own, bookmarked from its line.
+    await call.locator('button[aria-expanded]').first().click();
+    const result = call.getByTestId('tool-result');
+    await result.waitFor();
+    const resultIndex = Number(await result.getAttribute('data-entry'));
+    await result.getByTestId('entry-bookmark').click();
+    await result.locator('[data-testid="entry-bookmark"][aria-pressed="true"]').waitFor();
+    expect((await bookmarks()).map((b: { index: number }) => b.index)).toEqual([callIndex, resultIndex]);
+
+    // On the Bookmarks page: the note shows, and is edited there.
+    await page.goto(`${suite.server.url}/app/bookmarks`);
+    const row = page.locator(`[data-testid="bookmark-row"][data-entry="${callIndex}"]`);
+    await row.waitFor();
+    expect(await row.getByTestId('bookmark-note').innerText()).toBe('the first tool call');
+    await row.getByTestId('bookmark-note-edit').click();
+    const input = page.getByTestId('bookmark-note-input');
+    expect(await input.inputValue()).toBe('the first tool call');
+    await input.fill('edited on the bookmarks page');
+    await page.getByTestId('bookmark-note-save').click();
+    await expect
+      .poll(() => row.getByTestId('bookmark-note').innerText())
+      .toBe('edited on the bookmarks page');
+    await screenshot(page, 'bookmarks-page-notes');
+    expect((await bookmarks()).find((b: { index: number }) => b.index === callIndex).note).toBe(
+      'edited on the bookmarks page',
+    );
+
+    // Full-text search finds the bookmark's note, and its hit opens the entry.
+    await page.goto(
+      `${suite.server.url}/app/search?q=${encodeURIComponent('"edited on the bookmarks page"')}`,
+    );
+    const hit = page.locator('[data-testid="search-hit"][data-kind="bookmark"]');
+    await hit.waitFor();
+    expect(await hit.innerText()).toContain(`bookmark note on #${callIndex}`);
+    await hit.click();
+    await page.waitForURL((u) => u.pathname === `/app/sessions/${POMODORO}`);
+    expect(new URL(page.url()).searchParams.get('entry')).toBe(String(callIndex));
     suite.current.assertNoErrors();
   });
 });

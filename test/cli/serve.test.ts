@@ -10,6 +10,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanEnv, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
 import { claudeCorpusDir, corpusDir } from '../support/paths.js';
 import { POMODORO } from '../support/corpus-sessions.js';
+import { latestVersion } from '../../src/migrations/runner.js';
+
+const LATEST = latestVersion();
 
 let servers: TestServer[] = [];
 
@@ -78,7 +81,7 @@ describe('transcripts serve', () => {
 
     const second = await startTestServer({ root });
     servers.push(second);
-    expect(second.logs()).toMatch(/schema version 11 is current/);
+    expect(second.logs()).toMatch(new RegExp(`schema version ${LATEST} is current`));
     const again = await waitFor(
       () => getJson(second, '/api/health'),
       (r) => r.body.import.state !== 'idle',

@@ -1,7 +1,7 @@
 /**
  * Stars, tags, notes, bookmarks and forget over a real server on each engine, through the API and
  * the CLI: bad input (unknown id, bad tag, huge note, stale revision), the list filters, the tag
- * facet, bookmarks and note search; then forget, and the session stays gone through the watcher,
+ * facet, bookmarks, and notes found by full-text search; then forget, and the session stays gone through the watcher,
  * backfill, a restart, migrate down and up and the import of an older bundle that holds it; a
  * bundle carries annotations and tombstones to another instance; unforget lets backfill read it
  * again; --purge-source deletes the source file.
@@ -14,9 +14,12 @@ import { getJson, runCli, sendJson, startTestServer, type TestServer } from '../
 import { describeEngines } from '../support/engines.js';
 import { claudeCorpusDir } from '../support/paths.js';
 import { POMODORO, RATE_LIMIT } from '../support/corpus-sessions.js';
+import { latestVersion } from '../../src/migrations/runner.js';
 
 /** A word only the Pomodoro session holds, in its transcript and its title. */
 const PHRASE = 'Pomodoro';
+/** Words of the note put on it below, found in no transcript. */
+const NOTE_PHRASE = encodeURIComponent('"see pomodoro app"');
 const FILES = {
   [POMODORO]: path.join('yoavf__ai-sessions', 'claude-code-pomodoro-timer.jsonl'),
   [RATE_LIMIT]: path.join('slopus__happy', 'rate-limit.jsonl'),
@@ -50,7 +53,8 @@ describeEngines('annotations and forget', (engine) => {
     }
     const objects = await getJson(server, `/api/store/objects/${id}/`);
     if (objects.status === 200 && JSON.stringify(objects.body).includes(`${id}/`)) found.push('objects');
-    if ((await getJson(server, `/api/search/notes?q=pomodoro`)).body.total > 0) found.push('notes');
+    // The session's note, which full-text search finds with the entries.
+    if ((await getJson(server, `/api/search?q=${NOTE_PHRASE}`)).body.total > 0) found.push('notes');
     if (JSON.stringify((await getJson(server, '/api/bookmarks')).body).includes(id)) found.push('bookmarks');
     return found;
   };
@@ -85,6 +89,24 @@ describeEngines('annotations and forget', (engine) => {
     });
     expect(huge.status).toBe(413);
     expect(huge.body.error.message).toMatch(/at most 16384 are kept/);
+    // Every kind of edit names the unknown session; a bookmark's note has its own limit.
+    for (const [method, route, body] of [
+      ['PATCH', 'tags', { add: ['ok'] }],
+      ['PUT', 'note', { note: 'x' }],
+      ['PUT', 'bookmarks/1', {}],
+    ] as const) {
+      const r = await sendJson(server, method, `/api/sessions/no-such-session/${route}`, body);
+      expect(r.status, route).toBe(404);
+    }
+    const longMark = await sendJson(server, 'PUT', `/api/sessions/${POMODORO}/bookmarks/1`, {
+      note: 'y'.repeat(1001),
+    });
+    expect(longMark.status).toBe(413);
+    expect(longMark.body.error.message).toMatch(/1001 characters; at most 1000 are kept/);
+    const noEntry = await sendJson(server, 'PUT', `/api/sessions/${POMODORO}/bookmarks/999999`, {});
+    expect(noEntry.status).toBe(404);
+    // Nothing of the refused edits was kept.
+    expect((await getJson(server, `/api/sessions/${POMODORO}/annotations`)).body.rev).toBeNull();
 
     const first = await sendJson(server, 'PUT', `/api/sessions/${RATE_LIMIT}/note`, {
       note: 'first',
@@ -101,6 +123,19 @@ describeEngines('annotations and forget', (engine) => {
     expect(lost.body.error.code).toBe('conflict');
     const now = (await getJson(server, `/api/sessions/${RATE_LIMIT}/annotations`)).body;
     expect(now.note).toBe(a.status === 200 ? 'from A' : 'from B');
+    // A tag or bookmark edit from the stale revision is refused too, and changes nothing.
+    for (const [method, route, body] of [
+      ['PATCH', 'tags', { add: ['late'], rev }],
+      ['PUT', 'bookmarks/0', { note: 'late', rev }],
+    ] as const) {
+      const r = await sendJson(server, method, `/api/sessions/${RATE_LIMIT}/${route}`, body);
+      expect(r.status, route).toBe(409);
+    }
+    expect((await getJson(server, `/api/sessions/${RATE_LIMIT}/annotations`)).body).toMatchObject({
+      tags: [],
+      bookmarks: [],
+      rev: now.rev,
+    });
     expect((await sendJson(server, 'DELETE', `/api/sessions/${RATE_LIMIT}/note`, undefined)).status).toBe(
       200,
     );
@@ -144,9 +179,19 @@ describeEngines('annotations and forget', (engine) => {
       expect.objectContaining({ sessionId: POMODORO, index: 2, note: 'the plan', file: 'transcript.jsonl' }),
     ]);
     expect(marks.bookmarks[0].title).toMatch(/Pomodoro/);
-    expect((await getJson(server, '/api/search/notes?q=POMODORO%20app')).body.hits).toEqual([
-      { sessionId: POMODORO, note: 'Timer works, see pomodoro **app**' },
-    ]);
+    // Notes are searched with the entries: the session's note, and the bookmark's on its entry.
+    const noteHits = async (q: string, filter = '') =>
+      (await getJson(server, `/api/search?q=${encodeURIComponent(q)}&limit=100${filter}`)).body.hits
+        .filter((h: { kind: string }) => h.kind !== 'entry')
+        .map((h: { kind: string; sessionId: string; file: string; index: number }) => [
+          h.kind,
+          h.sessionId,
+          h.file,
+          h.index,
+        ]);
+    expect(await noteHits('"works, SEE pomodoro app"')).toEqual([['note', POMODORO, '', -1]]);
+    expect(await noteHits('"the plan"')).toEqual([['bookmark', POMODORO, 'transcript.jsonl', 2]]);
+    expect(await noteHits('"see pomodoro app"', '&project=nothing-here')).toEqual([]);
     const cliList = JSON.parse((await cli(['sessions', '--starred', '--tag', 'demo', '--json'])).stdout);
     expect(cliList.sessions.map((s: { id: string }) => s.id)).toEqual([POMODORO]);
     expect((await cli(['unstar', POMODORO])).code).toBe(0);
@@ -197,7 +242,8 @@ describeEngines('annotations and forget', (engine) => {
     await server.stop({ keep: true });
     server = await startTestServer({ root, env: server.env });
     expect(await listed(POMODORO)).toBe(0);
-    expect((await cli(['migrate', 'down', '--steps', '11'])).code).toBe(0);
+    // Every migration down (the views go; user data and tombstones stay), then up again.
+    expect((await cli(['migrate', 'down', '--steps', String(latestVersion())])).code).toBe(0);
     expect((await cli(['migrate', 'up'])).code).toBe(0);
     expect(await listed(POMODORO)).toBe(0);
     const imported = await cli(['import', older]);
@@ -237,5 +283,5 @@ describeEngines('annotations and forget', (engine) => {
     expect(purge.stdout).toContain(`deleted ${source}`);
     await expect(stat(source)).rejects.toThrow(/ENOENT/);
     expect(await listed(POMODORO)).toBe(0);
-  });
+  }, 180_000); // a dozen CLI runs and two server starts
 });

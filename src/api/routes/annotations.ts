@@ -1,7 +1,8 @@
 /**
  * User data on sessions (DESIGN §13): stars, tags, notes and bookmarks — one annotation document
  * per session, edited here with revision checks so concurrent edits are refused (409), never lost
- * — the bookmarks and tags across sessions, note search, and forgetting a session for good.
+ * — the bookmarks and tags across sessions, and forgetting a session for good. Notes are searched
+ * with the entries, by `GET /api/search`.
  */
 import { createRoute, z } from '@hono/zod-openapi';
 import {
@@ -19,7 +20,7 @@ import {
 import { MAIN_TRANSCRIPT } from '../../core/documents.js';
 import { forgetSession, listForgotten, unforgetSession } from '../../store/forget.js';
 import type { StoredDoc } from '../../store/contract.js';
-import { clampLimit, MAX_LIMIT, type ApiDeps } from '../deps.js';
+import { clampLimit, type ApiDeps } from '../deps.js';
 import { badRequest, conflict, notFound, tooLarge } from '../http-error.js';
 import { jsonBody } from '../middleware/body-limit.js';
 import { createRouter } from '../router.js';
@@ -29,7 +30,6 @@ import {
   bookmarkRequestSchema,
   forgetResultSchema,
   forgottenListSchema,
-  noteHitsSchema,
   noteRequestSchema,
   starRequestSchema,
   tagFacetSchema,
@@ -175,28 +175,6 @@ const tagsFacetRoute = createRoute({
       description: 'Tags, most used first',
       content: { 'application/json': { schema: tagFacetSchema } },
     },
-    ...errorResponses(400, 503),
-  },
-});
-
-const noteSearchRoute = createRoute({
-  method: 'get',
-  path: '/search/notes',
-  summary: 'Sessions whose note holds every word of q (case aside), newest note first',
-  tags: ['annotations'],
-  request: {
-    query: z
-      .object({
-        q: z
-          .string()
-          .max(1000)
-          .openapi({ param: { name: 'q', in: 'query' } }),
-        ...pageQueryShape({ max: MAX_LIMIT.search, default: 20 }),
-      })
-      .strict(),
-  },
-  responses: {
-    200: { description: 'Notes', content: { 'application/json': { schema: noteHitsSchema } } },
     ...errorResponses(400, 503),
   },
 });
@@ -383,12 +361,6 @@ export function annotationRoutes(deps: ApiDeps) {
     const filter = listFilter(c.req.valid('query'));
     // The tag facet counts over the other filters: a tag filter does not narrow its own picker.
     return c.json({ tags: await store.views.tagFacet({ ...filter, tags: undefined }) }, 200);
-  });
-
-  app.openapi(noteSearchRoute, async (c) => {
-    const q = c.req.valid('query');
-    const limit = clampLimit(q.limit, 20, MAX_LIMIT.search);
-    return c.json(await store.views.searchNotes(q.q, { limit, offset: q.offset ?? 0 }), 200);
   });
 
   app.openapi(forgetRoute, async (c) => {

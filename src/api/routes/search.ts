@@ -38,9 +38,10 @@ import { activitySchema, facetAttributes, facetsSchema, searchResultSchema } fro
 const searchRoute = createRoute({
   method: 'get',
   path: '/search',
-  summary: 'Full-text search over transcript entries',
+  summary: "Full-text search over transcript entries and people's notes",
   description:
     'Words must all match; "quoted phrases" match exactly; a trailing * matches a prefix (`deploy*`). ' +
+    "Sessions' notes and bookmarks' notes are searched with the entries and ranked with them (`kind`). " +
     'The session filters apply. Each hit names its session, file and entry index, with a snippet whose ' +
     '`mark` segments matched.',
   tags: ['search'],
@@ -178,7 +179,7 @@ export function searchRoutes(deps: ApiDeps) {
         limit,
         hits: result.hits.map((h, i) => ({
           ...h,
-          kind: kinds[i]!,
+          entryKind: kinds[i]!,
           session: sessions.get(h.sessionId) ?? null,
         })),
       },

@@ -100,13 +100,6 @@ export const tagFacetSchema = z
   .object({ tags: z.array(z.object({ value: z.string(), sessions: z.number() })) })
   .openapi('TagFacet');
 
-export const noteHitsSchema = z
-  .object({
-    total: z.number(),
-    hits: z.array(z.object({ sessionId: z.string(), note: z.string() })),
-  })
-  .openapi('NoteHits');
-
 export const forgetResultSchema = z
   .object({
     sessionId: z.string(),

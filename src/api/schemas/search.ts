@@ -4,18 +4,27 @@ import { sessionContextSchema } from './sessions.js';
 
 export const searchHitSchema = z
   .object({
+    kind: z.enum(['entry', 'note', 'bookmark']).openapi({
+      description:
+        "What matched: an entry's text, the session's note (then `file` is empty and `index` is " +
+        '-1), or the note of a bookmark on the entry at `file` and `index`',
+    }),
     sessionId: z.string(),
     file: z.string(),
     /** Entry index; open `/api/sessions/{sessionId}/transcript?file=…&offset=…` at it. */
     index: z.number(),
+    /** The entry's role; `note` or `bookmark` for a note. */
     role: z.string(),
-    kind: z.string().openapi({
-      description:
-        'What the entry is, as the reader names it: `You`, `Claude`, `tool call`, `tool result`, a ' +
-        "notice's label (`compaction summary`, `system reminder`, `prompt of /init`, …) or a " +
-        "bookkeeping line's kind (`progress`)",
-      example: 'compaction summary',
-    }),
+    entryKind: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'What the entry is, as the reader names it: `You`, `Claude`, `tool call`, `tool result`, a ' +
+          "notice's label (`compaction summary`, `system reminder`, `prompt of /init`, …) or a " +
+          "bookkeeping line's kind (`progress`); null for a session's note (no entry)",
+        example: 'compaction summary',
+      }),
     timestamp: z.string().nullable(),
     /** Plain-text segments; `mark: true` segments matched. Render as text, never as HTML. */
     snippet: z.array(z.object({ text: z.string(), mark: z.boolean() })),

@@ -62,7 +62,7 @@ export const noteCommand = defineCommand<NoteOptions>({
   description:
     `The note is the text argument, else stdin when it is not a terminal, else the current note opened in ` +
     `$VISUAL or $EDITOR. At most ${MAX_NOTE_BYTES} bytes. --show prints the note, --clear removes it. ` +
-    'Full-text search (GET /api/search/notes, the web UI) covers notes.',
+    'Full-text search (transcripts search, GET /api/search, the web UI) finds notes with the entries.',
   examples: [
     'transcripts note 5c0375b4 "Fixed by pinning the pool size"',
     'git log -1 --format=%B | transcripts note 5c0375b4',

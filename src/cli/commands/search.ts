@@ -34,6 +34,12 @@ export interface SearchOptions {
 
 type Hit = SearchResult['hits'][number];
 
+/** Where a hit is: an entry (a bookmark's note is on one), or the session's note (no entry). */
+function hitPlace(h: Hit): string {
+  if (h.kind === 'note') return 'note';
+  return `#${h.index}${h.file !== 'transcript.jsonl' ? ` (${h.file})` : ''}`;
+}
+
 const MARK_ON = '\x1b[1;33m';
 const MARK_OFF = '\x1b[0m';
 
@@ -128,9 +134,7 @@ export const searchCommand = defineCommand<SearchOptions>({
     const mark = stdoutIsTTY(ctx.io) ? { on: MARK_ON, off: MARK_OFF } : undefined;
     for (const h of r.hits) {
       // The role and an unparsable timestamp are the transcript's text, the title and project too.
-      const where = terminalLine(
-        `${h.sessionId}  #${h.index}${h.file !== 'transcript.jsonl' ? ` (${h.file})` : ''}  ${h.role}  ${formatTime(h.timestamp)}`,
-      );
+      const where = terminalLine(`${h.sessionId}  ${hitPlace(h)}  ${h.role}  ${formatTime(h.timestamp)}`);
       const what = oneLine(h.session?.title ?? h.session?.project ?? '');
       ctx.io.out(width ? truncate(`${where}  ${what}`, width) : `${where}  ${what}`);
       ctx.io.out(`    ${renderSnippet(h, mark, width === undefined ? undefined : width - 4)}`);

@@ -14,7 +14,7 @@ import {
   type AnnotationDoc,
 } from '../../core/annotations.js';
 import { forgetSession, listForgotten, unforgetSession, SessionForgottenError } from '../forget.js';
-import { ViewMissingError, type Store } from '../contract.js';
+import { ViewMissingError, type SearchHit, type Store } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { materializeAll } from './views-sessions.case.js';
 import { chunkDoc, entry, eventDoc, putDocs, summaryDoc } from './view-fixtures.js';
@@ -57,7 +57,6 @@ export async function traces(store: Store, needle: string, except: string[] = []
   const list = await v.listSessions({}, { limit: 1000, offset: 0 });
   if (JSON.stringify(list).includes(needle)) found.push('session list');
   if ((await v.search({ q: `"${needle}"`, ...page })).total > 0) found.push('search');
-  if ((await v.searchNotes(needle, page)).total > 0) found.push('note search');
   if (JSON.stringify(await v.bookmarks(page)).includes(needle)) found.push('bookmarks');
   // The fixtures' year; a query may read at most MAX_RANGE_DAYS days (split-by-day.ts).
   if (JSON.stringify(await v.dailyActivity('2025-01-01', '2025-12-31', {})).includes(needle))
@@ -88,7 +87,7 @@ export function describeAnnotationsContract(options: ContractOptions): void {
       );
     });
 
-    it('answers annotations by id, the tag facet, bookmarks and note search', async () => {
+    it('answers annotations by id, the tag facet and bookmarks', async () => {
       await materializeAll(store());
       await seed(store());
       const rows = await store().views.annotations(['a', 'b', 'c']);
@@ -117,11 +116,6 @@ export function describeAnnotationsContract(options: ContractOptions): void {
           },
         ],
       });
-      expect(await store().views.searchNotes('retry LOOP', page)).toEqual({
-        total: 1,
-        hits: [{ sessionId: 'a', note: 'Look at the **Retry** loop' }],
-      });
-      expect((await store().views.searchNotes('retry absent', page)).total).toBe(0);
     });
 
     it('keeps annotations with revisions: a stale revision is a conflict, never lost', async () => {
@@ -163,6 +157,70 @@ export function describeAnnotationsContract(options: ContractOptions): void {
         await store().views.bookmarks(page),
         await store().views.listSessions({ starred: true }, page),
       ]);
+    });
+  });
+
+  describeWithStore(options, 'notes in full-text search', (store) => {
+    const hitKeys = (r: { hits: SearchHit[] }) => r.hits.map((h) => [h.kind, h.sessionId, h.file, h.index]);
+
+    it("finds a session's note and a bookmark's note with the entries, ranked with them", async () => {
+      await materializeAll(store());
+      await seed(store());
+      await putDocs(store(), [
+        chunkDoc('c', [entry(0, 'user', 'a retry here'), entry(1, 'assistant', 'retry retry retry loop')]),
+        annotation('c', {
+          bookmarks: [{ file: 'transcript.jsonl', index: 1, note: 'the Retry storm', at: AT }],
+        }),
+      ]);
+      const all = await store().views.search({ q: 'retry', limit: 10, offset: 0 });
+      expect(all.total).toBe(4);
+      expect(all.hits.map((h) => h.kind).sort()).toEqual(['bookmark', 'entry', 'entry', 'note']);
+      const note = all.hits.find((h) => h.kind === 'note')!;
+      expect(note).toMatchObject({ sessionId: 'a', file: '', index: -1, role: 'note', timestamp: AT });
+      expect(note.snippet.filter((s) => s.mark).map((s) => s.text)).toEqual(['Retry']);
+      const mark = all.hits.find((h) => h.kind === 'bookmark')!;
+      expect(mark).toMatchObject({ sessionId: 'c', file: 'transcript.jsonl', index: 1, role: 'bookmark' });
+      // One ranking, best first, whatever the hit's kind.
+      const ranks = all.hits.map((h) => h.rank);
+      expect(ranks).toEqual([...ranks].sort((x, y) => y - x));
+      // Pages of the merged ranking add up to the whole, in the same order.
+      const pages = [];
+      for (let offset = 0; offset < 4; offset++)
+        pages.push(...(await store().views.search({ q: 'retry', limit: 1, offset })).hits);
+      expect(hitKeys({ hits: pages })).toEqual(hitKeys(all));
+      const tail = await store().views.search({ q: 'retry', limit: 10, offset: 3 });
+      expect(hitKeys(tail)).toEqual(hitKeys(all).slice(3));
+      // A phrase only the note holds; the session filters apply to notes too.
+      expect(hitKeys(await store().views.search({ q: '"retry loop"', ...page }))).toEqual(
+        expect.arrayContaining([['note', 'a', '', -1]]),
+      );
+      expect(hitKeys(await store().views.search({ q: 'storm', ...page }))).toEqual([
+        ['bookmark', 'c', 'transcript.jsonl', 1],
+      ]);
+      expect((await store().views.search({ q: 'storm', cwd: '/work/other', ...page })).total).toBe(0);
+      expect((await store().views.search({ q: 'storm', starred: true, ...page })).total).toBe(0);
+    });
+
+    it('follows edits and forgetting, and a note index rebuilt from the documents', async () => {
+      await materializeAll(store());
+      await seed(store());
+      const find = async (q: string) => hitKeys(await store().views.search({ q, ...page }));
+      expect(await find('retry')).toEqual([['note', 'a', '', -1]]);
+      const current = (await store().docs.get(annotationId('a'))) as unknown as AnnotationDoc;
+      const [w] = await store().docs.bulkUpsert([
+        applyEdit(current, { kind: 'note', note: 'now about the pelican' }, AT),
+      ]);
+      expect(w!.status).toBe('written');
+      expect(await find('retry')).toEqual([]);
+      expect(await find('pelican')).toEqual([['note', 'a', '', -1]]);
+      await store().views.drop('note_text');
+      // Search still answers without the note index (a store before migration 18).
+      expect(await find('pelican')).toEqual([]);
+      expect(await find('draining')).toEqual([['entry', 'a', 'transcript.jsonl', 0]]);
+      await store().views.materialize('note_text');
+      expect(await find('pelican')).toEqual([['note', 'a', '', -1]]);
+      await forgetSession(store(), 'a', AT);
+      expect(await find('pelican')).toEqual([]);
     });
   });
 

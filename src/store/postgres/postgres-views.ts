@@ -55,7 +55,9 @@ import { FullTextView } from './views/full-text-view.js';
 import { termParams } from './views/search-query.js';
 import type { PostgresView, PreviousDoc, ViewBatch, WrittenDoc } from './views/postgres-view.js';
 import { sessionEvents } from './views/session-events.js';
-import { sessionFilterSql } from './views/session-filter-sql.js';
+import { sessionFilterSql, type FilterSql } from './views/session-filter-sql.js';
+import { NoteTextView } from './views/note-text-view.js';
+import { searchWithNotes, type NoteHits } from '../views-common/note-search.js';
 import { facets, getSession, getSessions, listSessions, tokenTotals } from './views/session-queries.js';
 import { SessionRollupView, type RollupBatch } from './views/session-rollup-view.js';
 import { SpeakerSplitView } from './views/speaker-split-view.js';
@@ -79,6 +81,7 @@ export class PostgresViews implements Views {
   readonly #daily = new DailyActivityView();
   readonly #annotations = new AnnotationsView();
   readonly #secrets = new SessionSecretsView();
+  readonly #notes = new NoteTextView();
   readonly #views: Map<ViewName, PostgresView>;
 
   constructor(db: PostgresDatabase) {
@@ -92,6 +95,7 @@ export class PostgresViews implements Views {
       this.#daily,
       this.#annotations,
       this.#secrets,
+      this.#notes,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
   }
@@ -258,7 +262,22 @@ export class PostgresViews implements Views {
       await this.#require(required);
       return { total: 0, totalExact: true, hits: [] };
     }
-    return this.#over(required, () => this.#fullText.search(this.#db, query, filter));
+    const notes = sessionFilterSql(query, 'n.session_id');
+    return searchWithNotes(
+      query,
+      (page) => this.#over(required, () => this.#fullText.search(this.#db, { ...query, ...page }, filter)),
+      (limit) => this.#noteHits(query.q, limit, notes),
+    );
+  }
+
+  /** Note hits, or null before migration 18 made the note index (search then covers entries). */
+  async #noteHits(q: string, limit: number, filter: FilterSql): Promise<NoteHits | null> {
+    try {
+      return await this.#notes.search(this.#db.pool, q, limit, filter);
+    } catch (err) {
+      if ((err as { code?: string }).code === '42P01') return null; // undefined_table
+      throw err;
+    }
   }
 
   async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {
@@ -337,18 +356,6 @@ export class PostgresViews implements Views {
     const { limit, offset } = checkPage(page);
     return this.#over(['session_annotations'], () =>
       this.#annotations.bookmarks(this.#db.pool, limit, offset),
-    );
-  }
-
-  async searchNotes(
-    q: string,
-    page: Page,
-  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }> {
-    if (typeof q !== 'string') throw new StoreInputError('q must be a string');
-    const { limit, offset } = checkPage(page);
-    await this.#require(['session_annotations']);
-    return this.#over(['session_annotations'], () =>
-      this.#annotations.searchNotes(this.#db.pool, q, limit, offset),
     );
   }
 

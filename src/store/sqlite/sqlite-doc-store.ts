@@ -126,6 +126,22 @@ export class SqliteDocStore implements DocStore {
       throw new StoreInputError('sessionId must be a non-empty string');
     const kept = new Set(keep);
     return this.#write(() => {
+      // FTS5 removes a row by marking it deleted; its words stay in the index's segments until
+      // they are merged. For a purge, secure-delete removes them there and then (SQLite 3.42+),
+      // so nothing of a forgotten session's text remains in the file. Ingest keeps the faster way.
+      const fts = (
+        this.#db
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND sql LIKE 'CREATE VIRTUAL TABLE % USING fts5%'",
+          )
+          .all() as Array<{ name: string }>
+      ).map((t) => t.name);
+      const secureDelete = (on: 0 | 1) => {
+        // A literal: FTS5 takes only an integer, and a bound JS number is a double.
+        for (const t of fts)
+          this.#db.exec(`INSERT INTO "${t}" ("${t}", rank) VALUES ('secure-delete', ${on})`);
+      };
+      secureDelete(1);
       const rows = this.#db
         .prepare('SELECT rowid, session_id, id, rev, hash, seq, deleted, type FROM docs WHERE session_id = ?')
         .all(sessionId) as Array<DocRow & { id: string }>;
@@ -141,6 +157,7 @@ export class SqliteDocStore implements DocStore {
         }
         remove.run(row.rowid);
       }
+      secureDelete(0);
       return { documents };
     });
   }

@@ -140,6 +140,5 @@ function writerBackedViews(reads: SqliteViews, writer: SqliteWriterClient): View
     sessionSecrets: (ids) => reads.sessionSecrets(ids),
     tagFacet: (filter) => reads.tagFacet(filter),
     bookmarks: (page) => reads.bookmarks(page),
-    searchNotes: (q, page) => reads.searchNotes(q, page),
   };
 }

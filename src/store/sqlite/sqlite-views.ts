@@ -42,6 +42,8 @@ import { AnnotationsView } from './views/annotations-view.js';
 import { DailyActivityView } from './views/daily-activity-view.js';
 import { FILTER_INDEX_VIEWS, FilterIndexView } from './views/filter-index-view.js';
 import { FullTextView } from './views/full-text-view.js';
+import { NoteTextView } from './views/note-text-view.js';
+import { searchWithNotes } from '../views-common/note-search.js';
 import { SessionEvents } from './views/session-events.js';
 import { sessionFilterSql } from './views/session-filter-sql.js';
 import { facets, getSession, getSessions, listSessions, tokenTotals } from './views/session-queries.js';
@@ -69,6 +71,7 @@ export class SqliteViews implements Views, DocWriteObserver {
   readonly #daily: DailyActivityView;
   readonly #annotations: AnnotationsView;
   readonly #secrets: SessionSecretsView;
+  readonly #notes: NoteTextView;
   readonly #events: SessionEvents;
   readonly #views: Map<ViewName, SqliteView>;
   readonly #readRegistry: Statement;
@@ -89,6 +92,7 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#daily = new DailyActivityView(db);
     this.#annotations = new AnnotationsView(db);
     this.#secrets = new SessionSecretsView(db);
+    this.#notes = new NoteTextView(db);
     this.#events = new SessionEvents(db);
     const all: SqliteView[] = [
       this.#rollup,
@@ -99,6 +103,7 @@ export class SqliteViews implements Views, DocWriteObserver {
       this.#daily,
       this.#annotations,
       this.#secrets,
+      this.#notes,
     ];
     this.#views = new Map(all.map((v) => [v.name, v]));
     this.#readRegistry = db.prepare('SELECT name FROM view_registry ORDER BY name');
@@ -271,7 +276,13 @@ export class SqliteViews implements Views, DocWriteObserver {
     if (filter.needsRollup) this.#require('session_rollup');
     if (filter.needsAnnotations) this.#require('session_annotations');
     if (filter.needsSecrets) this.#require('session_secrets');
-    return this.#fullText.search(query, filter, this.#cache);
+    // Notes are searched once migration 18 has indexed them; a store before it searches entries.
+    const notes = this.#registry.has('note_text') ? sessionFilterSql(query, 'n.session_id') : null;
+    return searchWithNotes(
+      query,
+      async (page) => this.#fullText.search({ ...query, ...page }, filter, this.#cache),
+      async (limit) => notes && this.#notes.search(query.q, limit, notes, this.#cache),
+    );
   }
 
   async dailyActivity(from: string, to: string, filter: SessionFilter): Promise<DayActivity[]> {
@@ -344,16 +355,6 @@ export class SqliteViews implements Views, DocWriteObserver {
     this.#require('session_annotations');
     const { limit, offset } = checkPage(page);
     return this.#annotations.bookmarks(limit, offset);
-  }
-
-  async searchNotes(
-    q: string,
-    page: Page,
-  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }> {
-    this.#require('session_annotations');
-    if (typeof q !== 'string') throw new StoreInputError('q must be a string');
-    const { limit, offset } = checkPage(page);
-    return this.#annotations.searchNotes(q, limit, offset);
   }
 
   async sessionSecrets(ids: string[]): Promise<Map<string, SessionSecretsRow>> {

@@ -29,8 +29,3 @@ export function annotationFields(doc: Record<string, unknown>): AnnotationFields
       })),
   };
 }
-
-/** Folded words of a note search (all must be found). */
-export function noteWords(q: string): string[] {
-  return [...new Set(q.toLowerCase().split(/\s+/).filter(Boolean))].slice(0, 32);
-}

@@ -1,14 +1,16 @@
 /**
  * The bookmark button on an entry of the session reader: shows whether the entry is bookmarked and
  * toggles the same bookmark the `b` key does (`toggleBookmark`, with the annotation revision the
- * page last read). A refused edit (409: changed meanwhile) reads the annotation again.
+ * page last read). A refused edit (409: changed meanwhile) reads the annotation again. A bookmarked
+ * entry also shows its note's button, to write or edit the note.
  */
-import { ActionIcon, Tooltip } from '@mantine/core';
+import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconBookmark, IconBookmarkFilled } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, unwrap } from '../queries/api.js';
 import { annotationQueryKey } from './AnnotationPanel.js';
 import { toggleBookmark } from './bookmark-entry.js';
+import { BookmarkNote } from './BookmarkNote.js';
 
 export function BookmarkToggle({
   sessionId,
@@ -31,7 +33,7 @@ export function BookmarkToggle({
   });
   const mark = annotation.data?.bookmarks.find((b) => b.file === file && b.index === index);
   const label = mark ? `Remove the bookmark on entry #${index}` : `Bookmark entry #${index}`;
-  return (
+  const toggleButton = (
     <Tooltip label={mark?.note ? `${label}: ${mark.note}` : `${label} (key b)`} openDelay={400}>
       <ActionIcon
         size="xs"
@@ -51,5 +53,12 @@ export function BookmarkToggle({
         {mark ? <IconBookmarkFilled size={14} /> : <IconBookmark size={14} />}
       </ActionIcon>
     </Tooltip>
+  );
+  if (!mark) return toggleButton;
+  return (
+    <Group gap={0} wrap="nowrap" display="inline-flex">
+      {toggleButton}
+      <BookmarkNote sessionId={sessionId} file={file} index={index} note={mark.note} />
+    </Group>
   );
 }

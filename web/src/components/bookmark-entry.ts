@@ -17,7 +17,11 @@ export function entryOfRow(rowIndex: number | undefined): number | null {
   if (rowIndex === undefined) return null;
   const row = document.querySelector(`[data-window-list] > [data-index="${rowIndex}"]`);
   const el = row?.matches('[data-entry]') ? row : row?.querySelector('[data-entry]');
-  const n = Number(el?.getAttribute('data-entry'));
+  // A folded run of tool calls shows no entry of its own: its first call is the one marked.
+  const first = el
+    ? el.getAttribute('data-entry')
+    : row?.querySelector('[data-entries]')?.getAttribute('data-entries')?.split(',')[0];
+  const n = first == null || first === '' ? NaN : Number(first);
   return Number.isInteger(n) && n >= 0 ? n : null;
 }
 
@@ -41,6 +45,33 @@ export async function toggleBookmark(
     : await unwrap(
         api.PUT('/api/sessions/{id}/bookmarks/{index}', { params: { path }, body: { file, rev } }),
       );
+  queryClient.setQueryData(key, next);
+  void queryClient.invalidateQueries({ queryKey: bookmarksQueryKey });
+  return next;
+}
+
+/**
+ * Sets the note of the bookmark on an entry (bookmarking it if it is not yet); a blank note removes
+ * the note, not the bookmark. Based on the revision this page last read of the session's
+ * annotation (read now when it has none), so an edit made meanwhile is refused, not overwritten.
+ */
+export async function setBookmarkNote(
+  queryClient: QueryClient,
+  sessionId: string,
+  file: string,
+  index: number,
+  note: string,
+): Promise<Annotation> {
+  const key = annotationQueryKey(sessionId);
+  const current =
+    queryClient.getQueryData<Annotation>(key) ??
+    (await unwrap(api.GET('/api/sessions/{id}/annotations', { params: { path: { id: sessionId } } })));
+  const next = await unwrap(
+    api.PUT('/api/sessions/{id}/bookmarks/{index}', {
+      params: { path: { id: sessionId, index } },
+      body: { file, note, rev: current.rev },
+    }),
+  );
   queryClient.setQueryData(key, next);
   void queryClient.invalidateQueries({ queryKey: bookmarksQueryKey });
   return next;

@@ -18,6 +18,10 @@ export interface SessionListParams extends SessionFilters {
   /** The list's order (the list only: facets and counts do not take it). */
   sort?: SessionSortKey;
   dir?: SortDirection;
+  /** Stars, tags (every one must match) and notes (`annotationParams`). */
+  starred?: 'true';
+  tag?: string[];
+  hasNote?: 'true';
 }
 
 export const sessionListInfiniteOptions = (params: SessionListParams, pageSize: number) =>
@@ -140,4 +144,15 @@ export const facetsQueryOptions = (attribute: FacetAttribute, filters: SessionLi
     queryKey: ['facets', attribute, filters],
     queryFn: ({ signal }) =>
       unwrap(api.GET('/api/facets/{attribute}', { params: { path: { attribute }, query: filters }, signal })),
+  });
+
+/**
+ * The tag facet (`GET /api/tags`): each tag with the number of sessions `filters` select that carry
+ * it, most used first. The API counts over the other filters (a tag filter does not narrow its own
+ * picker). Under `['sessions']`, so an edit of a session's tags reads it again.
+ */
+export const tagFacetQueryOptions = (filters: SessionListParams = {}) =>
+  queryOptions({
+    queryKey: ['sessions', 'tag-facet', filters],
+    queryFn: ({ signal }) => unwrap(api.GET('/api/tags', { params: { query: filters }, signal })),
   });

@@ -1,8 +1,8 @@
 /**
  * Bookmarks (`/app/bookmarks`): every bookmarked entry across sessions, newest bookmark first,
  * from `GET /api/bookmarks` — the session's title, the entry's time, the bookmark's note, each
- * linking to the entry in the session reader (its permalink). Bookmarks are set on an entry with
- * its bookmark button or the `b` key.
+ * linking to the entry in the session reader (its permalink); its note can be written or edited
+ * here. Bookmarks are set on an entry with its bookmark button or the `b` key.
  */
 import { ActionIcon, Alert, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconBookmarkOff } from '@tabler/icons-react';
@@ -12,6 +12,7 @@ import type { components } from '../../../src/client/api-schema.gen.js';
 import { AnchorLink } from '../components/AnchorLink.js';
 import { annotationQueryKey } from '../components/AnnotationPanel.js';
 import { bookmarksQueryKey } from '../components/bookmark-entry.js';
+import { BookmarkNote } from '../components/BookmarkNote.js';
 import { formatCountOf, formatUtc } from '../lib/format.js';
 import { usePageTitle } from '../lib/page-title.js';
 import { api, describeError, unwrap } from '../queries/api.js';
@@ -117,6 +118,7 @@ function BookmarkItem({ b }: { b: BookmarkRow }) {
             </Text>
           )}
         </Stack>
+        <BookmarkNote sessionId={b.sessionId} file={b.file} index={b.index} note={b.note} />
         <Tooltip label="Remove this bookmark">
           <ActionIcon
             variant="subtle"

@@ -39,6 +39,7 @@ import type { FacetValue } from '../lib/facet-match.js';
 import { NothingMatches, NothingRecorded } from './-list/EmptyList.js';
 import { ListError } from './-list/ListError.js';
 import { ListFilters } from './-list/ListFilters.js';
+import { TagFacet } from './-list/TagFacet.js';
 import { ListTotals } from './-list/ListTotals.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
 import { SessionRow } from './-list/SessionRow.js';
@@ -97,6 +98,9 @@ function SessionListPage() {
   const cwds = useProjectCwds(search.project);
   const params = listParams(search, cwds);
   const totalsFilters = listFilterParams(search, cwds);
+  // The tag facet counts over the other filters: the API leaves the tag filter out anyway, and
+  // leaving it out here keeps the facet's query the same as tags are picked.
+  const { tag: _tags, ...tagCounted } = totalsFilters;
   const list = useSuspenseInfiniteQuery(
     sessionListInfiniteOptions(params, bp.userSettings.sessionListPageSize),
   );
@@ -194,6 +198,11 @@ function SessionListPage() {
         text={search.text}
         idPrefix={search.idPrefix}
         onChange={(patch: Partial<SessionFilters>) => setFilters(patch)}
+      />
+      <TagFacet
+        tags={annotationParams(search).tag ?? []}
+        counted={tagCounted}
+        onChange={(tags) => setFilters({ tag: tags.length ? tags.join(',') : undefined })}
       />
       <SavedFiltersMenu />
       {total === 0 && (chips.length === 0 || recordedTotal === 0) ? (

@@ -12,7 +12,6 @@ import { useListCursor } from '../components/use-list-cursor.js';
 import { FilterChips } from '../components/FilterChips.js';
 import { HighlightedSnippet, HighlightedText } from '../components/HighlightedText.js';
 import { IgnoredTerms } from '../components/IgnoredTerms.js';
-import { NoteHits } from '../components/NoteHits.js';
 import { Pager } from '../components/Pager.js';
 import { PastLastPage } from '../components/PastLastPage.js';
 import { isSearchable } from '../../../src/core/searchable.js';
@@ -55,19 +54,31 @@ function kindColor(kind: string): string {
   return kind === 'You' ? 'blue' : kind === 'Claude' ? 'orange' : kind === 'malformed line' ? 'red' : 'gray';
 }
 
+/** Where a hit is: an entry (a bookmark's note is on one), or a session's note. */
+function hitPlace(hit: SearchHit): string {
+  if (hit.kind === 'note') return 'note on the session';
+  const at = `#${hit.index}${hit.file !== 'transcript.jsonl' ? ` in ${hit.file}` : ''}`;
+  return hit.kind === 'bookmark' ? `bookmark note on ${at}` : at;
+}
+
 function Hit({ hit, q }: { hit: SearchHit; q: string }) {
   return (
     <Link
       to="/sessions/$id"
       params={{ id: hit.sessionId }}
-      search={{
-        entry: hit.index,
-        q,
-        file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
-        view: 'both',
-      }}
+      search={
+        hit.kind === 'note'
+          ? { q, view: 'both' }
+          : {
+              entry: hit.index,
+              q,
+              file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
+              view: 'both',
+            }
+      }
       style={{ textDecoration: 'none', color: 'inherit', display: 'block' }}
       data-testid="search-hit"
+      data-kind={hit.kind}
     >
       <Paper withBorder p="xs" className="ct-row">
         <Group gap="xs" justify="space-between" wrap="nowrap">
@@ -88,14 +99,17 @@ function Hit({ hit, q }: { hit: SearchHit; q: string }) {
             size="xs"
             variant="light"
             tt="none"
-            color={kindColor(hit.kind)}
+            color={hit.kind === 'entry' ? kindColor(hit.entryKind ?? hit.role) : 'yellow'}
             data-testid="search-hit-kind"
           >
-            {hit.kind}
+            {hit.kind === 'entry'
+              ? (hit.entryKind ?? hit.role)
+              : hit.kind === 'note'
+                ? 'note'
+                : 'bookmark note'}
           </Badge>
           <Text size="xs" c="dimmed">
-            #{hit.index}
-            {hit.file !== 'transcript.jsonl' ? ` in ${hit.file}` : ''} · {formatTimestamp(hit.timestamp)}
+            {hitPlace(hit)} · {formatTimestamp(hit.timestamp)}
           </Text>
         </Group>
         <Text size="sm" mt={4} className="ct-text" lineClamp={4}>
@@ -159,7 +173,6 @@ function SearchPage() {
         filters={filters}
         onChange={(patch: Partial<SessionFilters>) => set({ ...patch, offset: undefined })}
       />
-      {search.q && <NoteHits q={search.q} />}
       {!search.q ? (
         <Text size="sm" c="dimmed">
           Type words to search every transcript. Use <b>"quotes"</b> for a phrase and <b>prefix*</b> for word
@@ -226,7 +239,7 @@ function SearchPage() {
           )}
           <Stack gap={6}>
             {data.hits.map((h) => (
-              <Hit key={`${h.sessionId}:${h.file}:${h.index}`} hit={h} q={search.q!} />
+              <Hit key={`${h.kind}:${h.sessionId}:${h.file}:${h.index}`} hit={h} q={search.q!} />
             ))}
           </Stack>
           <Pager

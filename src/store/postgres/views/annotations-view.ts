@@ -6,7 +6,7 @@
  * the other views: the documents keep what was written.
  */
 import type { AnnotationRow, BookmarkRow, SessionFilter } from '../../contract.js';
-import { annotationFields, noteWords } from '../../views-common/annotation-fields.js';
+import { annotationFields } from '../../views-common/annotation-fields.js';
 import type { Queryable } from '../postgres-database.js';
 import { forEachDoc, pgText, type PostgresView, type ViewBatch } from './postgres-view.js';
 import { sessionFilterSql } from './session-filter-sql.js';
@@ -180,31 +180,6 @@ export class AnnotationsView implements PostgresView {
         note: r.note,
         at: r.at,
       })),
-    };
-  }
-
-  async searchNotes(
-    q: Queryable,
-    text: string,
-    limit: number,
-    offset: number,
-  ): Promise<{ total: number; hits: Array<{ sessionId: string; note: string }> }> {
-    const words = noteWords(text).map((w) => pgText(w));
-    if (words.length === 0) return { total: 0, hits: [] };
-    // strpos over the folded note: a word is matched as written, as the list's text filter does.
-    const where = words.map((_, i) => `strpos(lower(note), $${i + 1}) > 0`).join(' AND ');
-    const total = await q.query<{ n: string }>(
-      `SELECT count(*) AS n FROM session_annotations WHERE ${where}`,
-      words,
-    );
-    const { rows } = await q.query<{ session_id: string; note: string }>(
-      `SELECT session_id, note FROM session_annotations WHERE ${where}
-       ORDER BY at DESC, session_id LIMIT $${words.length + 1} OFFSET $${words.length + 2}`,
-      [...words, limit, offset],
-    );
-    return {
-      total: Number(total.rows[0]!.n),
-      hits: rows.map((r) => ({ sessionId: r.session_id, note: r.note })),
     };
   }
 }

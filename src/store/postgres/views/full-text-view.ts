@@ -554,6 +554,7 @@ interface HitRow {
 /** Snippets are cut in JS (views-common/text-snippet.ts) from the page's texts. */
 function toHits(rows: HitRow[], searchTerms: SearchTerm[]): SearchHit[] {
   return rows.map((r) => ({
+    kind: 'entry' as const,
     sessionId: r.session_id,
     file: r.file,
     index: r.idx,

@@ -74,6 +74,10 @@ const SQL = {
       (SELECT count(*) FROM speaker_turns t WHERE t.session_id = s.session_id AND t.role = r.role)
     FROM unnest($1::text[]) AS s(session_id) CROSS JOIN (VALUES ('user'), ('assistant')) AS r(role)
     ON CONFLICT (session_id, role) DO UPDATE SET n = excluded.n`,
+  // A session left with no turn at all (its chunks removed: forgotten) keeps no count row either.
+  dropEmpty: `DELETE FROM speaker_turn_counts c USING unnest($1::text[]) AS s(session_id)
+    WHERE c.session_id = s.session_id
+      AND NOT EXISTS (SELECT 1 FROM speaker_turns t WHERE t.session_id = s.session_id)`,
   countAll: `INSERT INTO speaker_turn_counts (session_id, role, n)
     SELECT session_id, role, count(*) FROM speaker_turns GROUP BY session_id, role`,
   count: 'SELECT count(*) AS n FROM speaker_turns WHERE session_id = $1',
@@ -330,5 +334,6 @@ class Batch implements ViewBatch {
       key: entryKey,
     });
     await this.#q.query(SQL.recount, [sessions]);
+    await this.#q.query(SQL.dropEmpty, [sessions]);
   }
 }

@@ -5,7 +5,7 @@
  * like any view's.
  */
 import type { AnnotationRow, BookmarkRow, SessionFilter } from '../../contract.js';
-import { annotationFields, noteWords } from '../../views-common/annotation-fields.js';
+import { annotationFields } from '../../views-common/annotation-fields.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { sessionFilterSql } from './session-filter-sql.js';
@@ -158,28 +158,5 @@ export class AnnotationsView implements SqliteView {
         at: r.at,
       })),
     };
-  }
-
-  searchNotes(
-    q: string,
-    limit: number,
-    offset: number,
-  ): { total: number; hits: Array<{ sessionId: string; note: string }> } {
-    const words = noteWords(q);
-    if (words.length === 0) return { total: 0, hits: [] };
-    // instr over the folded note: a word is matched as written, as the list's text filter does.
-    const where = words.map((_, i) => `instr(lower(note), @w${i}) > 0`).join(' AND ');
-    const params = Object.fromEntries(words.map((w, i) => [`w${i}`, w]));
-    const total = (
-      this.#db.prepare(`SELECT count(*) AS n FROM session_annotations WHERE ${where}`).get(params) as {
-        n: number;
-      }
-    ).n;
-    const rows = this.#db
-      .prepare(
-        `SELECT session_id, note FROM session_annotations WHERE ${where} ORDER BY at DESC, session_id LIMIT @limit OFFSET @offset`,
-      )
-      .all({ ...params, limit, offset }) as Array<{ session_id: string; note: string }>;
-    return { total, hits: rows.map((r) => ({ sessionId: r.session_id, note: r.note })) };
   }
 }

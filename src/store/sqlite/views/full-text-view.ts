@@ -106,6 +106,7 @@ type Candidate = Omit<SearchRow, 'snippet'> & { text: string };
 
 function toHit(r: SearchRow): SearchHit {
   return {
+    kind: 'entry',
     sessionId: r.session_id,
     file: r.file,
     index: r.idx,

@@ -198,11 +198,15 @@ export function Omnibox() {
           await navigate({
             to: '/sessions/$id',
             params: { id: hit.sessionId },
-            search: {
-              entry: hit.index,
-              q: previewParams.q,
-              file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
-            },
+            // A session's note belongs to no entry: its hit opens the session.
+            search:
+              hit.kind === 'note'
+                ? { q: previewParams.q }
+                : {
+                    entry: hit.index,
+                    q: previewParams.q,
+                    file: hit.file === 'transcript.jsonl' ? undefined : hit.file,
+                  },
           });
           return null;
         });
@@ -383,9 +387,10 @@ export function Omnibox() {
               label={`Search hits (${preview.data?.total ?? hits.length}${preview.data?.totalExact === false ? '+' : ''})`}
             >
               {hits.map((h, i) => (
-                <Combobox.Option value={`hit:${i}`} key={`hit-${h.sessionId}-${h.file}-${h.index}`}>
+                <Combobox.Option value={`hit:${i}`} key={`hit-${h.kind}-${h.sessionId}-${h.file}-${h.index}`}>
                   <Text size="xs" c="dimmed" truncate>
                     {h.session?.title ?? h.sessionId} · {h.session?.project ?? ''}
+                    {h.kind === 'note' ? ' · session note' : h.kind === 'bookmark' ? ' · bookmark note' : ''}
                   </Text>
                   <Text size="sm" lineClamp={2}>
                     <HighlightedSnippet snippet={h.snippet} />

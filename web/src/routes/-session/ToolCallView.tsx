@@ -15,6 +15,7 @@ import { hasMatch } from '../../lib/highlight.js';
 import { holdsHidden } from '../../../../src/core/hidden-characters.js';
 import { targetProps } from './use-scroll-to-target.js';
 import { FailedBadge, ToolInput, ToolOutput } from './tool-kinds.js';
+import { BookmarkToggle } from '../../components/BookmarkToggle.js';
 
 const MAX_INLINE = 20_000;
 
@@ -102,6 +103,8 @@ export interface ToolCallViewProps {
   call: ToolCall;
   re: RegExp | null;
   sessionId: string;
+  /** The transcript file the call is in (its entries are bookmarked there). */
+  file: string;
   subagentFile?: SubagentFileHead;
   /** The call holds the target entry: start open. */
   initiallyOpen?: boolean;
@@ -115,6 +118,7 @@ export function ToolCallView({
   call,
   re,
   sessionId,
+  file,
   subagentFile,
   initiallyOpen,
   openOnMatch = true,
@@ -144,52 +148,60 @@ export function ToolCallView({
       pl={4}
       {...targetProps(target !== undefined && target === call.index)}
     >
-      <UnstyledButton onClick={() => setOpen((v) => !v)} w="100%" aria-expanded={open}>
-        <Group gap={6} wrap="nowrap">
-          <Text size="xs" c="dimmed" w={10}>
-            {open ? '▾' : '▸'}
-          </Text>
-          <Text size="sm" fw={600} style={{ flexShrink: 0 }}>
-            {call.name}
-          </Text>
-          <Text size="xs" c="dimmed" truncate style={{ minWidth: 0 }}>
-            <HighlightedText text={callSubject(call.name, call.input)} re={re} />
-          </Text>
-          {stat && (
-            <Text size="xs" style={{ flexShrink: 0 }}>
-              <Text span c="green.5">
-                +{stat.added}
-              </Text>{' '}
-              <Text span c="red.5">
-                −{stat.removed}
+      <Group gap={4} wrap="nowrap">
+        <UnstyledButton
+          onClick={() => setOpen((v) => !v)}
+          aria-expanded={open}
+          style={{ flex: 1, minWidth: 0 }}
+        >
+          <Group gap={6} wrap="nowrap">
+            <Text size="xs" c="dimmed" w={10}>
+              {open ? '▾' : '▸'}
+            </Text>
+            <Text size="sm" fw={600} style={{ flexShrink: 0 }}>
+              {call.name}
+            </Text>
+            <Text size="xs" c="dimmed" truncate style={{ minWidth: 0 }}>
+              <HighlightedText text={callSubject(call.name, call.input)} re={re} />
+            </Text>
+            {stat && (
+              <Text size="xs" style={{ flexShrink: 0 }}>
+                <Text span c="green.5">
+                  +{stat.added}
+                </Text>{' '}
+                <Text span c="red.5">
+                  −{stat.removed}
+                </Text>
               </Text>
-            </Text>
-          )}
-          {took !== undefined && (
-            <Text
-              size="xs"
-              c="dimmed"
-              style={{ flexShrink: 0 }}
-              title="from the call to its result"
-              data-testid="tool-duration"
-            >
-              {formatDuration(took)}
-            </Text>
-          )}
-          {failed && <FailedBadge />}
-          {hidden && <HiddenCharactersBadge />}
-          {!call.result && (
-            <Badge size="xs" color="gray" variant="outline" style={{ flexShrink: 0 }}>
-              no result
-            </Badge>
-          )}
-          {call.subagent && (
-            <Badge size="xs" color="grape" variant="light" style={{ flexShrink: 0 }}>
-              subagent · {call.subagent.length}
-            </Badge>
-          )}
-        </Group>
-      </UnstyledButton>
+            )}
+            {took !== undefined && (
+              <Text
+                size="xs"
+                c="dimmed"
+                style={{ flexShrink: 0 }}
+                title="from the call to its result"
+                data-testid="tool-duration"
+              >
+                {formatDuration(took)}
+              </Text>
+            )}
+            {failed && <FailedBadge />}
+            {hidden && <HiddenCharactersBadge />}
+            {!call.result && (
+              <Badge size="xs" color="gray" variant="outline" style={{ flexShrink: 0 }}>
+                no result
+              </Badge>
+            )}
+            {call.subagent && (
+              <Badge size="xs" color="grape" variant="light" style={{ flexShrink: 0 }}>
+                subagent · {call.subagent.length}
+              </Badge>
+            )}
+          </Group>
+        </UnstyledButton>
+        {/* Beside the line, not in its button: bookmarking does not also open the call. */}
+        <BookmarkToggle sessionId={sessionId} file={file} index={call.index} />
+      </Group>
       {open && (
         <Stack gap={6} pl={16} pt={4} pb={6}>
           {diff ? (
@@ -214,9 +226,12 @@ export function ToolCallView({
               data-entry={call.result.index}
               {...targetProps(target !== undefined && target === call.result.index)}
             >
-              <Text size="xs" c={failed ? 'red.4' : 'dimmed'}>
-                {failed ? 'result (error)' : 'result'}
-              </Text>
+              <Group gap={6} wrap="nowrap">
+                <Text size="xs" c={failed ? 'red.4' : 'dimmed'}>
+                  {failed ? 'result (error)' : 'result'}
+                </Text>
+                <BookmarkToggle sessionId={sessionId} file={file} index={call.result.index} />
+              </Group>
               <Box c={failed ? 'red.2' : undefined}>
                 <ToolOutput
                   name={call.name}

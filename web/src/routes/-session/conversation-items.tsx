@@ -41,8 +41,8 @@ export interface ItemContext {
   continues?: boolean;
 }
 
-/** An entry's own actions: its bookmark toggle and its permalink, after its secret mark if any. */
-function EntryLink({
+/** An entry's own actions: its bookmark toggle (and note) and its permalink, after its secret mark if any. */
+export function EntryLink({
   sessionId,
   file,
   index,
@@ -228,6 +228,7 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
                 call={c}
                 re={ctx.re}
                 sessionId={ctx.sessionId}
+                file={ctx.file}
                 subagentFile={subagentFileFor(c, ctx.subagentHeads)}
                 initiallyOpen={c === targetCall}
                 openOnMatch={!holdsTarget}
@@ -241,11 +242,14 @@ function ToolsView({ item, ctx }: { item: Extract<ReaderItem, { type: 'tools' }>
                 data-entry={o.index}
                 {...targetProps(o.index === ctx.target)}
               >
-                <Text size="xs" c={o.isError ? 'red.4' : 'dimmed'}>
-                  {ctx.earlierUnloaded
-                    ? `result of a call in an earlier entry, not loaded yet (${o.toolUseId})`
-                    : `result of a call not in this transcript (${o.toolUseId})`}
-                </Text>
+                <Group gap={6} wrap="nowrap" justify="space-between">
+                  <Text size="xs" c={o.isError ? 'red.4' : 'dimmed'}>
+                    {ctx.earlierUnloaded
+                      ? `result of a call in an earlier entry, not loaded yet (${o.toolUseId})`
+                      : `result of a call not in this transcript (${o.toolUseId})`}
+                  </Text>
+                  <EntryLink sessionId={ctx.sessionId} file={ctx.file} index={o.index} />
+                </Group>
                 <pre className="ct-pre">
                   <HighlightedText text={o.content.slice(0, 20_000)} re={ctx.re} />
                 </pre>
@@ -347,17 +351,19 @@ function MetaView({ item, ctx }: { item: Extract<ReaderItem, { type: 'meta' }>; 
       {ctx.open && (
         <Stack gap={0} pl="md">
           {item.entries.map((e) => (
-            <Text
+            <Group
               key={e.index}
-              size="xs"
-              c="dimmed"
-              truncate
+              gap={6}
+              wrap="nowrap"
               data-entry={e.index}
               {...targetProps(e.index === ctx.target)}
             >
-              #{e.index} {e.kind} {formatClock(e.timestamp)}{' '}
-              {e.text ? `— ${stripAnsi(e.text).slice(0, 200)}` : ''}
-            </Text>
+              <Text size="xs" c="dimmed" truncate style={{ minWidth: 0, flex: 1 }}>
+                #{e.index} {e.kind} {formatClock(e.timestamp)}{' '}
+                {e.text ? `— ${stripAnsi(e.text).slice(0, 200)}` : ''}
+              </Text>
+              <BookmarkToggle sessionId={ctx.sessionId} file={ctx.file} index={e.index} />
+            </Group>
           ))}
         </Stack>
       )}
