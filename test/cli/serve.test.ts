@@ -50,7 +50,7 @@ describe('transcripts serve', () => {
     const root = rootWithProjects();
     const first = await startTestServer({ root });
     servers.push(first);
-    expect(first.logs()).toMatch(/migrations: applied 11 pending/);
+    expect(first.logs()).toContain(`migrations: applied ${latestVersion()} pending`);
     const health = await waitFor(
       () => getJson(first, '/api/health'),
       (r) => r.body.import.state === 'done',

@@ -118,31 +118,34 @@ function DateRange({
   const shown = { from: shownFrom, to: shownTo };
   return (
     <>
-      {(['from', 'to'] as const).map((which) => (
-        <TextInput
-          key={which}
-          size="xs"
-          // ISO, as every date in the UI reads (a native date field shows the browser's locale).
-          type="text"
-          inputMode="numeric"
-          placeholder="YYYY-MM-DD"
-          maxLength={10}
-          leftSection={
-            <Text size="xs" c="dimmed" component="span">
-              {which === 'from' ? 'From' : 'To'}
-            </Text>
-          }
-          leftSectionWidth={40}
-          leftSectionPointerEvents="none"
-          aria-label={which === 'from' ? 'From date' : 'To date'}
-          title="A UTC day, YYYY-MM-DD"
-          data-testid={`filter-${which}`}
-          value={shown[which]}
-          onChange={(e) => set(which, e.currentTarget.value)}
-          w={150}
-          error={inverted || (shown[which] !== '' && !isIsoDay(shown[which]))}
-        />
-      ))}
+      {/* The pair wraps as one: "From" never ends a line with its "To" below it. */}
+      <Group gap="xs" wrap="nowrap">
+        {(['from', 'to'] as const).map((which) => (
+          <TextInput
+            key={which}
+            size="xs"
+            // ISO, as every date in the UI reads (a native date field shows the browser's locale).
+            type="text"
+            inputMode="numeric"
+            placeholder="YYYY-MM-DD"
+            maxLength={10}
+            leftSection={
+              <Text size="xs" c="dimmed" component="span">
+                {which === 'from' ? 'From' : 'To'}
+              </Text>
+            }
+            leftSectionWidth={40}
+            leftSectionPointerEvents="none"
+            aria-label={which === 'from' ? 'From date' : 'To date'}
+            title="A UTC day, YYYY-MM-DD"
+            data-testid={`filter-${which}`}
+            value={shown[which]}
+            onChange={(e) => set(which, e.currentTarget.value)}
+            w={150}
+            error={inverted || (shown[which] !== '' && !isIsoDay(shown[which]))}
+          />
+        ))}
+      </Group>
       {inverted && (
         <Text size="xs" c="red.4" data-testid="date-range-problem" role="alert">
           “To” ({shownTo}) is before “From” ({shownFrom}): not applied.

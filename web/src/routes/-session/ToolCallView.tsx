@@ -152,6 +152,7 @@ export function ToolCallView({
         <UnstyledButton
           onClick={() => setOpen((v) => !v)}
           aria-expanded={open}
+          data-testid="tool-call-toggle"
           style={{ flex: 1, minWidth: 0 }}
         >
           <Group gap={6} wrap="nowrap">
