@@ -170,6 +170,15 @@ describe('ingest of OpenCode sessions', () => {
     expect(new Set(ids).size).toBe(ids.length);
     expect(entries.filter((e) => e.text === 'now write the test')).toHaveLength(1);
 
+    // A part alone, in an existing message: its path names only the message.
+    await writeFile(
+      path.join(dir, 'storage', 'part', NEW_MESSAGE, 'prt_ad4f6d0b8001033Zp33kQ.json'),
+      JSON.stringify(newPart('prt_ad4f6d0b8001033Zp33kQ', NEW_MESSAGE, 'with a fixture')),
+    );
+    const third = await run(dir);
+    expect([third.changedFiles, third.sessions, third.failed]).toEqual([1, 1, []]);
+    expect(countBy(await storedEntries(store, ROOT))['transcript.jsonl']).toBe(45 + 4);
+
     const clean = await freshStore('clean');
     try {
       await run(dir, clean);

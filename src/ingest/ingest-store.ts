@@ -16,6 +16,8 @@ export type IngestStoreOptions = Pick<
   /** The store's path, as its files' `TranscriptPath.store` gives it. */
   store: string;
   agent: AgentId;
+  /** The store's files changed since it was last read, when known: only their sessions are read. */
+  changed?: readonly string[];
 };
 
 export interface IngestStoreResult {
@@ -41,7 +43,7 @@ export async function ingestStore(options: IngestStoreOptions): Promise<IngestSt
     forgotten: 0,
   };
   const run = options.runSession ?? ((_id, ingest) => ingest());
-  for await (const s of provider.readStore(options.store)) {
+  for await (const s of provider.readStore(options.store, options.changed)) {
     options.signal?.throwIfAborted();
     if ('error' in s) {
       result.failed.push({ file: s.file, error: s.error });

@@ -109,15 +109,16 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
 
   // Files whose size or mtime differ from the index, grouped by session; stores with such a file.
   const bySession = new Map<string, ScannedFile[]>();
-  const stores = new Map<string, { files: ScannedFile[]; changed: boolean }>();
+  const stores = new Map<string, { files: ScannedFile[]; changed: string[]; known: boolean }>();
   for (const file of scanned) {
     if (file.store !== undefined) {
-      const store = stores.get(file.store) ?? { files: [], changed: false };
+      const store = stores.get(file.store) ?? { files: [], changed: [], known: false };
       stores.set(file.store, store);
       store.files.push(file);
       const seen = index.stores?.[file.path];
+      store.known ||= seen !== undefined;
       if (seen?.size === file.size && seen.mtimeMs === file.mtimeMs) continue;
-      store.changed = true;
+      store.changed.push(file.path);
       result.changedFiles++;
       result.bytesPending += Math.max(0, file.size - (seen?.size ?? 0));
       continue;
@@ -166,7 +167,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     result.changedFiles++;
     result.bytesPending += Math.max(0, file.size - (known?.size ?? 0));
   }
-  for (const [path, store] of stores) if (!store.changed) stores.delete(path);
+  for (const [path, store] of stores) if (store.changed.length === 0) stores.delete(path);
   result.sessions = bySession.size;
   if (options.dryRun) return result;
 
@@ -269,10 +270,16 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     }),
   );
   // Stores after the sessions of files, one at a time (each reads every session it holds).
-  for (const [store, { files }] of stores) {
+  for (const [store, { files, changed, known }] of stores) {
     options.signal?.throwIfAborted();
     try {
-      const r = await ingestStore({ ...options, store, agent: files[0]!.agent });
+      // A store read before: only the sessions of its changed files (a first read: all of them).
+      const r = await ingestStore({
+        ...options,
+        store,
+        agent: files[0]!.agent,
+        changed: known ? changed : undefined,
+      });
       result.sessions += r.sessions;
       result.bytesRead += r.bytesRead;
       result.entries += r.entries;
@@ -287,7 +294,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
       if (options.signal?.aborted) throw err;
       result.failed.push({ file: store, error: message(err) });
     }
-    progress.filesDone += files.length;
+    progress.filesDone += changed.length;
     options.onProgress?.({ ...progress });
   }
   // An unchanged tree leaves the index as it was: nothing to write.

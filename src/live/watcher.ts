@@ -21,7 +21,7 @@ export interface WatcherOptions {
    * A file of a store holding many sessions (OpenCode's) changed: the store is read again. Stores
    * are queued like sessions, by their path. Without it, stores are not watched.
    */
-  ingestStore?(store: string, agent: AgentId): Promise<void>;
+  ingestStore?(store: string, agent: AgentId, changed: string[]): Promise<void>;
   /** A transcript file disappeared; its session, when known. */
   removed(path: string, sessionId: string | null, objectName: string): Promise<void>;
   /**
@@ -97,7 +97,7 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
         running.add(sessionId);
         try {
           const store = stores.get(sessionId);
-          if (store) await options.ingestStore?.(store.store, store.agent);
+          if (store) await options.ingestStore?.(store.store, store.agent, [...files.keys()]);
           else await options.ingest(sessionId, [...files.values()]);
         } catch (err) {
           options.log(`watch: ingest of session ${sessionId} failed: ${(err as Error).message}`);

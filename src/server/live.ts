@@ -181,10 +181,11 @@ export function startLive(options: LiveOptions): Live {
         root,
         ingest: ingestChanged,
         // The next catch-up finds the store's files changed and compares each session's hash.
-        ingestStore: async (path, agent) => {
+        ingestStore: async (path, agent, changed) => {
           const r = await ingestStore({
             store: path,
             agent,
+            changed,
             sink,
             hostname: host,
             source: 'live',

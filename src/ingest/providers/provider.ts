@@ -117,8 +117,12 @@ export type StoreSession =
  */
 export interface StoreProvider extends ProviderBase {
   storage: 'store';
-  /** Every session of the store at `store` (a path `classify` gave as `TranscriptPath.store`). */
-  readStore(store: string): AsyncIterable<StoreSession>;
+  /**
+   * Every session of the store at `store` (a path `classify` gave as `TranscriptPath.store`).
+   * `changed`, when given: the store's files changed since it was last read; the provider may then
+   * give only the sessions they belong to (whole: a root with all its children).
+   */
+  readStore(store: string, changed?: readonly string[]): AsyncIterable<StoreSession>;
   /** Projects one object's lines, every entry of it. */
   projectFile(bytes: Buffer, file: { path: string; settled: boolean }): FileProjection;
   sessionMeta?: undefined;

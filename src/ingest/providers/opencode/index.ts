@@ -10,8 +10,8 @@
  * `task` tool's subagent) as `subagents/agent-<childID>.jsonl` of its root session, as Claude
  * Code's subagent files are. Format facts: test/fixtures/opencode/README.md.
  */
-import { stat } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { readdir, stat } from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
 import { envValue, homeDir } from '../../../config/paths.js';
 import { MAIN_TRANSCRIPT } from '../../../core/doc-ids.js';
 import { projectLine } from '../../../core/transcript/project-entry.js';
@@ -84,8 +84,10 @@ const jsonl = (lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join('
  * Every root session of the store, with its descendants (children of children too) as its
  * subagents. A child whose root is not in the store is a session of its own.
  */
-async function* readStore(store: string): AsyncIterable<StoreSession> {
-  const reader = (await stat(store)).isDirectory() ? await fileReader(store) : dbReader(store);
+async function* readStore(store: string, changed?: readonly string[]): AsyncIterable<StoreSession> {
+  const isFolder = (await stat(store)).isDirectory();
+  const touched = isFolder && changed ? await sessionsOf(store, changed) : null;
+  const reader = isFolder ? await fileReader(store) : dbReader(store);
   try {
     const listed = await reader.list();
     const byId = new Map<string, Listed>();
@@ -116,6 +118,8 @@ async function* readStore(store: string): AsyncIterable<StoreSession> {
     }
     for (const s of byId.values()) {
       if (rootOf(s) !== s.id) continue;
+      const family = [s, ...(children.get(s.id) ?? [])];
+      if (touched && !family.some((f) => touched.has(f.id))) continue;
       let objects;
       try {
         objects = [
@@ -137,6 +141,30 @@ async function* readStore(store: string): AsyncIterable<StoreSession> {
   } finally {
     reader.close();
   }
+}
+
+/**
+ * The sessions whose documents are among `changed` files of the `storage/` folder: the path names
+ * the session of a session or message file, the message of a part file (its session is the
+ * folder that holds that message). Null when a file is not one of those (read every session).
+ */
+async function sessionsOf(storage: string, changed: readonly string[]): Promise<Set<string> | null> {
+  const out = new Set<string>();
+  const parts = new Set<string>();
+  for (const file of changed) {
+    const [folder, owner, name] = relative(storage, file).split(sep);
+    if (folder === 'session' && name) out.add(name.replace(/\.json$/, ''));
+    else if (folder === 'message' && owner) out.add(owner);
+    else if (folder === 'part' && owner) parts.add(owner);
+    else return null;
+  }
+  if (parts.size === 0) return out;
+  const messages = join(storage, 'message');
+  for (const session of await readdir(messages).catch(() => [])) {
+    const names = await readdir(join(messages, session)).catch(() => []);
+    if (names.some((n) => parts.has(n.replace(/\.json$/, '')))) out.add(session);
+  }
+  return out;
 }
 
 export const opencode: StoreProvider = {
