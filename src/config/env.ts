@@ -91,7 +91,11 @@ export const ENV_VARS: ReadonlyArray<{ name: string; default: string; descriptio
     default: '~/.config',
     description: 'config dir parent (config.json, instance.env)',
   },
-  { name: 'XDG_DATA_HOME', default: '~/.local/share', description: 'data dir parent (the store)' },
+  {
+    name: 'XDG_DATA_HOME',
+    default: '~/.local/share',
+    description: "data dir parent (the store; OpenCode's sessions in its opencode/)",
+  },
   { name: 'CT_STATIC_DIR', default: '<package>/web/dist', description: 'built UI served at /app' },
   { name: 'CT_API_TOKEN', default: '(unset)', description: 'bearer token required on /api when set' },
   {

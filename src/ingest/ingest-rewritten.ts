@@ -13,6 +13,10 @@
  * - a file caught half written (it does not parse, and it has changed in the last
  *   UNFINISHED_LINE_WAIT_MS) leaves the session as it was until the next change.
  * Events reconstructed from messages that a later save removed (a rewind) stay stored.
+ *
+ * A session of a store (`storage: 'store'`: OpenCode) is read the same way, from the objects the
+ * provider made of it (`SessionFile.bytes`) rather than from files: an object that a later read no
+ * longer lists (a child session deleted) stays stored, as a deleted file's does.
  */
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -35,7 +39,7 @@ import {
   type SessionCursor,
   type SessionFile,
 } from './ingest-session.js';
-import type { FileProjection, RewrittenProvider } from './providers/provider.js';
+import type { FileProjection, RewrittenProvider, StoreProvider } from './providers/provider.js';
 import { classifyPath } from './providers/index.js';
 
 interface ReadFile {
@@ -51,6 +55,16 @@ const sha1 = (bytes: Buffer) => createHash('sha1').update(bytes).digest('hex');
 
 /** Reads a file whole; null when it is gone. */
 async function readWhole(file: SessionFile): Promise<ReadFile | null> {
+  // A store's object, made by its provider: as read just now, so settled.
+  if (file.bytes)
+    return {
+      file,
+      bytes: file.bytes,
+      hash: sha1(file.bytes),
+      size: file.bytes.length,
+      mtimeMs: 0,
+      settled: true,
+    };
   try {
     const bytes = await readFile(file.path);
     const st = await stat(file.path);
@@ -105,7 +119,7 @@ function chunkDoc(
 
 export async function ingestRewritten(
   options: IngestSessionOptions,
-  provider: RewrittenProvider,
+  provider: RewrittenProvider | StoreProvider,
   stored: SessionCursor | null,
 ): Promise<IngestSessionResult> {
   const { sessionId, sink } = options;
@@ -121,8 +135,10 @@ export async function ingestRewritten(
 
   // The files named, and every other file of the session read before that is still there.
   const byObject = new Map<string, SessionFile>();
-  for (const [objectName, fc] of Object.entries(stored?.files ?? {}))
-    byObject.set(objectName, { path: fc.path, objectName, agent: provider.id });
+  // (A store's provider gives every object of the session each time.)
+  if (provider.storage === 'rewritten')
+    for (const [objectName, fc] of Object.entries(stored?.files ?? {}))
+      byObject.set(objectName, { path: fc.path, objectName, agent: provider.id });
   const rank = (path: string) => classifyPath(path)?.rank ?? 0;
   for (const f of options.files) {
     // A lower-ranked copy touched again (Gemini's `.json` once its `.jsonl` took over) is not read.
@@ -175,7 +191,7 @@ export async function ingestRewritten(
   const docs: DocInput[] = [];
   for (const { r, entries } of projected) {
     const name = r.file.objectName;
-    const kind = classifyPath(r.file.path);
+    const kind = provider.sessionMeta ? classifyPath(r.file.path) : null;
     const meta = kind && provider.sessionMeta ? await provider.sessionMeta(r.file.path, kind) : {};
     for (const { entry, record } of entries) {
       for (const ev of acc.add(entry, record && { ...record, ...meta }, name))

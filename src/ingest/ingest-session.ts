@@ -57,6 +57,11 @@ export interface SessionFile {
   objectName: string;
   /** The agent that wrote it (by its path, or its content: `providers/`); Claude Code when unsaid. */
   agent?: AgentId;
+  /**
+   * A store's session object (`storage: 'store'`: OpenCode), as its provider made it: read from
+   * here, not from `path`, which names the store.
+   */
+  bytes?: Buffer;
 }
 
 export interface FileCursor {
@@ -177,7 +182,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
   const agent = stored?.init.agent ?? options.files.find((f) => f.agent)?.agent ?? 'claude-code';
   if (stored?.v === 1) stored.init.agent ??= agent;
   const provider = providerById(agent as AgentId);
-  if (provider.storage === 'rewritten')
+  if (provider.storage !== 'append-only')
     return ingestRewritten(options, provider, stored?.v === 1 ? stored : null);
   let cursor: SessionCursor = stored?.v === 1 ? stored : freshCursor(options, agent);
 

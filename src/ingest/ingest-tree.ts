@@ -10,6 +10,7 @@ import path from 'node:path';
 import { scanTree, sessionIdOf, type ScannedFile, type SkippedPath } from './scan-tree.js';
 import type { SecretPattern } from '../secrets/scan.js';
 import { ingestSession, type SessionFile } from './ingest-session.js';
+import { ingestStore } from './ingest-store.js';
 import type { IngestSink } from './sink.js';
 import { Slots } from './slots.js';
 
@@ -71,6 +72,11 @@ export interface IngestTreeResult {
 export interface TreeIndex {
   v: 1;
   files: Record<string, { size: number; mtimeMs: number; sessionId: string }>;
+  /**
+   * Files of stores holding many sessions (OpenCode's), by path: a store is read again when one
+   * changed. Kept apart from `files`, whose deletion means a session's transcript is gone.
+   */
+  stores?: Record<string, { size: number; mtimeMs: number }>;
 }
 
 export const treeIndexId = (hostname: string, root: string) =>
@@ -101,9 +107,22 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     forgotten: 0,
   };
 
-  // Files whose size or mtime differ from the index, grouped by session.
+  // Files whose size or mtime differ from the index, grouped by session; stores with such a file.
   const bySession = new Map<string, ScannedFile[]>();
+  const stores = new Map<string, { files: ScannedFile[]; changed: string[]; known: boolean }>();
   for (const file of scanned) {
+    if (file.store !== undefined) {
+      const store = stores.get(file.store) ?? { files: [], changed: [], known: false };
+      stores.set(file.store, store);
+      store.files.push(file);
+      const seen = index.stores?.[file.path];
+      store.known ||= seen !== undefined;
+      if (seen?.size === file.size && seen.mtimeMs === file.mtimeMs) continue;
+      store.changed.push(file.path);
+      result.changedFiles++;
+      result.bytesPending += Math.max(0, file.size - (seen?.size ?? 0));
+      continue;
+    }
     const known = index.files[file.path];
     if (known && known.size === file.size && known.mtimeMs === file.mtimeMs) continue;
     // The index keeps the session a file was read into, so a store keeps its sessions as they are.
@@ -148,6 +167,7 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
     result.changedFiles++;
     result.bytesPending += Math.max(0, file.size - (known?.size ?? 0));
   }
+  for (const [path, store] of stores) if (store.changed.length === 0) stores.delete(path);
   result.sessions = bySession.size;
   if (options.dryRun) return result;
 
@@ -249,8 +269,36 @@ export async function ingestTree(options: IngestTreeOptions): Promise<IngestTree
       }
     }),
   );
+  // Stores after the sessions of files, one at a time (each reads every session it holds).
+  for (const [store, { files, changed, known }] of stores) {
+    options.signal?.throwIfAborted();
+    try {
+      // A store read before: only the sessions of its changed files (a first read: all of them).
+      const r = await ingestStore({
+        ...options,
+        store,
+        agent: files[0]!.agent,
+        changed: known ? changed : undefined,
+      });
+      result.sessions += r.sessions;
+      result.bytesRead += r.bytesRead;
+      result.entries += r.entries;
+      result.docsWritten += r.docsWritten;
+      result.docsUnchanged += r.docsUnchanged;
+      result.forgotten += r.forgotten;
+      result.failed.push(...r.failed);
+      // Remembered even when a session failed: a file fixed later changes, and is read again.
+      index.stores ??= {};
+      for (const f of files) index.stores[f.path] = { size: f.size, mtimeMs: f.mtimeMs };
+    } catch (err) {
+      if (options.signal?.aborted) throw err;
+      result.failed.push({ file: store, error: message(err) });
+    }
+    progress.filesDone += changed.length;
+    options.onProgress?.({ ...progress });
+  }
   // An unchanged tree leaves the index as it was: nothing to write.
-  if (bySession.size > 0) await sink.commit([], [{ id: indexId, value: index }]);
+  if (bySession.size > 0 || stores.size > 0) await sink.commit([], [{ id: indexId, value: index }]);
   return result;
 }
 

@@ -6,7 +6,7 @@
 import { constants } from 'node:fs';
 import { access, readdir, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { classifyPath, identifyFile } from './providers/index.js';
+import { classifyPath, identifyFile, isSkippedFolder } from './providers/index.js';
 import type { TranscriptPath } from './transcript-path.js';
 
 export interface ScannedFile extends TranscriptPath {
@@ -93,6 +93,7 @@ async function walk(
         })
       : entry;
     if (kind?.isDirectory()) {
+      if (isSkippedFolder(full)) continue;
       await walk(full, out, walked, folders, skipped);
     } else if (kind?.isFile()) {
       const file = await classify(full);

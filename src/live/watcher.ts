@@ -11,11 +11,17 @@ import { dirname } from 'node:path';
 import type { SessionFile } from '../ingest/ingest-session.js';
 import { scanTree, sessionIdOf, type SkippedPath } from '../ingest/scan-tree.js';
 import { classifyTranscriptPath } from '../ingest/transcript-path.js';
+import { isSkippedFolder, type AgentId } from '../ingest/providers/index.js';
 
 export interface WatcherOptions {
   root: string;
   /** Ingests these files of a session (new or grown). Errors are logged, never thrown. */
   ingest(sessionId: string, files: SessionFile[]): Promise<void>;
+  /**
+   * A file of a store holding many sessions (OpenCode's) changed: the store is read again. Stores
+   * are queued like sessions, by their path. Without it, stores are not watched.
+   */
+  ingestStore?(store: string, agent: AgentId, changed: string[]): Promise<void>;
   /** A transcript file disappeared; its session, when known. */
   removed(path: string, sessionId: string | null, objectName: string): Promise<void>;
   /**
@@ -46,6 +52,8 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
   const timers = new Map<string, NodeJS.Timeout>();
   const queue: string[] = [];
   const running = new Set<string>();
+  /** Queue keys that are stores (`store:<path>`), with the agent whose store it is. */
+  const stores = new Map<string, { store: string; agent: AgentId }>();
   let idleWaiters: Array<() => void> = [];
   let closed = false;
   let draining = false;
@@ -88,7 +96,9 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
         if (!files || files.size === 0) continue;
         running.add(sessionId);
         try {
-          await options.ingest(sessionId, [...files.values()]);
+          const store = stores.get(sessionId);
+          if (store) await options.ingestStore?.(store.store, store.agent, [...files.keys()]);
+          else await options.ingest(sessionId, [...files.values()]);
         } catch (err) {
           options.log(`watch: ingest of session ${sessionId} failed: ${(err as Error).message}`);
         } finally {
@@ -105,7 +115,10 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
   async function changed(path: string) {
     const kind = classifyTranscriptPath(path);
     if (!kind || closed) return;
+    if (kind.store !== undefined && !options.ingestStore) return;
+    if (kind.store !== undefined) stores.set(`store:${kind.store}`, { store: kind.store, agent: kind.agent });
     const sessionId =
+      (kind.store !== undefined ? `store:${kind.store}` : null) ??
       kind.sessionId ??
       (await options.knownSession?.(path).catch(() => undefined)) ??
       (await sessionIdOf(path, kind).catch(() => null));
@@ -122,7 +135,8 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
 
   async function gone(path: string) {
     const kind = classifyTranscriptPath(path);
-    if (!kind || closed) return;
+    // A store's file is one document of many: what was stored of its session is kept.
+    if (!kind || closed || kind.store !== undefined) return;
     try {
       const sessionId = kind.sessionId ?? (await options.knownSession?.(path)) ?? null;
       await options.removed(path, sessionId, kind.objectName);
@@ -200,7 +214,7 @@ export function watchTranscripts(options: WatcherOptions): TranscriptWatcher {
     ignored: (path, stats) =>
       stats?.isFile() === true
         ? classifyTranscriptPath(path) === null
-        : stats?.isDirectory() === true && seenElsewhere(path),
+        : stats?.isDirectory() === true && (isSkippedFolder(path) || seenElsewhere(path)),
   });
   watcher.on('add', (p) => void changed(p));
   watcher.on('change', (p) => void changed(p));

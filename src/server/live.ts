@@ -8,6 +8,7 @@ import type { SecretPattern } from '../secrets/scan.js';
 import { existsSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { ingestSession, type SessionFile } from '../ingest/ingest-session.js';
+import { ingestStore } from '../ingest/ingest-store.js';
 import { ingestTree, treeIndexId, type TreeIndex } from '../ingest/ingest-tree.js';
 import { storeSink } from '../ingest/sink.js';
 import { noteRemoved, noteRestored, scanForDeletions } from '../live/deletions.js';
@@ -179,6 +180,21 @@ export function startLive(options: LiveOptions): Live {
       watcher = watchTranscripts({
         root,
         ingest: ingestChanged,
+        // The next catch-up finds the store's files changed and compares each session's hash.
+        ingestStore: async (path, agent, changed) => {
+          const r = await ingestStore({
+            store: path,
+            agent,
+            changed,
+            sink,
+            hostname: host,
+            source: 'live',
+            provenance: 'live',
+            runSession,
+            secretPatterns: options.secretPatterns,
+          });
+          for (const f of r.failed) log(`watch: ${f.file} not read, stored history kept: ${f.error}`);
+        },
         knownSession: async (path) =>
           (index ?? (await store.docs.getLocal<TreeIndex>(indexId)))?.files[path]?.sessionId,
         removed: async (path, sessionId, objectName) => {

@@ -8,7 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backfillCorpus, getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
-import { claudeCorpusDir, corpusDir } from '../support/paths.js';
+import { claudeCorpusDir, corpusDir, repoRoot } from '../support/paths.js';
+import { databaseFromFiles } from '../support/opencode-db.js';
 import { RATE_LIMIT } from '../support/corpus-sessions.js';
 
 let server: TestServer;
@@ -111,6 +112,36 @@ describe('transcripts backfill', () => {
     ]);
     const raw = await fetch(`${server.url}/api/store/objects/${id}/transcript.jsonl`);
     expect(Buffer.from(await raw.arrayBuffer()).equals(readFileSync(source))).toBe(true);
+  });
+
+  it("reads OpenCode's data folder by default (XDG_DATA_HOME), and its database with --dir", async () => {
+    const id = 'ses_52a0d1b3effeQ7nV2kLx9TfWcA';
+    const root = mkdtempSync(path.join(tmpdir(), 'ct-opencode-'));
+    const data = path.join(root, 'xdg', 'opencode');
+    cpSync(path.join(repoRoot, 'test', 'fixtures', 'opencode', 'storage'), path.join(data, 'storage'), {
+      recursive: true,
+    });
+    // A fresh home: OpenCode's is the only agent folder there is.
+    const env = { ...server.env, HOME: path.join(root, 'home'), XDG_DATA_HOME: path.join(root, 'xdg') };
+    const r = await runCli(['backfill', '--webapi', server.url], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/, 1 sessions,/);
+    const session = (await getJson(server, `/api/sessions/${id}`)).body;
+    expect(session).toMatchObject({ agent: 'opencode', subagents: 1, counts: { prompts: 3, toolCalls: 8 } });
+    const listed = (await getJson(server, '/api/sessions?agent=opencode')).body;
+    expect(listed.sessions.map((x: { id: string }) => x.id)).toEqual([id]);
+    const again = await runCli(['backfill', '--webapi', server.url], { env });
+    expect(writtenOf(again.stdout)).toBe(0);
+
+    const dbDir = path.join(root, 'db');
+    mkdirSync(dbDir);
+    await databaseFromFiles(path.join(data, 'storage'), path.join(dbDir, 'opencode.db'));
+    const db = await runCli(['backfill', '--dir', dbDir, '--webapi', server.url], { env });
+    expect(db.code, db.stderr).toBe(0);
+    expect((await getJson(server, `/api/sessions/${id}`)).body).toMatchObject({
+      agent: 'opencode',
+      counts: { prompts: 3, toolCalls: 8 },
+    });
   });
 
   it('lists the files that failed and why, and exits 1', async () => {

@@ -152,8 +152,9 @@ describe('transcripts doctor', () => {
     expect(d.check('watch')).toMatchObject({
       status: 'ok',
       message:
-        `watching ${path.join(home, '.claude', 'projects')}, ${path.join(home, '.codex', 'sessions')} once it exists ` +
-        `and ${path.join(home, '.gemini', 'tmp')} once it exists`,
+        `watching ${path.join(home, '.claude', 'projects')}, ${path.join(home, '.codex', 'sessions')} once it exists, ` +
+        `${path.join(home, '.gemini', 'tmp')} once it exists ` +
+        `and ${path.join(home, '.local', 'share', 'opencode')} once it exists`,
     });
     const off = await startTestServer({ args: ['--no-watch', '--no-import'] });
     try {
@@ -161,7 +162,7 @@ describe('transcripts doctor', () => {
       expect(o.code).toBe(0);
       expect(o.check('watch')).toMatchObject({ status: 'warn', title: 'watching' });
       expect(o.check('watch').message).toMatch(
-        /^off \(serve --no-watch\): .*\.claude\/projects, .*\.codex\/sessions and .*\.gemini\/tmp not watched/,
+        /^off \(serve --no-watch\): .*\.claude\/projects, .*\.codex\/sessions, .*\.gemini\/tmp and .*\/opencode not watched/,
       );
       expect(o.check('watch').fix).toMatch(/^restart the server without --no-watch/);
       const text = await runCli(['doctor', '--webapi', off.url], { env: userEnv({ COLUMNS: '200' }) });

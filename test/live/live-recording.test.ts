@@ -9,7 +9,7 @@
  * - the watcher and the hooks both record it (the very same documents as the hooks alone), or the
  *   watcher alone (the backfill's documents, live).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import path from 'node:path';
@@ -410,5 +410,46 @@ describe('live recording of Gemini CLI sessions', () => {
     expect(transcript.total).toBe(17);
     const raw = await fetch(`${s.url}/api/store/objects/${id}/transcript.jsonl`);
     expect(await raw.text()).toBe(readFileSync(file, 'utf8'));
+  });
+});
+
+describe('live recording of OpenCode sessions', () => {
+  it('records a new session in its data folder (XDG_DATA_HOME), and the messages added to it', async () => {
+    const id = 'ses_52a0d1b3effeQ7nV2kLx9TfWcA';
+    const root = await freshRoot();
+    const data = path.join(root, 'xdg', 'opencode');
+    mkdirSync(data, { recursive: true });
+    const s = await server({
+      root,
+      env: { XDG_DATA_HOME: path.join(root, 'xdg'), CT_NOW: '2025-11-24T17:00:00.000Z' },
+    });
+    await waitFor(async () => s.logs().includes(`watch: recording changes in ${data}`));
+    // OpenCode starts after the server: its storage/ folders appear, a file per document.
+    cpSync(path.join(repoRoot, 'test', 'fixtures', 'opencode', 'storage'), path.join(data, 'storage'), {
+      recursive: true,
+    });
+    const session = async () => (await getJson(s, `/api/sessions/${id}`)).body;
+    await waitFor(
+      async () => (await session()).counts?.prompts === 3,
+      () => 'the fixture session: 3 prompts',
+    );
+    expect(await session()).toMatchObject({ agent: 'opencode', provenance: 'live', subagents: 1 });
+    // A new prompt: its message, then its part.
+    const message = 'msg_ad4f6d0b8001Rk3Ab7LmYj1Ex9';
+    writeFileSync(
+      path.join(data, 'storage', 'message', id, `${message}.json`),
+      JSON.stringify({ role: 'user', time: { created: 1764000500000 }, id: message, sessionID: id }),
+    );
+    mkdirSync(path.join(data, 'storage', 'part', message));
+    writeFileSync(
+      path.join(data, 'storage', 'part', message, 'prt_ad4f6d0b8001032Zp32kQ.json'),
+      JSON.stringify({ type: 'text', text: 'now write the test', id: 'prt_ad4f6d0b8001032Zp32kQ' }),
+    );
+    await waitFor(
+      async () => (await session()).counts?.prompts === 4,
+      () => 'the new prompt',
+    );
+    const transcript = (await getJson(s, `/api/sessions/${id}/transcript?limit=100`)).body;
+    expect(transcript.total).toBe(45 + 2);
   });
 });

@@ -37,6 +37,7 @@ describe('GET /api/health: watch', () => {
       const claude = path.join(home, '.claude', 'projects');
       const codex = path.join(home, '.codex', 'sessions');
       const gemini = path.join(home, '.gemini', 'tmp');
+      const opencode = path.join(home, '.local', 'share', 'opencode');
       expect((await watchOf(s)).enabled).toBe(true);
 
       mkdirSync(claude, { recursive: true });
@@ -47,13 +48,15 @@ describe('GET /api/health: watch', () => {
           { path: claude, state: 'watching' },
           { path: codex, state: 'absent' },
           { path: gemini, state: 'absent' },
+          { path: opencode, state: 'absent' },
         ],
       });
 
       mkdirSync(codex, { recursive: true });
       mkdirSync(gemini, { recursive: true });
+      mkdirSync(opencode, { recursive: true });
       const all = await until(s, (x) => x.trees.every((t) => t.state === 'watching'));
-      expect(all.trees.map((t) => t.state)).toEqual(['watching', 'watching', 'watching']);
+      expect(all.trees.map((t) => t.state)).toEqual(['watching', 'watching', 'watching', 'watching']);
     } finally {
       await s.stop();
     }
@@ -69,6 +72,7 @@ describe('GET /api/health: watch', () => {
           { path: path.join(home, '.claude', 'projects'), state: 'off' },
           { path: path.join(home, '.codex', 'sessions'), state: 'off' },
           { path: path.join(home, '.gemini', 'tmp'), state: 'off' },
+          { path: path.join(home, '.local', 'share', 'opencode'), state: 'off' },
         ],
       });
       const doc = (await getJson(s, '/api/openapi.json')).body;

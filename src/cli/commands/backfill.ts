@@ -27,10 +27,10 @@ const BACKFILL_SESSIONS = 4;
 
 export const backfillCommand = defineCommand<BackfillOptions>({
   name: 'backfill',
-  summary: 'Import the sessions of Claude Code, Codex CLI and Gemini CLI through the API',
+  summary: 'Import the sessions of Claude Code, Codex CLI, Gemini CLI and OpenCode through the API',
   description:
     `Scans DIR, or else each agent's session folder that exists (${PROVIDERS.map((p) => p.name).join(', ')}: ` +
-    '~/.claude/projects, $CODEX_HOME/sessions, ~/.gemini/tmp), for session files and ingests new data ' +
+    '~/.claude/projects, $CODEX_HOME/sessions, ~/.gemini/tmp, ~/.local/share/opencode), for session files and ingests new data ' +
     "only. Any agent's files are recognised under DIR. Symbolic links in DIR " +
     'are followed (a folder reached twice is read once). Writes through the API found by --webapi, ' +
     'WEBAPI_HOST/WEBAPI_PORT, the installed instance ' +

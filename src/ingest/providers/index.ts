@@ -6,15 +6,16 @@ import type { Env } from '../../config/paths.js';
 import { claudeCode } from './claude-code/index.js';
 import { codex } from './codex/index.js';
 import { gemini } from './gemini/index.js';
+import { opencode } from './opencode/index.js';
 import type { AgentId, AgentProvider, FileIdentity, TranscriptPath } from './provider.js';
 
-export type { AgentId, AgentProvider, FileIdentity, TranscriptPath } from './provider.js';
+export type { AgentId, AgentProvider, FileIdentity, StoreProvider, TranscriptPath } from './provider.js';
 
 /**
  * In the order a path is offered to them: the ones with narrow rules first, Claude Code last (it
  * takes any other `.jsonl`, as backfill of an arbitrary tree always has).
  */
-export const PROVIDERS: readonly AgentProvider[] = [gemini, codex, claudeCode];
+export const PROVIDERS: readonly AgentProvider[] = [opencode, gemini, codex, claudeCode];
 
 export function providerById(id: AgentId): AgentProvider {
   const found = PROVIDERS.find((p) => p.id === id);
@@ -39,4 +40,9 @@ export function identifyFile(path: string, kind: TranscriptPath): Promise<FileId
 /** Every agent's default session folders, in PROVIDERS' order reversed (Claude Code's first). */
 export function defaultRoots(env: Env, platform: NodeJS.Platform = process.platform): string[] {
   return [...PROVIDERS].reverse().flatMap((p) => p.defaultRoots(env, platform));
+}
+
+/** A folder some agent says never holds sessions (OpenCode's snapshots): not walked nor watched. */
+export function isSkippedFolder(path: string): boolean {
+  return PROVIDERS.some((p) => p.skipFolder?.(path) === true);
 }

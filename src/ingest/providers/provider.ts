@@ -27,6 +27,12 @@ export interface TranscriptPath {
    * it). Equal ranks: the first is read, the other reported.
    */
   rank?: number;
+  /**
+   * A file of a store that holds many sessions (a `storage: 'store'` provider): the store's path
+   * (OpenCode's `storage/` folder, or its `opencode.db`). Such a file is never read on its own: a
+   * change to it has the whole store read again (`ingest/ingest-store.ts`).
+   */
+  store?: string;
 }
 
 /** A file's session, and the agent that wrote it, as its content says. */
@@ -69,6 +75,8 @@ interface ProviderBase {
    * content; null when the content names none (a subagent file of no known session).
    */
   identify(path: string, kind: TranscriptPath): Promise<FileIdentity | null>;
+  /** A folder of its tree that never holds sessions and is not walked (OpenCode's snapshots). */
+  skipFolder?(path: string): boolean;
 }
 
 /**
@@ -95,4 +103,29 @@ export interface RewrittenProvider extends ProviderBase {
   sessionMeta?(path: string, kind: TranscriptPath): Promise<Record<string, unknown>>;
 }
 
-export type AgentProvider = AppendOnlyProvider | RewrittenProvider;
+/** One session of a store, as the objects we keep of it (JSONL bytes each), or why it is unreadable. */
+export type StoreSession =
+  | { sessionId: string; objects: Array<{ objectName: string; bytes: Buffer }> }
+  | { sessionId: string; file: string; error: string };
+
+/**
+ * Sessions kept as many documents in one store shared by all of them (OpenCode: small JSON files
+ * under `storage/`, or rows of `opencode.db`). The provider lists the sessions itself and gives
+ * each one's objects whole, as the JSONL lines we keep; a session whose objects' content hash
+ * changed is projected whole again and replaces what was stored, as for a rewritten file
+ * (`ingest/ingest-rewritten.ts`), so reading again never duplicates an entry.
+ */
+export interface StoreProvider extends ProviderBase {
+  storage: 'store';
+  /**
+   * Every session of the store at `store` (a path `classify` gave as `TranscriptPath.store`).
+   * `changed`, when given: the store's files changed since it was last read; the provider may then
+   * give only the sessions they belong to (whole: a root with all its children).
+   */
+  readStore(store: string, changed?: readonly string[]): AsyncIterable<StoreSession>;
+  /** Projects one object's lines, every entry of it. */
+  projectFile(bytes: Buffer, file: { path: string; settled: boolean }): FileProjection;
+  sessionMeta?: undefined;
+}
+
+export type AgentProvider = AppendOnlyProvider | RewrittenProvider | StoreProvider;

@@ -6,8 +6,8 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { databaseFromFiles } from '../../../../test/support/opencode-db.js';
 import { emptyOpenCodeCursor, openCodeLines } from '../../../core/transcript/opencode-session.js';
 import { listDbSessions, openOpenCodeDb, readDbSession } from './read-db.js';
 import { listFileSessions, readFileSession } from './read-files.js';
@@ -16,61 +16,10 @@ const STORAGE = path.resolve('test/fixtures/opencode/storage');
 const tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-opencode-'));
 afterAll(() => rm(tmp, { recursive: true, force: true }));
 
-/** A database laid out as OpenCode's (its session, message and part tables), from the files. */
-async function databaseFromFiles(file: string): Promise<void> {
-  const db = new Database(file);
-  db.exec(`
-    CREATE TABLE session (id TEXT PRIMARY KEY, project_id TEXT NOT NULL, parent_id TEXT, slug TEXT NOT NULL,
-      directory TEXT NOT NULL, title TEXT NOT NULL, version TEXT NOT NULL, time_created INTEGER NOT NULL,
-      time_updated INTEGER NOT NULL);
-    CREATE TABLE message (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, time_created INTEGER NOT NULL,
-      time_updated INTEGER NOT NULL, data TEXT NOT NULL);
-    CREATE TABLE part (id TEXT PRIMARY KEY, message_id TEXT NOT NULL, session_id TEXT NOT NULL,
-      time_created INTEGER NOT NULL, time_updated INTEGER NOT NULL, data TEXT NOT NULL);`);
-  for (const ref of await listFileSessions(STORAGE)) {
-    const s = await readFileSession(STORAGE, ref);
-    const i = s.info as {
-      id: string;
-      projectID: string;
-      parentID?: string;
-      slug: string;
-      directory: string;
-      title: string;
-      version: string;
-      time: { created: number; updated: number };
-    };
-    db.prepare('INSERT INTO session VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)').run(
-      i.id,
-      i.projectID,
-      i.parentID ?? null,
-      i.slug,
-      i.directory,
-      i.title,
-      i.version,
-      i.time.created,
-      i.time.updated,
-    );
-    for (const m of s.messages) {
-      const { id, sessionID: _s, ...data } = m.info as { id: string; sessionID: string };
-      db.prepare('INSERT INTO message VALUES (?, ?, 0, 0, ?)').run(id, i.id, JSON.stringify(data));
-      for (const p of m.parts) {
-        const {
-          id: pid,
-          messageID: _m,
-          sessionID: _ps,
-          ...pdata
-        } = p as { id: string; messageID: string; sessionID: string };
-        db.prepare('INSERT INTO part VALUES (?, ?, ?, 0, 0, ?)').run(pid, id, i.id, JSON.stringify(pdata));
-      }
-    }
-  }
-  db.close();
-}
-
 describe('OpenCode storage readers', () => {
   it('read the same lines from the files and from the database', async () => {
     const dbFile = path.join(tmp, 'opencode.db');
-    await databaseFromFiles(dbFile);
+    await databaseFromFiles(STORAGE, dbFile);
     const db = openOpenCodeDb(dbFile);
     try {
       const listed = listDbSessions(db);
