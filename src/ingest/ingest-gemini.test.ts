@@ -16,6 +16,7 @@ import { openStore } from '../store/open-store.js';
 import { cursorId, type SessionCursor } from './ingest-session.js';
 import { ingestTree } from './ingest-tree.js';
 import { storeSink } from './sink.js';
+import { plantedSecrets } from '../../test/support/planted-secrets.js';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'gemini');
 const HASH = '02226788d1ed76a8b8cbb0990426125cbb3b10fa2afcdb390d2aea3dc7708dff';
@@ -219,6 +220,37 @@ describe('ingest of Gemini CLI sessions', () => {
     expect(s.title).toBe('Add a health route');
     const cursor = await store.docs.getLocal<SessionCursor>(cursorId(RESUMED_ID));
     expect(cursor?.files['transcript.jsonl']?.path).toMatch(/\.jsonl$/);
+  });
+
+  it('counts the likely secrets of a rewritten file whole each time, never twice', async () => {
+    const full = JSON.parse(
+      await readFile(path.join(fixtures, 'json', HASH, 'chats', LEGACY_NAME), 'utf8'),
+    ) as {
+      messages: Array<{ type: string; content: unknown }>;
+    };
+    const github = plantedSecrets().find((p) => p.rule === 'github')!;
+    const chats = path.join(tmp, 'gemini', 'tmp', HASH, 'chats');
+    await mkdir(chats, { recursive: true });
+    const file = path.join(chats, LEGACY_NAME);
+    const root = path.join(tmp, 'gemini', 'tmp');
+    // The last user prompt pastes a token; Gemini CLI writes the whole file again with each message.
+    const messages = full.messages.map((m, i) =>
+      i === 3 && m.type === 'user' ? { ...m, content: `Fix it and run the whole suite, ${github.text}` } : m,
+    );
+    for (const [n, second] of [
+      [4, 1],
+      [messages.length, 2],
+    ] as const) {
+      await writeFile(file, JSON.stringify({ ...full, messages: messages.slice(0, n) }, null, 2));
+      const at = new Date(Date.UTC(2025, 10, 3, 2, 0, second));
+      await utimes(file, at, at);
+      await run(root);
+      expect((await summaryOf(store, LEGACY_ID)).secrets).toMatchObject({ total: 1, byRule: { github: 1 } });
+    }
+    const marked = (await storedEntries(store, LEGACY_ID)).filter((e) => e.secrets);
+    expect(marked.map((e) => e.secrets)).toEqual([{ github: 1 }]);
+    // The count keeps no secret: only rule ids and numbers are stored.
+    expect(JSON.stringify(await summaryOf(store, LEGACY_ID))).not.toContain(github.secret);
   });
 
   it('keeps bad files as malformed entries, and names a file without a session id', async () => {

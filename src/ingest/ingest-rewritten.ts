@@ -26,12 +26,14 @@ import { join } from 'node:path';
 import { parseTimestamp } from '../core/active-time.js';
 import { docIds, MAIN_TRANSCRIPT } from '../core/doc-ids.js';
 import type { ChunkDoc, EventDoc, ProjectedEntry } from '../core/documents.js';
+import { emptyAccumulatorState } from '../core/transcript/accumulator-state.js';
 import { createAccumulator } from '../core/transcript/session-accumulator.js';
 import type { DocInput } from '../store/contract.js';
 import {
   CHUNK_MAX_ENTRIES,
   commitWithRevs,
   freshCursor,
+  markSecrets,
   UNFINISHED_LINE_WAIT_MS,
   type FileCursor,
   type IngestSessionOptions,
@@ -187,13 +189,18 @@ export async function ingestRewritten(
   const cursor: SessionCursor = freshCursor(options, provider.id);
   if (stored && !(options.provenance === 'live' && stored.init.provenance !== 'live'))
     cursor.init = { ...stored.init, agent: provider.id };
-  const acc = createAccumulator(cursor.init);
+  // Re-projected whole, so counted whole; not counting leaves them unknown, as for appended files.
+  const acc = createAccumulator(
+    cursor.init,
+    options.countSecrets === false ? { ...emptyAccumulatorState(), secrets: undefined } : undefined,
+  );
   const docs: DocInput[] = [];
   for (const { r, entries } of projected) {
     const name = r.file.objectName;
     const kind = provider.sessionMeta ? classifyPath(r.file.path) : null;
     const meta = kind && provider.sessionMeta ? await provider.sessionMeta(r.file.path, kind) : {};
     for (const { entry, record } of entries) {
+      await markSecrets(entry, options);
       for (const ev of acc.add(entry, record && { ...record, ...meta }, name))
         docs.push(ev as EventDoc as DocInput);
     }

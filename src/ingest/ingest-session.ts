@@ -320,11 +320,7 @@ export async function ingestSession(options: IngestSessionOptions): Promise<Inge
         // A last line without its newline that does not parse may still be being written: wait,
         // unless the file has settled (UNFINISHED_LINE_WAIT_MS).
         if (!line.terminated && entry.malformed && !settled) break;
-        // Likely secrets, counted by rule: the few entries past the pre-filter are scanned.
-        if (options.countSecrets !== false && entryNeedsScan(entry, options.secretPatterns)) {
-          const secrets = await countEntrySecrets(entry, options.secretPatterns);
-          if (secrets) entry.secrets = secrets;
-        }
+        await markSecrets(entry, options);
         fc.entries++;
         result.entries++;
         const events = acc.add(entry, record, file.objectName);
@@ -444,4 +440,14 @@ export async function commitWithRevs(
     });
     todo = retry;
   }
+}
+
+/** Likely secrets, counted by rule on the entry: only the few entries past the pre-filter are scanned. */
+export async function markSecrets(
+  entry: ProjectedEntry,
+  options: Pick<IngestSessionOptions, 'countSecrets' | 'secretPatterns'>,
+): Promise<void> {
+  if (options.countSecrets === false || !entryNeedsScan(entry, options.secretPatterns)) return;
+  const secrets = await countEntrySecrets(entry, options.secretPatterns);
+  if (secrets) entry.secrets = secrets;
 }
