@@ -65,8 +65,8 @@ async function fileReader(storage: string): Promise<StoreReader> {
   };
 }
 
-function dbReader(file: string): StoreReader {
-  const db = openOpenCodeDb(file);
+async function dbReader(file: string): Promise<StoreReader> {
+  const db = await openOpenCodeDb(file);
   return {
     list: () => Promise.resolve(listDbSessions(db).map((s) => ({ id: s.id, parentId: s.parentId, file }))),
     async read(s) {
@@ -87,7 +87,7 @@ const jsonl = (lines: string[]) => Buffer.from(lines.map((l) => `${l}\n`).join('
 async function* readStore(store: string, changed?: readonly string[]): AsyncIterable<StoreSession> {
   const isFolder = (await stat(store)).isDirectory();
   const touched = isFolder && changed ? await sessionsOf(store, changed) : null;
-  const reader = isFolder ? await fileReader(store) : dbReader(store);
+  const reader = isFolder ? await fileReader(store) : await dbReader(store);
   try {
     const listed = await reader.list();
     const byId = new Map<string, Listed>();

@@ -4,7 +4,7 @@
  * `message` and `part` (the document as JSON in `data`, without its ids, which are columns).
  * Opened read-only: OpenCode may be writing it (WAL mode) while we read.
  */
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
 import type { OpenCodeSession } from '../../../core/transcript/opencode-session.js';
 import { isRecord } from '../../../core/transcript/content-blocks.js';
 
@@ -27,8 +27,10 @@ interface SessionRow {
   time_updated: number;
 }
 
-export function openOpenCodeDb(file: string): Database.Database {
-  return new Database(file, { readonly: true, fileMustExist: true });
+/** better-sqlite3 is loaded only when a database is read: the hook and API-only commands reach this module. */
+export async function openOpenCodeDb(file: string): Promise<Database.Database> {
+  const { default: SqliteDatabase } = await import('better-sqlite3');
+  return new SqliteDatabase(file, { readonly: true, fileMustExist: true });
 }
 
 export function listDbSessions(db: Database.Database): OpenCodeDbSession[] {

@@ -20,7 +20,7 @@ describe('OpenCode storage readers', () => {
   it('read the same lines from the files and from the database', async () => {
     const dbFile = path.join(tmp, 'opencode.db');
     await databaseFromFiles(STORAGE, dbFile);
-    const db = openOpenCodeDb(dbFile);
+    const db = await openOpenCodeDb(dbFile);
     try {
       const listed = listDbSessions(db);
       expect(listed.map((s) => [s.id, s.parentId])).toEqual([
