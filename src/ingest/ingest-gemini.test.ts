@@ -9,14 +9,11 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { repoRoot } from '../../test/support/paths.js';
 import { snapshotStore } from '../../test/support/store-snapshot.js';
-import { summaryDocSchema, type ChunkDoc, type SummaryDoc } from '../core/documents.js';
-import { createMigrator } from '../migrations/runner.js';
 import type { Store } from '../store/contract.js';
-import { openStore } from '../store/open-store.js';
 import { cursorId, type SessionCursor } from './ingest-session.js';
-import { ingestTree } from './ingest-tree.js';
-import { storeSink } from './sink.js';
+import type { IngestTreeOptions } from './ingest-tree.js';
 import { plantedSecrets } from '../../test/support/planted-secrets.js';
+import { backfillInto, migratedStore, storedEntries, summaryOf } from '../../test/support/ingest-store.js';
 
 const fixtures = path.join(repoRoot, 'test', 'fixtures', 'gemini');
 const HASH = '02226788d1ed76a8b8cbb0990426125cbb3b10fa2afcdb390d2aea3dc7708dff';
@@ -28,40 +25,9 @@ const RESUMED_ID = '3c4d5e6f-7081-4920-a3b4-c5d6e7f80910';
 let tmp: string;
 let store: Store;
 
-async function freshStore(name: string): Promise<Store> {
-  const s = await openStore({ dataDir: path.join(tmp, name) });
-  await createMigrator(s).up();
-  return s;
-}
-
-const run = (root: string, s: Store = store) =>
-  ingestTree({
-    root,
-    sink: storeSink(s),
-    hostname: 'test-host',
-    source: 'backfill',
-    provenance: 'backfilled',
-  });
-
-async function summaryOf(s: Store, sessionId: string): Promise<SummaryDoc> {
-  return summaryDocSchema.parse(await s.docs.get(`summary:${sessionId}`));
-}
-
-/** Every entry of the session's chunks, in order, per file. */
-async function storedEntries(s: Store, sessionId: string) {
-  const page = await s.docs.allDocs({
-    startkey: `chunk:${sessionId}:`,
-    endkey: `chunk:${sessionId}:\uffff`,
-    includeDocs: true,
-    limit: 1000,
-  });
-  return page.rows.flatMap((r) =>
-    ((r.doc as unknown as ChunkDoc).entries ?? []).map((e) => ({
-      file: (r.doc as unknown as ChunkDoc).file,
-      ...e,
-    })),
-  );
-}
+const freshStore = (name: string) => migratedStore(tmp, name);
+const run = (root: string, s: Store = store, extra: Partial<IngestTreeOptions> = {}) =>
+  backfillInto(s, root, extra);
 
 interface Raw {
   messages: Array<{

@@ -13,13 +13,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databaseFromFiles } from '../../test/support/opencode-db.js';
 import { repoRoot } from '../../test/support/paths.js';
 import { snapshotStore } from '../../test/support/store-snapshot.js';
-import { summaryDocSchema, type ChunkDoc, type SummaryDoc } from '../core/documents.js';
-import { createMigrator } from '../migrations/runner.js';
+import { type SummaryDoc } from '../core/documents.js';
 import type { Store } from '../store/contract.js';
-import { openStore } from '../store/open-store.js';
 import { cursorId, type SessionCursor } from './ingest-session.js';
-import { ingestTree } from './ingest-tree.js';
-import { storeSink } from './sink.js';
+import type { IngestTreeOptions } from './ingest-tree.js';
+import { backfillInto, migratedStore, storedEntries, summaryOf } from '../../test/support/ingest-store.js';
 
 const FIXTURE = path.join(repoRoot, 'test', 'fixtures', 'opencode', 'storage');
 const ROOT = 'ses_52a0d1b3effeQ7nV2kLx9TfWcA';
@@ -30,38 +28,10 @@ const NEW_MESSAGE = 'msg_ad4f6d0b8001Rk3Ab7LmYj1Ex9';
 let tmp: string;
 let store: Store;
 
-async function freshStore(name: string): Promise<Store> {
-  const s = await openStore({ dataDir: path.join(tmp, name) });
-  await createMigrator(s).up();
-  return s;
-}
+const freshStore = (name: string) => migratedStore(tmp, name);
+const run = (root: string, s: Store = store, extra: Partial<IngestTreeOptions> = {}) =>
+  backfillInto(s, root, extra);
 
-const run = (root: string, s: Store = store) =>
-  ingestTree({
-    root,
-    sink: storeSink(s),
-    hostname: 'test-host',
-    source: 'backfill',
-    provenance: 'backfilled',
-  });
-
-async function summaryOf(s: Store, sessionId: string): Promise<SummaryDoc> {
-  return summaryDocSchema.parse(await s.docs.get(`summary:${sessionId}`));
-}
-
-/** Every stored entry of the session, per object. */
-async function storedEntries(s: Store, sessionId: string) {
-  const page = await s.docs.allDocs({
-    startkey: `chunk:${sessionId}:`,
-    endkey: `chunk:${sessionId}:\uffff`,
-    includeDocs: true,
-    limit: 1000,
-  });
-  return page.rows.flatMap((r) => {
-    const chunk = r.doc as unknown as ChunkDoc;
-    return (chunk.entries ?? []).map((e) => ({ file: chunk.file, ...e }));
-  });
-}
 const countBy = (entries: Array<{ file: string }>) =>
   entries.reduce<Record<string, number>>((m, e) => ({ ...m, [e.file]: (m[e.file] ?? 0) + 1 }), {});
 

@@ -14,15 +14,13 @@ import {
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { summaryDocSchema, type ChunkDoc, type SummaryDoc } from '../core/documents.js';
-import { createMigrator } from '../migrations/runner.js';
+import { type ChunkDoc } from '../core/documents.js';
 import type { Store } from '../store/contract.js';
-import { openStore } from '../store/open-store.js';
 import { claudeCorpusDir, corpusDir } from '../../test/support/paths.js';
 import { snapshotStore } from '../../test/support/store-snapshot.js';
-import { ingestTree, treeIndexId, type IngestTreeOptions } from './ingest-tree.js';
-import { storeSink } from './sink.js';
+import { treeIndexId, type IngestTreeOptions } from './ingest-tree.js';
 import { UNFINISHED_LINE_WAIT_MS } from './ingest-session.js';
+import { backfillInto, migratedStore, summaryOf } from '../../test/support/ingest-store.js';
 
 /** The session claude-code-pomodoro-timer.jsonl's lines name (the file is not named by it). */
 const POMODORO = '36d9e1bc-63bf-4e97-8a3e-2b20ba8583f2';
@@ -30,28 +28,9 @@ const POMODORO = '36d9e1bc-63bf-4e97-8a3e-2b20ba8583f2';
 let tmp: string;
 let store: Store;
 
-async function freshStore(name: string): Promise<Store> {
-  const s = await openStore({ dataDir: path.join(tmp, name) });
-  await createMigrator(s).up();
-  return s;
-}
-
-function run(root: string, s: Store = store, extra: Partial<IngestTreeOptions> = {}) {
-  return ingestTree({
-    root,
-    sink: storeSink(s),
-    hostname: 'test-host',
-    source: 'backfill',
-    provenance: 'backfilled',
-    ...extra,
-  });
-}
-
-async function summaryOf(s: Store, sessionId: string): Promise<SummaryDoc> {
-  const doc = await s.docs.get(`summary:${sessionId}`);
-  expect(doc, `summary of ${sessionId}`).not.toBeNull();
-  return summaryDocSchema.parse(doc);
-}
+const freshStore = (name: string) => migratedStore(tmp, name);
+const run = (root: string, s: Store = store, extra: Partial<IngestTreeOptions> = {}) =>
+  backfillInto(s, root, extra);
 
 beforeEach(async () => {
   tmp = await mkdtemp(path.join(os.tmpdir(), 'ct-ingest-'));
