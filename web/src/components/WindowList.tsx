@@ -159,55 +159,44 @@ export function WindowList<T>({
   // After every commit: when the items changed and the rows on screen moved (rows added or
   // regrouped above them), scroll so the first of them still there sits where it sat — the same
   // key, else (regrouped) the row `anchorIndexOf` names; then note the rows for next time.
-  const readSoon = useRef(0);
-  useEffect(() => () => cancelAnimationFrame(readSoon.current), []);
   useLayoutEffect(() => {
-    if (shownItems.current === items) {
-      // The virtualiser commits once per row it measures; reading every row's box after each of
-      // those forced a layout per commit (the top cost while scrolling code-rich sessions). Once a
-      // frame is enough: the rows as last painted are what the user saw.
-      if (!readSoon.current)
-        readSoon.current = requestAnimationFrame(() => {
-          readSoon.current = 0;
-          visible.current = readVisible();
-        });
-      return;
-    }
-    shownItems.current = items;
-    const rows = visible.current;
-    if (keepPosition && rows.length > 0 && !restoring.current && keyAt(rows[0]!.index) !== rows[0]!.key) {
-      let to: { index: number; top: number } | undefined;
-      for (const r of rows) {
-        const i =
-          keyAt(r.index) === r.key ? r.index : items.findIndex((it, j) => String(getKey(it, j)) === r.key);
-        if (i >= 0) {
-          to = { index: i, top: r.top };
-          break;
+    if (shownItems.current !== items) {
+      shownItems.current = items;
+      const rows = visible.current;
+      if (keepPosition && rows.length > 0 && !restoring.current && keyAt(rows[0]!.index) !== rows[0]!.key) {
+        let to: { index: number; top: number } | undefined;
+        for (const r of rows) {
+          const i =
+            keyAt(r.index) === r.key ? r.index : items.findIndex((it, j) => String(getKey(it, j)) === r.key);
+          if (i >= 0) {
+            to = { index: i, top: r.top };
+            break;
+          }
         }
-      }
-      if (!to) {
-        const i = anchorIndexOf?.(rows[0]!.key);
-        if (i !== undefined && i >= 0) to = { index: i, top: rows[0]!.top };
-      }
-      const m = to ? virtualizer.measurementsCache[to.index] : undefined;
-      if (m && to) {
-        // At once where the estimates put it, then after it as the rows above it are measured.
-        window.scrollTo({ top: m.start - to.top, behavior: 'instant' });
-        const key = keyAt(to.index);
-        const top = to.top;
-        const index = to.index;
-        holding.current?.();
-        holding.current = pressed.current
-          ? null
-          : settleScroll({
-              virtualizer: () => virtualizer,
-              index: () => index,
-              find: () =>
-                key === undefined
-                  ? null
-                  : (parentRef.current?.querySelector(`:scope > [data-key="${CSS.escape(key)}"]`) ?? null),
-              top: () => top,
-            });
+        if (!to) {
+          const i = anchorIndexOf?.(rows[0]!.key);
+          if (i !== undefined && i >= 0) to = { index: i, top: rows[0]!.top };
+        }
+        const m = to ? virtualizer.measurementsCache[to.index] : undefined;
+        if (m && to) {
+          // At once where the estimates put it, then after it as the rows above it are measured.
+          window.scrollTo({ top: m.start - to.top, behavior: 'instant' });
+          const key = keyAt(to.index);
+          const top = to.top;
+          const index = to.index;
+          holding.current?.();
+          holding.current = pressed.current
+            ? null
+            : settleScroll({
+                virtualizer: () => virtualizer,
+                index: () => index,
+                find: () =>
+                  key === undefined
+                    ? null
+                    : (parentRef.current?.querySelector(`:scope > [data-key="${CSS.escape(key)}"]`) ?? null),
+                top: () => top,
+              });
+        }
       }
     }
     visible.current = readVisible();
