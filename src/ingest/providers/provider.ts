@@ -4,10 +4,11 @@
  * watcher, the incremental ingest, the store — is shared and never names an agent.
  */
 import type { Env } from '../../config/paths.js';
+import type { Agent } from '../../core/agents.js';
 import type { ProjectedEntry } from '../../core/documents.js';
 
-/** The agents, by the ids sessions record (`summary.agent`, the `agent` filter). */
-export type AgentId = 'claude-code' | 'codex' | 'gemini' | 'opencode';
+/** The agents, by the ids sessions record (`summary.agent`, the `agent` filter): core/agents.ts. */
+export type AgentId = Agent;
 
 /** What a session file is, from its path alone. */
 export interface TranscriptPath {
