@@ -22,6 +22,9 @@ export default defineConfig({
     // Real SQLite, real files, child processes: keep the 2-core machine from thrashing.
     pool: 'forks',
     maxWorkers: 2,
+    // Test files share their worker's modules rather than importing everything again per file:
+    // no test changes global state it does not put back (test:quick 153 → 97 s of CPU).
+    isolate: false,
     testTimeout: 60_000,
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],

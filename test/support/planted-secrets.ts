@@ -24,7 +24,9 @@ export interface PlantedSecret {
 
 /** One secret per rule family, fresh each call. */
 export function plantedSecrets(): PlantedSecret[] {
-  const awsSecret = pick(`${ALNUM}/+`, 40);
+  // The rule wants a word boundary after the key: one ending in `/` or `+` (1 in 32) would not be
+  // found at the end of a line, and a test would fail by chance.
+  const awsSecret = pick(`${ALNUM}/+`, 39) + pick(ALNUM, 1);
   const pem = join(
     '-----BEGIN ',
     'RSA PRIVATE KEY-----\n',
