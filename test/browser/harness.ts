@@ -40,6 +40,20 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
+let sharedBrowser: Promise<Browser> | undefined;
+
+/**
+ * One Chromium per test worker, shared by the suites it runs one after another (test files share
+ * their worker's modules: vitest.config.ts): each suite works in contexts of its own, so nothing
+ * carries over, and a launch (about a second of CPU) is spared per suite. Playwright ends it when
+ * the worker exits. A browser that died is launched again.
+ */
+function workerBrowser(): Promise<Browser> {
+  const live = sharedBrowser?.then((b) => (b.isConnected() ? b : launchBrowser()));
+  sharedBrowser = live ?? launchBrowser();
+  return sharedBrowser;
+}
+
 /**
  * Which React a UI build holds: `production`, what users run (the default), or `development`,
  * whose warnings (list keys, hook order, DOM nesting) are console errors a suite then fails on.
@@ -141,9 +155,9 @@ export interface BrowserSuite {
 
 /**
  * The lifecycle every UI suite shares, registered in the calling `describe`: before all, build
- * the UI and `start` a server serving it (given the build's directory) and a browser; after each
- * test, on failure print the server's last log lines and the page's address and console errors,
- * then close the page; after all, stop both and run `cleanup`. `react` picks
+ * the UI and `start` a server serving it (given the build's directory), and take the worker's
+ * browser; after each test, on failure print the server's last log lines and the page's address
+ * and console errors, then close the page; after all, stop the server and run `cleanup`. `react` picks
  * the build (see ReactBuild).
  */
 export function browserSuite(
@@ -158,7 +172,7 @@ export function browserSuite(
   beforeAll(async () => {
     staticDir = uiBuild(react);
     server = await start(staticDir);
-    browser = await launchBrowser();
+    browser = await workerBrowser();
   }, 180_000);
   afterEach(async (ctx) => {
     const page = opened;
@@ -170,7 +184,6 @@ export function browserSuite(
     await page?.context.close();
   });
   afterAll(async () => {
-    await browser?.close();
     await server?.stop();
     cleanup();
   });
