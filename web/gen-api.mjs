@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run gen:api`: regenerates src/client/api-schema.gen.ts (the types of the one API client:
- * `paths` for the UI's openapi-fetch, `components` for the CLI's ApiClient) from the API's
+ * `npm run gen:api`: regenerates src/client/api-schema.gen.ts (the types of the one API client,
+ * src/client/typed-client.ts, which the UI and the CLI's ApiClient use) from the API's
  * machine-readable description. The description is taken from the built API in-process
  * (`createApp()` over a throwaway store, then `app.request('/api/openapi.json')`), so no server
  * has to run; `--url http://127.0.0.1:7650` reads it from a running instance instead.

@@ -6,21 +6,22 @@ type Schemas = components['schemas'];
 export type Annotation = Schemas['Annotation'];
 export type ForgetResult = Schemas['ForgetResult'];
 
-const session = (id: string) => `/api/sessions/${encodeURIComponent(id)}`;
-
-export const annotationsApi = (client: ApiClient) => ({
-  get: (id: string) => client.request<Annotation>('GET', `${session(id)}/annotations`),
-  star: (id: string) => client.request<Annotation>('PUT', `${session(id)}/star`, { json: {} }),
-  unstar: (id: string) => client.request<Annotation>('DELETE', `${session(id)}/star`),
-  tags: (id: string, change: { add?: string[]; remove?: string[] }) =>
-    client.request<Annotation>('PATCH', `${session(id)}/tags`, { json: change }),
-  note: (id: string, note: string, rev?: string | null) =>
-    client.request<Annotation>('PUT', `${session(id)}/note`, {
-      json: rev === undefined ? { note } : { note, rev },
-    }),
-  clearNote: (id: string) => client.request<Annotation>('DELETE', `${session(id)}/note`),
-  forget: (id: string) => client.request<ForgetResult>('POST', `${session(id)}/forget`, { json: {} }),
-  forgotten: () => client.request<Schemas['ForgottenList']>('GET', '/api/forgotten'),
-  unforget: (id: string) =>
-    client.request<Schemas['UnforgetResult']>('DELETE', `/api/forgotten/${encodeURIComponent(id)}`),
-});
+export const annotationsApi = ({ api }: ApiClient) => {
+  const at = (id: string) => ({ path: { id } });
+  return {
+    get: (id: string) => api.GET('/api/sessions/{id}/annotations', { params: at(id) }),
+    star: (id: string) => api.PUT('/api/sessions/{id}/star', { params: at(id) }),
+    unstar: (id: string) => api.DELETE('/api/sessions/{id}/star', { params: at(id) }),
+    tags: (id: string, change: { add?: string[]; remove?: string[] }) =>
+      api.PATCH('/api/sessions/{id}/tags', { params: at(id), body: change }),
+    note: (id: string, note: string, rev?: string | null) =>
+      api.PUT('/api/sessions/{id}/note', {
+        params: at(id),
+        body: rev === undefined ? { note } : { note, rev },
+      }),
+    clearNote: (id: string) => api.DELETE('/api/sessions/{id}/note', { params: at(id) }),
+    forget: (id: string) => api.POST('/api/sessions/{id}/forget', { params: at(id) }),
+    forgotten: () => api.GET('/api/forgotten'),
+    unforget: (id: string) => api.DELETE('/api/forgotten/{id}', { params: at(id) }),
+  };
+};

@@ -1,23 +1,35 @@
 /**
- * The CLI's (and the hook's, the MCP server's) HTTP client, typed with the types generated from
- * the API's OpenAPI description (api-schema.gen.ts, which the UI's openapi-fetch client uses too)
- * and reading error answers as the UI does (`apiErrorFromBody`): unwraps JSON bodies, throws
- * `ApiError {status, code, message}` on any non-2xx, `ApiConnectionError` when nothing answers,
- * and `NotAnApiError` (one of those) when what answers is not the API: an HTML page, a proxy's
- * plain-text 502, a JSON route's body that is not JSON, or JSON without the fields of the API's answer.
- * Its own transport (not openapi-fetch) for what the CLI needs beyond the UI: object downloads
- * streamed through undici with back-pressure, a patient pool for long writes, streamed uploads.
- * Browser-safe: no node:* imports (the Node-only ingest sink lives in http-sink.ts).
+ * The CLI's (and the hook's, the MCP server's) HTTP client: one method per route it uses, each a
+ * call of the typed client (typed-client.ts, which the UI uses too) — so its paths, path and query
+ * parameters and bodies are checked against the API's OpenAPI description when it compiles, and
+ * every answer is read one way: the JSON unwrapped, `ApiError {status, code, message}` on any
+ * non-2xx, `ApiConnectionError` when nothing answers, and `NotAnApiError` (one of those) when
+ * what answers is not the API — an HTML page, a proxy's plain-text 502, a body that is not JSON,
+ * or JSON without the fields of the API's answer (SHAPES).
+ * What it adds for the CLI: the connection pool of ordinary requests and a patient one for long
+ * writes (reindex, migrations), the errors' hint (`--webapi`), and raw requests (`fetchRaw`):
+ * object downloads streamed through undici with back-pressure, streamed uploads, pre-serialised
+ * bodies. Browser-safe: no node:* imports (the Node-only ingest sink lives in http-sink.ts).
  *
  * @example
  * const client = new ApiClient({ baseUrl: 'http://127.0.0.1:7650' });
  * const { sessions } = await client.listSessions({ model: 'claude-opus-4-1', limit: 20 });
  */
 // The answers' types are generated from the API's OpenAPI description (`npm run gen:api`), the
-// same types the UI's openapi-fetch client uses: one description, one set of types. (The
-// blueprint is not in the description.)
+// same types the UI's calls have: one description, one set of types. (The blueprint is not in
+// the description.)
 import type { Blueprint } from '../api/schemas/blueprint.js';
-import type { components } from './api-schema.gen.js';
+import type { components, paths } from './api-schema.gen.js';
+import type { Dispatcher } from 'undici';
+import { ApiError } from './api-error.js';
+import {
+  type BodyOf,
+  type Fetch,
+  type Query,
+  type QueryOf,
+  type Shape,
+  TypedClient,
+} from './typed-client.js';
 
 type Schemas = components['schemas'];
 export type Health = Schemas['Health'];
@@ -42,25 +54,13 @@ export type ObjectList = Schemas['ObjectList'];
 export type ObjectPage = Schemas['ObjectPage'];
 export type RevsResult = Schemas['RevsResult'];
 export type Totals = Schemas['Totals'];
-import type { SessionSortKey, SortDirection } from '../store/contract.js';
-import type { Dispatcher } from 'undici';
-import { ApiConnectionError, ApiError, NotAnApiError, apiErrorFromBody, isJsonType } from './api-error.js';
 
 export type { Blueprint };
-
-/** Query parameters; an array repeats its parameter (`tag=a&tag=b`). */
-export type Query = Record<string, string | number | boolean | string[] | undefined | null>;
-
-/** The JSON type of a field, as `typeof` names it (`array` for arrays, `object` for others). */
-export type FieldKind = 'string' | 'number' | 'boolean' | 'array' | 'object';
-/** Fields an answer of the API always holds: what tells it from JSON that is not ours. */
-export type Shape = Readonly<Record<string, FieldKind>>;
 
 /**
  * The fields each of the API's answers always holds (src/api/schemas), checked on arrival: a
  * service that answers JSON but is not a transcripts API (`{}` for every path, another app's
- * JSON) is a NotAnApiError naming what is missing, not a TypeError further on. A few fields per
- * answer — enough to tell, cheap to check, no schema library (the hook loads this file).
+ * JSON) is a NotAnApiError naming what is missing, not a TypeError further on.
  */
 export const SHAPES = {
   health: { status: 'string', version: 'string', store: 'object', search: 'object', import: 'object' },
@@ -87,24 +87,11 @@ export const SHAPES = {
   reindex: { entries: 'number', sessions: 'number' },
 } as const satisfies Record<string, Shape>;
 
-const kindOf = (v: unknown): string => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v);
-const withArticle = (kind: string) =>
-  kind === 'null' || kind === 'undefined' ? kind : `${/^[aeiou]/.test(kind) ? 'an' : 'a'} ${kind}`;
-
-/**
- * What `body` lacks of `shape`, in words (`no sessions (an array), total (a number)`), or null
- * when it has every field.
- */
-export function shapeProblem(body: unknown, shape: Shape): string | null {
-  if (kindOf(body) !== 'object') return `${withArticle(kindOf(body))} where the API answers an object`;
-  const missing = Object.entries(shape)
-    .filter(([k, kind]) => kindOf((body as Record<string, unknown>)[k]) !== kind)
-    .map(([k, kind]) => `${k} (${withArticle(kind)})`);
-  return missing.length ? `no ${missing.join(', ')}` : null;
-}
+/** What the errors of a wrong address tell the CLI's user to do. */
+const HINT = 'Pass --webapi URL or set CT_API_URL to use another instance.';
 
 export interface ApiClientOptions {
-  /** Base URL without `/api`, e.g. `http://127.0.0.1:7650`; '' for same-origin (the UI). */
+  /** Base URL without `/api`, e.g. `http://127.0.0.1:7650`. */
   baseUrl: string;
   /** Sent as `Authorization: Bearer …` (CT_API_TOKEN). */
   token?: string;
@@ -241,7 +228,7 @@ function lengthOf(header: string | null): number | null {
   return header === null || header === '' || !Number.isFinite(Number(header)) ? null : Number(header);
 }
 
-export interface RequestOptions {
+export interface RawOptions {
   query?: Query;
   json?: unknown;
   body?: RequestInit['body'];
@@ -249,22 +236,15 @@ export interface RequestOptions {
   signal?: AbortSignal;
   /** The answer comes only when the work is done (a reindex, migrations): wait however long. */
   patient?: boolean;
-  /** Fields the answer must hold (SHAPES): JSON without them is not the API's. */
-  expect?: Shape;
 }
 
-export interface SessionFilters {
-  cwd?: string;
-  /** The working directory's last segment: every directory so named. */
-  project?: string;
-  model?: string;
-  hostname?: string;
-  source?: string;
-  /** The agent that wrote the session: claude-code, codex, gemini, opencode. */
-  agent?: string;
-  from?: string;
-  to?: string;
-}
+/** The filters every session route takes, as the description names them. */
+export type SessionFilters = Pick<
+  QueryOf<'/api/sessions'>,
+  'cwd' | 'project' | 'model' | 'hostname' | 'source' | 'agent' | 'from' | 'to'
+>;
+
+type IngestBody = BodyOf<'/api/ingest/docs', 'post'>;
 
 /** Percent-encodes each segment of a path-like value, keeping the slashes. */
 export function encodePathSegments(value: string): string {
@@ -273,289 +253,147 @@ export function encodePathSegments(value: string): string {
 
 export class ApiClient {
   readonly baseUrl: string;
+  /** The typed client every call goes through; for a route this class has no method for. */
+  readonly api: TypedClient;
   readonly #token?: string;
-  readonly #origin?: string;
   readonly #fetch: typeof fetch;
-  readonly #dispatcher?: Dispatcher;
   readonly #patient?: () => Promise<Dispatcher>;
-  readonly #signal?: AbortSignal;
 
   constructor(options: ApiClientOptions) {
-    this.#signal = options.signal;
-    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
     this.#token = options.token;
-    this.#origin = options.origin;
     this.#fetch = options.fetch ?? ((...args) => globalThis.fetch(...args));
-    this.#dispatcher = options.dispatcher;
     this.#patient = options.patientDispatcher;
+    const dispatcher = options.dispatcher;
+    this.api = new TypedClient({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      origin: options.origin,
+      hint: HINT,
+      fetch: dispatcher ? (url, init) => this.#fetch(url, { ...init, dispatcher }) : this.#fetch,
+      signal: options.signal,
+    });
+    this.baseUrl = this.api.baseUrl;
   }
 
-  url(path: string, query?: Query): string {
-    const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) {
-      if (Array.isArray(v)) for (const item of v) qs.append(k, item);
-      else if (v !== undefined && v !== null) qs.set(k, String(v));
-    }
-    const s = qs.toString();
-    return `${this.baseUrl}${path}${s ? `?${s}` : ''}`;
+  /** How a patient request is sent: on the patient pool when there is one, else as any other. */
+  async #patiently(): Promise<Fetch | undefined> {
+    if (!this.#patient) return undefined;
+    const dispatcher = await this.#patient();
+    return (url, init) => this.#fetch(url, { ...init, dispatcher });
   }
 
   /** The raw response of a successful request (non-2xx still throws ApiError). */
-  async fetchRaw(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
-    const url = this.url(path, options.query);
-    const headers: Record<string, string> = { accept: 'application/json', ...options.headers };
-    if (this.#token) headers.authorization = `Bearer ${this.#token}`;
-    let body = options.body;
-    // The API takes a write only as JSON (it refuses untyped bodies, which a cross-site form can
-    // send), so a write with nothing to say says `{}`.
-    const json =
-      options.json ?? (body === undefined && method !== 'GET' && method !== 'HEAD' ? {} : undefined);
-    if (json !== undefined) {
-      headers['content-type'] = 'application/json';
-      body = JSON.stringify(json);
-    }
-    // fetch leaves an abort listener on the signal it is given until the request is garbage
-    // collected: on a long-lived signal (the CLI's, shared by thousands of downloads in one
-    // export) they pile up past Node's warning limit. A derived signal per request takes them
-    // instead; it still aborts with the caller's.
-    const given = options.signal ?? this.#signal;
-    const signal = given && AbortSignal.any([given]);
-    const init: RequestInit & { duplex?: 'half'; dispatcher?: Dispatcher } = {
-      method,
-      headers,
-      body,
-      signal,
-    };
-    const dispatcher = options.patient && this.#patient ? await this.#patient() : this.#dispatcher;
-    if (dispatcher) init.dispatcher = dispatcher;
-    if (body && typeof (body as ReadableStream).getReader === 'function') init.duplex = 'half';
-    let res: Response;
-    try {
-      res = await this.#fetch(url, init);
-    } catch (err) {
-      if (given?.aborted) throw err;
-      throw this.#unreachable(url, err);
-    }
-    if (!res.ok)
-      throw this.#errorOf(
-        res.status,
-        await res.text().catch(() => ''),
-        res.statusText,
-        res.headers.get('content-type'),
-        method,
-        url,
-      );
-    return res;
-  }
-
-  /**
-   * The error of a non-2xx answer: the API's `{error: {code, message}}` when it sent one (or any
-   * JSON answer), else a NotAnApiError — an HTML page or a proxy's plain-text 502 is not the API.
-   */
-  #errorOf(
-    status: number,
-    text: string,
-    statusText: string,
-    contentType: string | null,
-    method: string,
-    url: string,
-  ): ApiError | NotAnApiError {
-    return (
-      apiErrorOf(status, text, statusText, contentType, method, url) ??
-      this.#notAnApi(method, url, status, contentType, text)
-    );
-  }
-
-  /** `unlike`: how the JSON that came differs from the API's answer (default: it is not JSON). */
-  #notAnApi(
-    method: string,
-    url: string,
-    status: number,
-    contentType: string | null,
-    text: string,
-    unlike?: string,
-  ): NotAnApiError {
-    const body = text.replace(/\s+/g, ' ').trim();
-    const start = body
-      ? `, starting "${[...body].length > 120 ? `${[...body].slice(0, 120).join('')}…` : body}"`
-      : ', with an empty body';
-    const what = unlike
-      ? `JSON that is not the API's answer (${unlike})`
-      : `${contentType ? `content type ${contentType}` : 'no content type'}, not the API's JSON`;
-    return new NotAnApiError(
-      url,
-      `${this.#origin ?? this.baseUrl} did not answer like a transcripts API: ${method} ${url} got HTTP ${status} ` +
-        `with ${what}${start}. ` +
-        'Is it the address of `transcripts serve` (not a proxy or another web server)? ' +
-        'Pass --webapi URL or set CT_API_URL to use another instance.',
-      status,
-      contentType,
-      unlike,
-    );
-  }
-
-  #unreachable(url: string, err: unknown): ApiConnectionError {
-    const cause = (err as { cause?: { code?: unknown; message?: string; name?: string } }).cause;
-    // A timeout is said in words: a DOMException's code is a number (23) that tells nobody anything.
-    const timedOut =
-      cause?.name === 'TimeoutError' ||
-      (err as Error).name === 'TimeoutError' ||
-      cause?.code === 'UND_ERR_HEADERS_TIMEOUT' ||
-      cause?.code === 'UND_ERR_CONNECT_TIMEOUT';
-    const why = timedOut
-      ? 'no answer in time'
-      : ((typeof cause?.code === 'string' ? cause.code : undefined) ??
-        cause?.message ??
-        (err as { code?: string }).code ??
-        (err as Error).message);
-    return new ApiConnectionError(
-      url,
-      `cannot reach the transcripts API at ${this.#origin ?? this.baseUrl} (${why}). ` +
-        'Is `transcripts serve` running there? Pass --webapi URL or set CT_API_URL to use another instance.',
-      { cause: err },
-    );
-  }
-
-  async request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
-    const res = await this.fetchRaw(method, path, options);
-    const text = await res.text();
-    if (!text && !options.expect) return undefined as T;
-    return this.parseAnswer<T>(res, text, method, this.url(path, options.query), options.expect);
-  }
-
-  /**
-   * The JSON of an answer already read (`text`), checked to be the API's: a JSON content type, a
-   * body that parses and, given `expect`, holds those fields. Throws NotAnApiError otherwise.
-   */
-  parseAnswer<T>(res: Response, text: string, method: string, url: string, expect?: Shape): T {
-    const contentType = res.headers.get('content-type');
-    const notAnApi = (unlike?: string) => this.#notAnApi(method, url, res.status, contentType, text, unlike);
-    // Every route this is for answers JSON: anything else came from something that is not the API.
-    if (!isJsonType(contentType)) throw notAnApi();
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      throw notAnApi();
-    }
-    const problem = expect && shapeProblem(body, expect);
-    if (problem) throw notAnApi(problem);
-    return body as T;
-  }
-
-  get<T>(path: string, query?: Query, expect?: Shape): Promise<T> {
-    return this.request<T>('GET', path, { query, expect });
-  }
-
-  post<T>(path: string, json?: unknown, options: { patient?: boolean; expect?: Shape } = {}): Promise<T> {
-    return this.request<T>('POST', path, { json: json ?? {}, ...options });
+  async fetchRaw(method: string, path: string, options: RawOptions = {}): Promise<Response> {
+    const { patient, ...rest } = options;
+    return this.api.send(method, path, { ...rest, fetch: patient ? await this.#patiently() : undefined });
   }
 
   // --- reading ------------------------------------------------------------------------------
   health = (options: { signal?: AbortSignal } = {}) =>
-    this.request<Health>('GET', '/api/health', { signal: options.signal, expect: SHAPES.health });
-  blueprint = () => this.get<Blueprint>('/api/blueprint', undefined, SHAPES.blueprint);
-  listSessions = (
-    q: SessionFilters & {
-      idPrefix?: string;
-      text?: string;
-      starred?: 'true';
-      tag?: string[];
-      hasNote?: 'true';
-      hasSecrets?: 'true';
-      sort?: SessionSortKey;
-      dir?: SortDirection;
-      limit?: number;
-      offset?: number;
-    } = {},
-  ) => this.get<SessionList>('/api/sessions', q as Query, SHAPES.sessionList);
+    this.api.GET('/api/health', { signal: options.signal, expect: SHAPES.health });
+  blueprint = () => this.api.request<Blueprint>('GET', '/api/blueprint', { expect: SHAPES.blueprint });
+  listSessions = (query: QueryOf<'/api/sessions'> = {}) =>
+    this.api.GET('/api/sessions', { params: { query }, expect: SHAPES.sessionList });
   session = (id: string, options: { signal?: AbortSignal } = {}) =>
-    this.request<Session>('GET', `/api/sessions/${encodeURIComponent(id)}`, {
+    this.api.GET('/api/sessions/{id}', {
+      params: { path: { id } },
       signal: options.signal,
       expect: SHAPES.session,
     });
-  transcript = (id: string, q: { file?: string; offset?: number; limit?: number } = {}) =>
-    this.get<TranscriptPage>(`/api/sessions/${encodeURIComponent(id)}/transcript`, q, SHAPES.transcriptPage);
-  turns = (id: string, q: { role?: 'user' | 'assistant'; offset?: number; limit?: number } = {}) =>
-    this.get<Turns>(`/api/sessions/${encodeURIComponent(id)}/turns`, q, SHAPES.turns);
-  /** The turns of every session `q` selects, newest first; `from`/`to` bound the turns' own times. */
-  allTurns = (q: SessionFilters & { role?: 'user' | 'assistant'; offset?: number; limit?: number } = {}) =>
-    this.get<TurnsAcross>('/api/turns', q as Query, SHAPES.turnsAcross);
-  events = (id: string, q: { offset?: number; limit?: number } = {}) =>
-    this.get<SessionEvents>(`/api/sessions/${encodeURIComponent(id)}/events`, q, SHAPES.events);
-  search = (q: SessionFilters & { q: string; limit?: number; offset?: number }) =>
-    this.get<SearchResult>('/api/search', q as unknown as Query, SHAPES.search);
-  activity = (q: SessionFilters = {}) => this.get<Activity>('/api/activity', q as Query, SHAPES.activity);
-  /** Counts over the sessions `q` selects; the attribute's own filter is ignored by the API. */
+  transcript = (id: string, query: QueryOf<'/api/sessions/{id}/transcript'> = {}) =>
+    this.api.GET('/api/sessions/{id}/transcript', {
+      params: { path: { id }, query },
+      expect: SHAPES.transcriptPage,
+    });
+  turns = (id: string, query: QueryOf<'/api/sessions/{id}/turns'> = {}) =>
+    this.api.GET('/api/sessions/{id}/turns', { params: { path: { id }, query }, expect: SHAPES.turns });
+  /** The turns of every session `query` selects, newest first; `from`/`to` bound the turns' own times. */
+  allTurns = (query: QueryOf<'/api/turns'> = {}) =>
+    this.api.GET('/api/turns', { params: { query }, expect: SHAPES.turnsAcross });
+  events = (id: string, query: QueryOf<'/api/sessions/{id}/events'> = {}) =>
+    this.api.GET('/api/sessions/{id}/events', { params: { path: { id }, query }, expect: SHAPES.events });
+  search = (query: QueryOf<'/api/search'>) =>
+    this.api.GET('/api/search', { params: { query }, expect: SHAPES.search });
+  activity = (query: QueryOf<'/api/activity'> = {}) =>
+    this.api.GET('/api/activity', { params: { query }, expect: SHAPES.activity });
+  /** Counts over the sessions `query` selects; the attribute's own filter is ignored by the API. */
   facets = (
-    attribute: 'cwd' | 'model' | 'hostname' | 'source' | 'agent',
-    q: SessionFilters & { idPrefix?: string; text?: string } = {},
-  ) => this.get<Facets>(`/api/facets/${attribute}`, q as Query, SHAPES.facets);
-  /** Tokens by model, and their cost, over the sessions `q` selects. */
-  totals = (q: SessionFilters & { idPrefix?: string; text?: string } = {}) =>
-    this.get<Totals>('/api/totals', q as Query, SHAPES.totals);
+    attribute: paths['/api/facets/{attribute}']['get']['parameters']['path']['attribute'],
+    query: QueryOf<'/api/facets/{attribute}'> = {},
+  ) =>
+    this.api.GET('/api/facets/{attribute}', {
+      params: { path: { attribute }, query },
+      expect: SHAPES.facets,
+    });
+  /** Tokens by model, and their cost, over the sessions `query` selects. */
+  totals = (query: QueryOf<'/api/totals'> = {}) =>
+    this.api.GET('/api/totals', { params: { query }, expect: SHAPES.totals });
 
   // --- migrations ---------------------------------------------------------------------------
-  migrateStatus = () => this.get<MigrateStatusBody>('/api/migrate/status', undefined, SHAPES.migrateStatus);
+  migrateStatus = () => this.api.GET('/api/migrate/status', { expect: SHAPES.migrateStatus });
   // Migrations build or drop views over the whole history: patient.
-  migrateUp = (body: { to?: number; dryRun?: boolean } = {}) =>
-    this.post<MigrateResultBody>('/api/migrate/up', body, { patient: true, expect: SHAPES.migrateResult });
-  migrateDown = (body: { steps?: number; dryRun?: boolean } = {}) =>
-    this.post<MigrateResultBody>('/api/migrate/down', body, { patient: true, expect: SHAPES.migrateResult });
+  migrateUp = async (body: BodyOf<'/api/migrate/up', 'post'> = {}) =>
+    this.api.POST('/api/migrate/up', {
+      body,
+      expect: SHAPES.migrateResult,
+      fetch: await this.#patiently(),
+    });
+  migrateDown = async (body: BodyOf<'/api/migrate/down', 'post'> = {}) =>
+    this.api.POST('/api/migrate/down', {
+      body,
+      expect: SHAPES.migrateResult,
+      fetch: await this.#patiently(),
+    });
 
   // --- store reads (export) -----------------------------------------------------------------
   allDocs = (
     q: { startkey?: string; endkey?: string; limit?: number; skip?: number; includeDocs?: boolean } = {},
   ) =>
-    this.get<AllDocs>(
-      '/api/store/docs',
-      {
-        startkey: q.startkey === undefined ? undefined : JSON.stringify(q.startkey),
-        endkey: q.endkey === undefined ? undefined : JSON.stringify(q.endkey),
-        limit: q.limit,
-        skip: q.skip,
-        include_docs: q.includeDocs ? 'true' : undefined,
+    this.api.GET('/api/store/docs', {
+      params: {
+        query: {
+          startkey: q.startkey === undefined ? undefined : JSON.stringify(q.startkey),
+          endkey: q.endkey === undefined ? undefined : JSON.stringify(q.endkey),
+          limit: q.limit,
+          skip: q.skip,
+          include_docs: q.includeDocs ? 'true' : undefined,
+        },
       },
-      SHAPES.allDocs,
-    );
+      expect: SHAPES.allDocs,
+    });
 
   /** One document, or null when it does not exist. */
   async getDoc<T = Record<string, unknown>>(id: string): Promise<T | null> {
-    return nullOn404(this.get<T>(`/api/store/docs/${encodeURIComponent(id)}`, undefined, SHAPES.doc));
+    return nullOn404(
+      this.api.GET('/api/store/docs/{id}', { params: { path: { id } }, expect: SHAPES.doc }) as Promise<T>,
+    );
   }
 
   /** Instance-local state (`_local/…`), or null. */
   async getLocal<T = unknown>(id: string): Promise<T | null> {
-    const doc = await nullOn404(
-      this.get<LocalDoc>(`/api/store/docs/${encodeURIComponent(id)}`, undefined, SHAPES.doc),
-    );
+    const doc = await this.getDoc<LocalDoc>(id);
     return doc ? (doc.value as T) : null;
   }
 
-  getRevs = (ids: string[]) => this.post<RevsResult>('/api/store/revs', { ids }, { expect: SHAPES.revs });
+  getRevs = (ids: string[]) => this.api.POST('/api/store/revs', { body: { ids }, expect: SHAPES.revs });
   objects = (sessionId: string) =>
-    this.get<ObjectList>(
-      `/api/store/objects/${encodeURIComponent(sessionId)}/`,
-      undefined,
-      SHAPES.objectList,
-    );
+    this.api.GET('/api/store/objects/{sessionId}/', {
+      params: { path: { sessionId } },
+      expect: SHAPES.objectList,
+    });
   /** Objects of every session in key order, after `after`. */
-  objectPage = (options: { after?: string; limit?: number } = {}) =>
-    this.get<ObjectPage>(
-      '/api/store/objects',
-      { after: options.after, limit: options.limit },
-      SHAPES.objectPage,
-    );
+  objectPage = (query: QueryOf<'/api/store/objects'> = {}) =>
+    this.api.GET('/api/store/objects', { params: { query }, expect: SHAPES.objectPage });
   /**
    * Streams an object into `onData`, piece by piece as it arrives; `range` as `{start, end}` (end
    * exclusive). When `onData` returns a promise, reading waits for it (back-pressure); an
    * `onData` that throws or rejects ends the download with its error.
    *
-   * In Node (given a `patientDispatcher`) through undici's dispatch API: export moves every
-   * transcript through here, and each layer of streams costs CPU per piece (1 GB of objects,
-   * hashed and written: 17–18 s through a Node stream, 14–15 s handed straight on; fetch's web
-   * stream cost more still). That pool also sets no time limit, so a large object on a slow link
-   * is not cut off part-way.
+   * In Node (given a `patientDispatcher`) through undici's dispatch API, not a typed call: export
+   * moves every transcript through here, and each layer of streams costs CPU per piece (1 GB of
+   * objects, hashed and written: 17–18 s through a Node stream, 14–15 s handed straight on;
+   * fetch's web stream cost more still). That pool also sets no time limit, so a large object on
+   * a slow link is not cut off part-way. Its errors are read as every call's (`errorOf`).
    */
   async object(
     key: string,
@@ -575,31 +413,37 @@ export class ApiClient {
       }
       return { status: res.status, contentLength: lengthOf(res.headers.get('content-length')), bytes };
     }
-    const url = new URL(this.url(path));
+    const url = new URL(this.api.url(path));
     if (this.#token) headers.authorization = `Bearer ${this.#token}`;
     const dispatcher = await this.#patient();
     const answer = await dispatchInto(dispatcher, url, headers, onData, signal).catch((err: unknown) => {
       if (!(err instanceof NoResponse)) throw err;
-      throw signal?.aborted ? err.cause : this.#unreachable(url.href, err.cause);
+      throw signal?.aborted ? err.cause : this.api.unreachable(url.href, err.cause);
     });
-    if ('errorText' in answer)
-      throw this.#errorOf(answer.status, answer.errorText, '', answer.contentType, 'GET', url.href);
+    if ('errorText' in answer) {
+      const { status, contentType, errorText: text } = answer;
+      throw this.api.errorOf({ method: 'GET', url: url.href, status, contentType, text });
+    }
     return answer;
   }
 
   // --- writes (backfill, import) ------------------------------------------------------------
-  ingestDocs = (docs: unknown[], locals?: Array<{ id: string; value: unknown }>) =>
-    this.post<IngestDocsResult>('/api/ingest/docs', locals ? { docs, locals } : { docs }, {
+  ingestDocs = (docs: IngestBody['docs'], locals?: IngestBody['locals']) =>
+    this.api.POST('/api/ingest/docs', {
+      body: locals ? { docs, locals } : { docs },
       expect: SHAPES.ingestDocs,
     });
-  /** The same request with documents already serialised (one JSON text each), so a caller that
-   *  had to measure them does not stringify them twice. */
+  /**
+   * The same request with documents already serialised (one JSON text each), so a caller that
+   * had to measure them does not stringify them twice: a raw body, which a typed call (JSON of
+   * its `body`) cannot send.
+   */
   ingestDocsJson = (
     docsJson: string[],
-    locals?: Array<{ id: string; value: unknown }>,
+    locals?: IngestBody['locals'],
     options: { deferSearch?: boolean } = {},
   ) =>
-    this.request<IngestDocsResult>('POST', '/api/ingest/docs', {
+    this.api.request<IngestDocsResult>('POST', '/api/ingest/docs', {
       expect: SHAPES.ingestDocs,
       headers: { 'content-type': 'application/json' },
       // Bytes, not a string: fetch would first copy a string body to scan it for lone surrogates,
@@ -609,12 +453,13 @@ export class ApiClient {
           `${options.deferSearch ? ',"deferSearch":true' : ''}}`,
       ),
     });
+  /** A streamed upload (bytes, or a stream read as it is sent): a raw body too. */
   putObject = (
     key: string,
     body: NonNullable<RequestInit['body']>,
     options: { offset?: number; sha256?: string } = {},
   ) =>
-    this.request<PutObjectResultBody>('PUT', `/api/ingest/objects/${encodePathSegments(key)}`, {
+    this.api.request<PutObjectResultBody>('PUT', `/api/ingest/objects/${encodePathSegments(key)}`, {
       query: { offset: options.offset || undefined },
       expect: SHAPES.putObject,
       body,
@@ -623,8 +468,8 @@ export class ApiClient {
         ...(options.sha256 ? { 'x-content-sha256': options.sha256 } : {}),
       },
     });
-  reindex = () =>
-    this.post<ReindexResult>('/api/ingest/reindex', {}, { patient: true, expect: SHAPES.reindex });
+  reindex = async () =>
+    this.api.POST('/api/ingest/reindex', { expect: SHAPES.reindex, fetch: await this.#patiently() });
 }
 
 const utf8 = new TextEncoder();
@@ -636,29 +481,4 @@ async function nullOn404<T>(p: Promise<T>): Promise<T | null> {
     if (err instanceof ApiError && err.status === 404) return null;
     throw err;
   }
-}
-
-/**
- * The ApiError of a non-2xx answer (read by `apiErrorFromBody`, as the UI reads it): the API's
- * `{error: {code, message}}` when it sent one, the text of any other JSON answer; null when the
- * answer is not JSON at all (not the API).
- */
-function apiErrorOf(
-  status: number,
-  text: string,
-  statusText: string,
-  contentType: string | null,
-  method: string,
-  url: string,
-): ApiError | null {
-  let body: unknown = text;
-  try {
-    const parsed = JSON.parse(text) as { error?: { code?: unknown } } | null;
-    const object = parsed !== null && typeof parsed === 'object';
-    if (typeof parsed?.error?.code === 'string' || (object && isJsonType(contentType))) body = parsed;
-  } catch {
-    // not JSON: keep the text
-  }
-  if (body === text && !isJsonType(contentType)) return null;
-  return apiErrorFromBody(status, body, { method, url, statusText });
 }

@@ -54,7 +54,7 @@ export function isJsonType(contentType: string | null): boolean {
 }
 
 /**
- * The one way to read a non-2xx answer, for the CLI's ApiClient and the UI's openapi-fetch alike:
+ * How the typed client (typed-client.ts, the CLI's and the UI's) reads a non-2xx answer's body:
  * the API's error body (`{error: {code, message}}`, the `Error` schema of every route) becomes an
  * ApiError with that code and message. Any other body keeps its text (a string, or other JSON)
  * as the message, at most 500 characters, under the code `http_<status>`.

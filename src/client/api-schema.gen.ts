@@ -3260,7 +3260,7 @@ export interface components {
         id: string;
         value?: unknown;
       }[];
-      /** @description Leave these documents out of the full-text index until `POST /api/reindex` (a bulk import that reindexes when done); meanwhile search answers `stale: true` */
+      /** @description Leave these documents out of the full-text index until `POST /api/ingest/reindex` (a bulk import that reindexes when done); meanwhile search answers `stale: true` */
       deferSearch?: boolean;
     };
     PutObjectResult: {

@@ -5,6 +5,7 @@
  */
 import { type AllDocs, type ApiClient, type ObjectList, type ObjectPage, SHAPES } from './api-client.js';
 import { ApiError } from './api-error.js';
+import type { QueryOf } from './typed-client.js';
 
 export type DocRow = AllDocs['rows'][number];
 
@@ -33,21 +34,18 @@ export async function* docRows(client: ApiClient, options: DocRowsOptions = {}):
   const target = options.targetPageBytes ?? 4 * 1024 * 1024;
   const fetchPage = async (startkey: string | undefined, limit: number) => {
     options.signal?.throwIfAborted();
-    const query = {
+    const query: QueryOf<'/api/store/docs'> = {
       startkey: startkey === undefined ? undefined : JSON.stringify(startkey),
       endkey: options.endkey === undefined ? undefined : JSON.stringify(options.endkey),
       limit,
       include_docs: options.includeDocs ? 'true' : undefined,
     };
+    // A raw request, read as a typed call's answer would be: the page's size in characters
+    // sets the next page's length, and a typed call hands on only the parsed JSON.
     const res = await client.fetchRaw('GET', '/api/store/docs', { query, signal: options.signal });
     const text = await res.text();
-    const page = client.parseAnswer<AllDocs>(
-      res,
-      text,
-      'GET',
-      client.url('/api/store/docs', query),
-      SHAPES.allDocs,
-    );
+    const url = client.api.url('/api/store/docs', query);
+    const page = client.api.read<AllDocs>(res, text, 'GET', url, SHAPES.allDocs);
     return { page, bytes: text.length, limit };
   };
   let pending = fetchPage(options.startkey, options.includeDocs ? 100 : MAX_PAGE);

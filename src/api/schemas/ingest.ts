@@ -22,7 +22,7 @@ export const ingestDocsRequestSchema = z
       .optional()
       .openapi({
         description:
-          'Leave these documents out of the full-text index until `POST /api/reindex` (a bulk import ' +
+          'Leave these documents out of the full-text index until `POST /api/ingest/reindex` (a bulk import ' +
           'that reindexes when done); meanwhile search answers `stale: true`',
       }),
   })

@@ -76,11 +76,9 @@ export const secretsCommand = defineCommand<SecretsOptions>({
         const stored = options.rescan ? null : s.secrets;
         const r =
           stored ??
-          (await client.request<{ redactions: Record<string, number>; total: number }>(
-            'GET',
-            `/api/sessions/${encodeURIComponent(s.id)}/share`,
-            { query: { format: 'summary' } },
-          ));
+          (await client.api.GET('/api/sessions/{id}/share', {
+            params: { path: { id: s.id }, query: { format: 'summary' } },
+          }));
         found.push({
           id: s.id,
           title: s.title,

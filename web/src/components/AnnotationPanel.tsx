@@ -19,7 +19,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from '@tanstack/react-router';
 import { useEffect, useState } from 'react';
 import type { components } from '../../../src/client/api-schema.gen.js';
-import { api, describeError, unwrap, type Session } from '../queries/api.js';
+import { api, describeError, type Session } from '../queries/api.js';
 
 type Annotation = components['schemas']['Annotation'];
 
@@ -34,7 +34,7 @@ export function AnnotationPanel({ s }: { s: Session }) {
   const params = { path: { id } };
   const current = useQuery({
     queryKey: annotationQueryKey(id),
-    queryFn: () => unwrap(api.GET('/api/sessions/{id}/annotations', { params })),
+    queryFn: () => api.GET('/api/sessions/{id}/annotations', { params }),
   });
   const a = current.data;
   const [note, setNote] = useState('');
@@ -56,7 +56,7 @@ export function AnnotationPanel({ s }: { s: Session }) {
   });
   const rev = a?.rev ?? null;
   const forget = useMutation({
-    mutationFn: () => unwrap(api.POST('/api/sessions/{id}/forget', { params })),
+    mutationFn: () => api.POST('/api/sessions/{id}/forget', { params }),
     onSuccess: async () => {
       await queryClient.invalidateQueries();
       await navigate({ to: '/' });
@@ -67,18 +67,18 @@ export function AnnotationPanel({ s }: { s: Session }) {
   const setStar = (starred: boolean) =>
     edit.mutate(() =>
       starred
-        ? unwrap(api.PUT('/api/sessions/{id}/star', { params, body: { rev } }))
-        : unwrap(api.DELETE('/api/sessions/{id}/star', { params: { ...params, query: rev ? { rev } : {} } })),
+        ? api.PUT('/api/sessions/{id}/star', { params, body: { rev } })
+        : api.DELETE('/api/sessions/{id}/star', { params: { ...params, query: rev ? { rev } : {} } }),
     );
   const setTags = (tags: string[]) => {
     const add = tags.filter((t) => !a.tags.includes(t));
     const remove = a.tags.filter((t) => !tags.includes(t));
     if (add.length === 0 && remove.length === 0) return;
-    edit.mutate(() => unwrap(api.PATCH('/api/sessions/{id}/tags', { params, body: { add, remove, rev } })));
+    edit.mutate(() => api.PATCH('/api/sessions/{id}/tags', { params, body: { add, remove, rev } }));
   };
   const saveNote = () =>
     edit.mutate(async () => {
-      const r = await unwrap(api.PUT('/api/sessions/{id}/note', { params, body: { note, rev } }));
+      const r = await api.PUT('/api/sessions/{id}/note', { params, body: { note, rev } });
       setEditing(false);
       return r;
     });

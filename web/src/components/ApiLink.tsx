@@ -8,7 +8,7 @@
  */
 import { Anchor, Menu, Tooltip, type AnchorProps } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { apiHeaders } from '../queries/api.js';
+import { ApiError, api } from '../queries/api.js';
 import { useStoredToken } from './TokenForm.js';
 
 /** A page the browser loads itself (and its own files): a token cannot go with it. */
@@ -27,14 +27,17 @@ export async function openWithToken(href: string, target: Window | null): Promis
     target.document.title = href;
     target.document.body.textContent = text;
   };
+  let res: Response;
   try {
-    const res = await fetch(href, { headers: apiHeaders('*/*') });
+    // Whatever the route answers (a file, NDJSON): a raw request, its errors read as any call's.
+    res = await api.send('GET', href, { headers: { accept: '*/*' } });
+  } catch (err) {
+    show(err instanceof ApiError ? `${err.status} ${err.code}\n${err.message}` : errorText(err));
+    return;
+  }
+  try {
     const blob = await res.blob();
     if (!target) return;
-    if (!res.ok) {
-      show(`${res.status} ${res.statusText}\n${await blob.text()}`);
-      return;
-    }
     // A JSON or text answer shows as text; anything else the browser decides (download).
     const type = res.headers.get('content-type') ?? blob.type;
     const shown = /json|ndjson|text\//.test(type)
@@ -42,9 +45,11 @@ export async function openWithToken(href: string, target: Window | null): Promis
       : blob;
     target.location.href = URL.createObjectURL(shown);
   } catch (err) {
-    show(`cannot fetch ${href}: ${err instanceof Error ? err.message : String(err)}`);
+    show(`cannot fetch ${href}: ${errorText(err)}`);
   }
 }
+
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 function clickWithToken(href: string) {
   // Opened now, inside the click, so no pop-up blocker stands in the way; filled once fetched.

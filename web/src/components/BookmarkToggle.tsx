@@ -7,7 +7,7 @@
 import { ActionIcon, Group, Tooltip } from '@mantine/core';
 import { IconBookmark, IconBookmarkFilled } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { api, unwrap } from '../queries/api.js';
+import { api } from '../queries/api.js';
 import { annotationQueryKey } from './AnnotationPanel.js';
 import { toggleBookmark } from './bookmark-entry.js';
 import { BookmarkNote } from './BookmarkNote.js';
@@ -25,7 +25,7 @@ export function BookmarkToggle({
   // The same query as the annotation panel's: one request per session page, shared by every entry.
   const annotation = useQuery({
     queryKey: annotationQueryKey(sessionId),
-    queryFn: () => unwrap(api.GET('/api/sessions/{id}/annotations', { params: { path: { id: sessionId } } })),
+    queryFn: () => api.GET('/api/sessions/{id}/annotations', { params: { path: { id: sessionId } } }),
   });
   const toggle = useMutation({
     mutationFn: () => toggleBookmark(queryClient, sessionId, file, index),

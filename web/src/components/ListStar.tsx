@@ -6,7 +6,7 @@ import { ActionIcon, Badge, Group } from '@mantine/core';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { MouseEvent } from 'react';
 import type { components } from '../../../src/client/api-schema.gen.js';
-import { api, unwrap } from '../queries/api.js';
+import { api } from '../queries/api.js';
 
 export type AnnotationSummary = components['schemas']['AnnotationSummary'];
 
@@ -16,8 +16,8 @@ export function ListStar({ id, mark }: { id: string; mark: AnnotationSummary | u
   const toggle = useMutation({
     mutationFn: () =>
       starred
-        ? unwrap(api.DELETE('/api/sessions/{id}/star', { params: { path: { id }, query: {} } }))
-        : unwrap(api.PUT('/api/sessions/{id}/star', { params: { path: { id } }, body: {} })),
+        ? api.DELETE('/api/sessions/{id}/star', { params: { path: { id }, query: {} } })
+        : api.PUT('/api/sessions/{id}/star', { params: { path: { id } }, body: {} }),
     onSettled: () => queryClient.invalidateQueries({ queryKey: ['sessions'] }),
   });
   const click = (e: MouseEvent) => {

@@ -4,7 +4,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import type { components } from '../../../src/client/api-schema.gen.js';
-import { api, unwrap } from '../queries/api.js';
+import { api } from '../queries/api.js';
 import { annotationQueryKey } from './AnnotationPanel.js';
 
 type Annotation = components['schemas']['Annotation'];
@@ -37,14 +37,10 @@ export async function toggleBookmark(
   const marked = current?.bookmarks.some((b) => b.file === file && b.index === index) === true;
   const path = { id: sessionId, index };
   const next = marked
-    ? await unwrap(
-        api.DELETE('/api/sessions/{id}/bookmarks/{index}', {
-          params: { path, query: { file, ...(rev ? { rev } : {}) } },
-        }),
-      )
-    : await unwrap(
-        api.PUT('/api/sessions/{id}/bookmarks/{index}', { params: { path }, body: { file, rev } }),
-      );
+    ? await api.DELETE('/api/sessions/{id}/bookmarks/{index}', {
+        params: { path, query: { file, ...(rev ? { rev } : {}) } },
+      })
+    : await api.PUT('/api/sessions/{id}/bookmarks/{index}', { params: { path }, body: { file, rev } });
   queryClient.setQueryData(key, next);
   void queryClient.invalidateQueries({ queryKey: bookmarksQueryKey });
   return next;
@@ -65,13 +61,11 @@ export async function setBookmarkNote(
   const key = annotationQueryKey(sessionId);
   const current =
     queryClient.getQueryData<Annotation>(key) ??
-    (await unwrap(api.GET('/api/sessions/{id}/annotations', { params: { path: { id: sessionId } } })));
-  const next = await unwrap(
-    api.PUT('/api/sessions/{id}/bookmarks/{index}', {
-      params: { path: { id: sessionId, index } },
-      body: { file, note, rev: current.rev },
-    }),
-  );
+    (await api.GET('/api/sessions/{id}/annotations', { params: { path: { id: sessionId } } }));
+  const next = await api.PUT('/api/sessions/{id}/bookmarks/{index}', {
+    params: { path: { id: sessionId, index } },
+    body: { file, note, rev: current.rev },
+  });
   queryClient.setQueryData(key, next);
   void queryClient.invalidateQueries({ queryKey: bookmarksQueryKey });
   return next;

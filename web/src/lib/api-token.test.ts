@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { bearer, forgetToken, normaliseToken, readToken, saveToken, subscribeToken } from './api-token.js';
+import { forgetToken, normaliseToken, readToken, saveToken, subscribeToken } from './api-token.js';
 
 describe('the API token kept in the browser', () => {
   afterEach(() => forgetToken());
@@ -11,7 +11,6 @@ describe('the API token kept in the browser', () => {
     expect(normaliseToken('')).toBeNull();
     expect(normaliseToken('two words')).toBeNull();
     expect(normaliseToken('a\u0000b')).toBeNull();
-    expect(bearer('abc123')).toBe('Bearer abc123');
   });
 
   it('saves, reads and forgets it (in memory where there is no storage), telling subscribers', () => {

@@ -24,11 +24,6 @@ export function normaliseToken(input: string): string | null {
   return t;
 }
 
-/** The Authorization header value for a token. */
-export function bearer(token: string): string {
-  return `Bearer ${token}`;
-}
-
 interface TokenStorage {
   getItem(key: string): string | null;
   setItem(key: string, value: string): void;

@@ -7,7 +7,7 @@
  */
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { getJson, isUnreachable } from './api.js';
+import { api, isUnreachable } from './api.js';
 
 export interface Reachability {
   down: boolean;
@@ -31,7 +31,7 @@ export function useApiReachability(): Reachability {
   );
   useQuery({
     queryKey: ['health-probe'],
-    queryFn: ({ signal }) => getJson<unknown>('/api/health', signal),
+    queryFn: ({ signal }) => api.GET('/api/health', { signal }),
     refetchInterval: state.down ? 5_000 : 30_000,
     refetchIntervalInBackground: false,
     // The probe is its own repetition (every 5 s while down): a retry would only delay the marker.

@@ -1,13 +1,14 @@
 /**
- * The UI's API client: openapi-fetch over the types generated from `/api/openapi.json`
- * (`npm run gen:api`), same-origin, with the response body unwrapped and any non-2xx raised as
- * the shared `ApiError {status, code, message}` (src/client) — a network failure as
+ * The UI's API client: the typed client the CLI uses too (src/client/typed-client.ts), over the
+ * types generated from `/api/openapi.json` (`npm run gen:api`), same-origin, with the token kept
+ * in this browser. A call answers the response body; any non-2xx raises the shared
+ * `ApiError {status, code, message}`, and nothing answering (or something that is not the API)
  * `ApiConnectionError`. Route error components recognise both with `instanceof`.
  */
-import createClient from 'openapi-fetch';
-import { ApiConnectionError, ApiError, apiErrorFromBody } from '../../../src/client/api-error.js';
-import { bearer, readToken } from '../lib/api-token.js';
-import type { components, paths } from '../../../src/client/api-schema.gen.js';
+import { ApiConnectionError, ApiError } from '../../../src/client/api-error.js';
+import { TypedClient } from '../../../src/client/typed-client.js';
+import { readToken } from '../lib/api-token.js';
+import type { components } from '../../../src/client/api-schema.gen.js';
 
 export { ApiConnectionError, ApiError };
 
@@ -30,86 +31,11 @@ export type Facets = components['schemas']['Facets'];
 /** `GET /api/totals`: the tokens and cost of the sessions the list's filters select, by model. */
 export type Totals = components['schemas']['Totals'];
 
-/** Same-origin: the API serves the UI at /app, and the dev server proxies /api. */
-export const api = createClient<paths>({ baseUrl: globalThis.location?.origin ?? '' });
-// The token the user gave (CT_API_TOKEN on the server) goes with every call.
-api.use({
-  onRequest({ request }) {
-    const token = readToken();
-    if (token && !request.headers.has('authorization')) request.headers.set('authorization', bearer(token));
-    // The API takes a write only typed as JSON (its cross-site refusal): a write with nothing to
-    // say (unstar, remove a bookmark, forget) goes with `{}` as its body.
-    if (request.method !== 'GET' && request.method !== 'HEAD' && request.body === null) {
-      const headers = new Headers(request.headers);
-      headers.set('content-type', 'application/json');
-      return new Request(request, { body: '{}', headers });
-    }
-    return request;
-  },
-});
-
-/** Headers for a call outside the generated client: JSON, and the token when one is kept. */
-export function apiHeaders(accept = 'application/json'): Record<string, string> {
-  const token = readToken();
-  return { accept, ...(token ? { authorization: bearer(token) } : {}) };
-}
-
-interface Outcome<T> {
-  data?: T;
-  error?: unknown;
-  response: Response;
-}
-
-/** The ApiError of a non-2xx answer, read as the CLI reads it (`apiErrorFromBody`, src/client). */
-export function toApiError(response: Response, body: unknown, method = 'GET'): ApiError {
-  return apiErrorFromBody(response.status, body, {
-    method,
-    url: response.url,
-    statusText: response.statusText,
-  });
-}
-
-function connectionError(err: unknown, what: string): ApiConnectionError {
-  const why = err instanceof Error ? err.message : String(err);
-  return new ApiConnectionError(
-    what,
-    `cannot reach the transcripts API (${why}). Is \`transcripts serve\` running?`,
-    { cause: err },
-  );
-}
-
-/** Awaits an openapi-fetch call: the body on 2xx, else throws ApiError / ApiConnectionError. */
-export async function unwrap<T>(call: Promise<Outcome<T>>, what = 'the API'): Promise<T> {
-  let outcome: Outcome<T>;
-  try {
-    outcome = await call;
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw connectionError(err, what);
-  }
-  if (!outcome.response.ok) throw toApiError(outcome.response, outcome.error);
-  return outcome.data as T;
-}
-
-/** A same-origin GET outside the description (the blueprint), with the same error handling. */
-export async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: apiHeaders(), signal });
-  } catch (err) {
-    if (err instanceof DOMException && err.name === 'AbortError') throw err;
-    throw connectionError(err, path);
-  }
-  const text = await res.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON (a proxy's error page): keep the text
-  }
-  if (!res.ok) throw toApiError(res, body);
-  return body as T;
-}
+/**
+ * Same-origin: the API serves the UI at /app, and the dev server proxies /api. The token the user
+ * gave (CT_API_TOKEN on the server) goes with every call.
+ */
+export const api = new TypedClient({ baseUrl: globalThis.location?.origin ?? '', token: readToken });
 
 /**
  * True when the error means nothing answered for the API: a network failure, the dev proxy's 502

@@ -5,7 +5,7 @@
  */
 import { queryOptions } from '@tanstack/react-query';
 import { z } from '../lib/zod.js';
-import { getJson } from './api.js';
+import { api } from './api.js';
 
 const link = z.object({ label: z.string(), href: z.string() });
 
@@ -68,7 +68,8 @@ export const defaultBlueprint: Blueprint = { ...blueprintSchema.parse({}), menus
 export const blueprintQueryOptions = () =>
   queryOptions({
     queryKey: ['blueprint'],
-    queryFn: async ({ signal }) => blueprintSchema.parse(await getJson<unknown>('/api/blueprint', signal)),
+    queryFn: async ({ signal }) =>
+      blueprintSchema.parse(await api.request<unknown>('GET', '/api/blueprint', { signal })),
   });
 
 /** A session's data link with `{id}` filled in. */

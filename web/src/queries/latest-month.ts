@@ -5,7 +5,7 @@
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { monthOf } from '../lib/calendar.js';
-import { api, unwrap, type SessionList } from './api.js';
+import { api } from './api.js';
 import type { SessionListParams } from './sessions.js';
 
 export async function latestActivityMonth(
@@ -15,7 +15,7 @@ export async function latestActivityMonth(
   const list = await queryClient.fetchQuery({
     queryKey: ['sessions', 'latest', filters],
     queryFn: ({ signal }) =>
-      unwrap<SessionList>(api.GET('/api/sessions', { params: { query: { ...filters, limit: 1 } }, signal })),
+      api.GET('/api/sessions', { params: { query: { ...filters, limit: 1 } }, signal }),
     staleTime: 30_000,
   });
   const last = list.sessions[0]?.lastActivity;

@@ -1,7 +1,7 @@
 /** Query factories for full-text search (the results page and the omnibox preview). */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import type { SessionFilters } from '../lib/search-params.js';
-import { api, unwrap, type SearchResult } from './api.js';
+import { api } from './api.js';
 
 export interface SearchParams extends SessionFilters {
   q: string;
@@ -12,7 +12,6 @@ export interface SearchParams extends SessionFilters {
 export const searchQueryOptions = (params: SearchParams) =>
   queryOptions({
     queryKey: ['search', params],
-    queryFn: ({ signal }) =>
-      unwrap<SearchResult>(api.GET('/api/search', { params: { query: params }, signal })),
+    queryFn: ({ signal }) => api.GET('/api/search', { params: { query: params }, signal }),
     placeholderData: keepPreviousData,
   });

@@ -5,8 +5,8 @@ const asked: URL[] = [];
 vi.stubGlobal('location', { origin: 'http://ui.test' });
 vi.stubGlobal(
   'fetch',
-  vi.fn(async (req: Request) => {
-    const url = new URL(req.url);
+  vi.fn(async (href: string) => {
+    const url = new URL(href);
     asked.push(url);
     const sessions = [{ id: 's-1', lastActivity: '2026-01-01T00:00:00.000Z' }];
     return new Response(

@@ -9,7 +9,7 @@ import {
 import { projectName, type FacetValue } from '../lib/facet-match.js';
 import { pickFilters, type SessionFilters } from '../lib/search-params.js';
 import type { SessionSortKey, SortDirection } from '../lib/session-sort.js';
-import { api, unwrap, type SessionList, type Totals } from './api.js';
+import { api } from './api.js';
 
 export interface SessionListParams extends SessionFilters {
   idPrefix?: string;
@@ -28,12 +28,10 @@ export const sessionListInfiniteOptions = (params: SessionListParams, pageSize: 
   infiniteQueryOptions({
     queryKey: ['sessions', 'list', params, pageSize],
     queryFn: ({ pageParam, signal }) =>
-      unwrap<SessionList>(
-        api.GET('/api/sessions', {
-          params: { query: { ...params, limit: pageSize, offset: pageParam } },
-          signal,
-        }),
-      ),
+      api.GET('/api/sessions', {
+        params: { query: { ...params, limit: pageSize, offset: pageParam } },
+        signal,
+      }),
     initialPageParam: 0,
     getNextPageParam: (last) => {
       const next = last.offset + last.sessions.length;
@@ -97,11 +95,7 @@ export const sessionCountQueryOptions = (filters: SessionListParams = {}) =>
   queryOptions({
     queryKey: ['sessions', 'count', filters],
     queryFn: async ({ signal }) =>
-      (
-        await unwrap<SessionList>(
-          api.GET('/api/sessions', { params: { query: { ...filters, limit: 0 } }, signal }),
-        )
-      ).total,
+      (await api.GET('/api/sessions', { params: { query: { ...filters, limit: 0 } }, signal })).total,
   });
 
 /**
@@ -112,14 +106,14 @@ export const sessionCountQueryOptions = (filters: SessionListParams = {}) =>
 export const totalsQueryOptions = (filters: Omit<SessionListParams, 'sort' | 'dir'> = {}) =>
   queryOptions({
     queryKey: ['sessions', 'totals', filters],
-    queryFn: ({ signal }) => unwrap<Totals>(api.GET('/api/totals', { params: { query: filters }, signal })),
+    queryFn: ({ signal }) => api.GET('/api/totals', { params: { query: filters }, signal }),
     placeholderData: keepPreviousData,
   });
 
 export const sessionQueryOptions = (id: string) =>
   queryOptions({
     queryKey: ['sessions', 'one', id],
-    queryFn: ({ signal }) => unwrap(api.GET('/api/sessions/{id}', { params: { path: { id } }, signal })),
+    queryFn: ({ signal }) => api.GET('/api/sessions/{id}', { params: { path: { id } }, signal }),
   });
 
 /** Sessions whose id starts with `prefix` (the omnibox's id jump), at most `limit`. */
@@ -127,9 +121,7 @@ export const idPrefixQueryOptions = (prefix: string, limit = 10) =>
   queryOptions({
     queryKey: ['sessions', 'idPrefix', prefix, limit],
     queryFn: ({ signal }) =>
-      unwrap<SessionList>(
-        api.GET('/api/sessions', { params: { query: { idPrefix: prefix, limit } }, signal }),
-      ),
+      api.GET('/api/sessions', { params: { query: { idPrefix: prefix, limit } }, signal }),
   });
 
 export type FacetAttribute = 'cwd' | 'model' | 'hostname' | 'source' | 'agent';
@@ -143,7 +135,7 @@ export const facetsQueryOptions = (attribute: FacetAttribute, filters: SessionLi
   queryOptions({
     queryKey: ['facets', attribute, filters],
     queryFn: ({ signal }) =>
-      unwrap(api.GET('/api/facets/{attribute}', { params: { path: { attribute }, query: filters }, signal })),
+      api.GET('/api/facets/{attribute}', { params: { path: { attribute }, query: filters }, signal }),
   });
 
 /**
@@ -154,5 +146,5 @@ export const facetsQueryOptions = (attribute: FacetAttribute, filters: SessionLi
 export const tagFacetQueryOptions = (filters: SessionListParams = {}) =>
   queryOptions({
     queryKey: ['sessions', 'tag-facet', filters],
-    queryFn: ({ signal }) => unwrap(api.GET('/api/tags', { params: { query: filters }, signal })),
+    queryFn: ({ signal }) => api.GET('/api/tags', { params: { query: filters }, signal }),
   });

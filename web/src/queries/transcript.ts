@@ -4,7 +4,7 @@
  * You/Claude turns, one entry's raw JSON line, and the first entry of each subagent file.
  */
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
-import { api, unwrap, type TranscriptPage, type Turns } from './api.js';
+import { api } from './api.js';
 
 /**
  * The entries of one file, paged from `start` (a page boundary): forward to the end, and back to
@@ -15,12 +15,10 @@ export const transcriptInfiniteOptions = (id: string, file: string, pageSize: nu
   infiniteQueryOptions({
     queryKey: ['transcript', id, file, pageSize, start],
     queryFn: ({ pageParam, signal }) =>
-      unwrap<TranscriptPage>(
-        api.GET('/api/sessions/{id}/transcript', {
-          params: { path: { id }, query: { file, offset: pageParam, limit: pageSize } },
-          signal,
-        }),
-      ),
+      api.GET('/api/sessions/{id}/transcript', {
+        params: { path: { id }, query: { file, offset: pageParam, limit: pageSize } },
+        signal,
+      }),
     initialPageParam: start,
     getNextPageParam: (last) => {
       const next = last.offset + last.entries.length;
@@ -35,12 +33,10 @@ export const turnsInfiniteOptions = (id: string, role: TurnRole, pageSize: numbe
   infiniteQueryOptions({
     queryKey: ['turns', id, role, pageSize],
     queryFn: ({ pageParam, signal }) =>
-      unwrap<Turns>(
-        api.GET('/api/sessions/{id}/turns', {
-          params: { path: { id }, query: { role, offset: pageParam, limit: pageSize } },
-          signal,
-        }),
-      ),
+      api.GET('/api/sessions/{id}/turns', {
+        params: { path: { id }, query: { role, offset: pageParam, limit: pageSize } },
+        signal,
+      }),
     initialPageParam: 0,
     getNextPageParam: (last) => {
       const next = last.offset + last.turns.length;
@@ -53,13 +49,11 @@ export const rawEntryQueryOptions = (id: string, file: string, index: number) =>
   queryOptions({
     queryKey: ['raw', id, file, index],
     queryFn: ({ signal }) =>
-      unwrap<string>(
-        api.GET('/api/sessions/{id}/raw/{index}', {
-          params: { path: { id, index }, query: { file } },
-          parseAs: 'text',
-          signal,
-        }) as Promise<{ data?: string; error?: unknown; response: Response }>,
-      ),
+      api.GET('/api/sessions/{id}/raw/{index}', {
+        params: { path: { id, index }, query: { file } },
+        parseAs: 'text',
+        signal,
+      }),
     // A recorded line never changes (transcripts are append-only): asking again could only repeat it.
     staleTime: Infinity,
   });
@@ -84,12 +78,10 @@ export const subagentHeadsQueryOptions = (
     queryFn: async ({ signal }): Promise<SubagentHead[]> =>
       Promise.all(
         files.map(async (f) => {
-          const page = await unwrap<TranscriptPage>(
-            api.GET('/api/sessions/{id}/transcript', {
-              params: { path: { id }, query: { file: f.name, limit: HEAD_ENTRIES } },
-              signal,
-            }),
-          );
+          const page = await api.GET('/api/sessions/{id}/transcript', {
+            params: { path: { id }, query: { file: f.name, limit: HEAD_ENTRIES } },
+            signal,
+          });
           const first = page.entries.find((e) => e.role === 'user' && e.text);
           return { file: f.name, agentId: f.agentId, prompt: first?.text };
         }),

@@ -5,8 +5,8 @@ const asked: URL[] = [];
 vi.stubGlobal('location', { origin: 'http://ui.test' });
 vi.stubGlobal(
   'fetch',
-  vi.fn(async (req: Request) => {
-    asked.push(new URL(req.url));
+  vi.fn(async (url: string) => {
+    asked.push(new URL(url));
     return new Response(JSON.stringify({ total: 0, offset: 0, limit: 50, turns: [] }), {
       headers: { 'content-type': 'application/json' },
     });

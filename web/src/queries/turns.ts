@@ -8,7 +8,7 @@ import {
   type SessionFilters,
   type TurnsSearch,
 } from '../lib/search-params.js';
-import { api, unwrap, type TurnsAcross } from './api.js';
+import { api } from './api.js';
 import { apiFilters } from './sessions.js';
 
 export interface TurnsAcrossParams extends SessionFilters {
@@ -22,8 +22,7 @@ export interface TurnsAcrossParams extends SessionFilters {
 export const turnsAcrossQueryOptions = (params: TurnsAcrossParams) =>
   queryOptions({
     queryKey: ['turnsAcross', params],
-    queryFn: ({ signal }) =>
-      unwrap<TurnsAcross>(api.GET('/api/turns', { params: { query: params }, signal })),
+    queryFn: ({ signal }) => api.GET('/api/turns', { params: { query: params }, signal }),
     // The page shown stays while the next one loads (the pager, the toggle), as on the search page.
     placeholderData: keepPreviousData,
   });

@@ -15,7 +15,7 @@ import { bookmarksQueryKey } from '../components/bookmark-entry.js';
 import { BookmarkNote } from '../components/BookmarkNote.js';
 import { formatCountOf, formatUtc } from '../lib/format.js';
 import { usePageTitle } from '../lib/page-title.js';
-import { api, describeError, unwrap } from '../queries/api.js';
+import { api, describeError } from '../queries/api.js';
 import { QueryErrorAlert } from '../components/QueryErrorAlert.js';
 
 type BookmarkRow = components['schemas']['BookmarkList']['bookmarks'][number];
@@ -26,7 +26,7 @@ const MAIN = 'transcript.jsonl';
 
 const bookmarksQueryOptions = () => ({
   queryKey: bookmarksQueryKey,
-  queryFn: () => unwrap(api.GET('/api/bookmarks', { params: { query: { limit: LIMIT } } })),
+  queryFn: () => api.GET('/api/bookmarks', { params: { query: { limit: LIMIT } } }),
 });
 
 export const Route = createFileRoute('/bookmarks')({
@@ -41,11 +41,9 @@ function EntryTime({ b }: { b: BookmarkRow }) {
   const entry = useQuery({
     queryKey: ['bookmark-entry', b.sessionId, b.file, b.index],
     queryFn: () =>
-      unwrap(
-        api.GET('/api/sessions/{id}/transcript', {
-          params: { path: { id: b.sessionId }, query: { file: b.file, offset: b.index, limit: 1 } },
-        }),
-      ),
+      api.GET('/api/sessions/{id}/transcript', {
+        params: { path: { id: b.sessionId }, query: { file: b.file, offset: b.index, limit: 1 } },
+      }),
     staleTime: Infinity,
   });
   const e = entry.data?.entries[0];
@@ -62,17 +60,13 @@ function BookmarkItem({ b }: { b: BookmarkRow }) {
   const remove = useMutation({
     // Based on the session's current revision, so a concurrent edit is refused, not overwritten.
     mutationFn: async () => {
-      const a = await unwrap(
-        api.GET('/api/sessions/{id}/annotations', { params: { path: { id: b.sessionId } } }),
-      );
-      return unwrap(
-        api.DELETE('/api/sessions/{id}/bookmarks/{index}', {
-          params: {
-            path: { id: b.sessionId, index: b.index },
-            query: { file: b.file, ...(a.rev ? { rev: a.rev } : {}) },
-          },
-        }),
-      );
+      const a = await api.GET('/api/sessions/{id}/annotations', { params: { path: { id: b.sessionId } } });
+      return api.DELETE('/api/sessions/{id}/bookmarks/{index}', {
+        params: {
+          path: { id: b.sessionId, index: b.index },
+          query: { file: b.file, ...(a.rev ? { rev: a.rev } : {}) },
+        },
+      });
     },
     onSuccess: (next) => queryClient.setQueryData(annotationQueryKey(b.sessionId), next),
     onSettled: () => void queryClient.invalidateQueries({ queryKey: bookmarksQueryKey }),

@@ -7,7 +7,8 @@
 import { Alert, Button, Group, Popover, SegmentedControl, Stack, Switch, Text } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { apiHeaders } from '../../queries/api.js';
+import type { QueryOf } from '../../../../src/client/typed-client.js';
+import { api } from '../../queries/api.js';
 
 interface Choice {
   role: 'both' | 'you' | 'claude';
@@ -16,25 +17,26 @@ interface Choice {
   redact: boolean;
 }
 
-/** The share route's address for `format` and the options chosen. */
-export function shareHref(id: string, format: 'html' | 'markdown' | 'summary', c: Choice): string {
-  const q = new URLSearchParams({ format });
-  if (c.role !== 'both') q.set('role', c.role === 'you' ? 'user' : 'assistant');
-  if (!c.tools) q.set('tools', 'false');
-  if (!c.thinking) q.set('thinking', 'false');
-  if (!c.redact) q.set('redact', 'false');
-  return `/api/sessions/${encodeURIComponent(id)}/share?${q}`;
+/** The share route's query for `format` and the options chosen. */
+export function shareQuery(format: 'html' | 'markdown' | 'summary', c: Choice): QueryOf<typeof SHARE> {
+  return {
+    format,
+    role: c.role === 'both' ? undefined : c.role === 'you' ? 'user' : 'assistant',
+    tools: c.tools ? undefined : 'false',
+    thinking: c.thinking ? undefined : 'false',
+    redact: c.redact ? undefined : 'false',
+  };
 }
 
-async function getOk(href: string, accept: string): Promise<Response> {
-  const res = await fetch(href, { headers: apiHeaders(accept) });
-  if (!res.ok) throw new Error(`${res.status} ${(await res.text()).slice(0, 200)}`);
-  return res;
-}
+const SHARE = '/api/sessions/{id}/share';
 
 /** Fetched with the token (a plain link could not carry it), then saved under the route's name. */
 async function download(id: string, format: 'html' | 'markdown', c: Choice): Promise<void> {
-  const res = await getOk(shareHref(id, format, c), '*/*');
+  // The file, not JSON: a raw request, its errors read as any call's.
+  const res = await api.send('GET', `/api/sessions/${encodeURIComponent(id)}/share`, {
+    query: shareQuery(format, c),
+    headers: { accept: '*/*' },
+  });
   const url = URL.createObjectURL(await res.blob());
   const a = document.createElement('a');
   a.href = url;
@@ -48,11 +50,8 @@ async function download(id: string, format: 'html' | 'markdown', c: Choice): Pro
 function RedactionPreview({ id, choice }: { id: string; choice: Choice }) {
   const summary = useQuery({
     queryKey: ['share-summary', id, choice],
-    queryFn: async () =>
-      (await (await getOk(shareHref(id, 'summary', choice), 'application/json')).json()) as {
-        redactions: Record<string, number>;
-        total: number;
-      },
+    queryFn: ({ signal }) =>
+      api.GET(SHARE, { params: { path: { id }, query: shareQuery('summary', choice) }, signal }),
     enabled: choice.redact,
   });
   if (!choice.redact)
