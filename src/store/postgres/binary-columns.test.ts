@@ -27,8 +27,6 @@ describe('binaryArray', () => {
     expect(binaryArray('boolean', [true, false])).toEqual(
       Buffer.concat([int32s(1, 0, 16, 2, 1, 1), Buffer.from([1]), int32s(1), Buffer.from([0])]),
     );
-    const vector = Buffer.from([0, 0, 0, 0]);
-    expect(binaryArray('tsvector', [vector])).toEqual(Buffer.concat([int32s(1, 0, 3614, 1, 1, 4), vector]));
   });
 
   it('refuses a value of another type, naming the column type', () => {
@@ -36,8 +34,7 @@ describe('binaryArray', () => {
     expect(() => binaryArray('int', [1.5])).toThrow('cannot hold number 1.5');
     expect(() => binaryArray('int', [2 ** 31])).toThrow('cannot hold number 2147483648');
     expect(binaryArray('int', [-(2 ** 31), 2 ** 31 - 1]).subarray(24, 28)).toEqual(int32s(-(2 ** 31)));
-    expect(() => binaryArray('text', [Buffer.from('x')])).toThrow('a text column cannot hold a Buffer');
-    expect(() => binaryArray('tsvector', ['x'])).toThrow('cannot hold string');
+    expect(() => binaryArray('text', [1])).toThrow('a text column cannot hold number 1');
     expect(() => binaryArray('boolean', [0])).toThrow('cannot hold number');
     expect(() => binaryArray('bigint', [2 ** 53])).toThrow(
       'a bigint column cannot hold number 9007199254740992',

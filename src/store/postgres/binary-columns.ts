@@ -13,19 +13,18 @@
  * The binary array: dimensions (1), a has-nulls flag, the element type's OID, the length and
  * lower bound (1) of the one dimension, then per element its byte length (-1 for NULL) and bytes,
  * all integers 32-bit big-endian. Elements: text as UTF-8, int as a 32-bit integer, bigint as a
- * 64-bit one, boolean as one byte, tsvector as made by tsvector-binary.ts.
+ * 64-bit one, boolean as one byte.
  */
 import type { Queryable } from './postgres-database.js';
 
-export type ColumnType = 'text' | 'int' | 'bigint' | 'boolean' | 'tsvector';
-export type ColumnValue = string | number | boolean | Buffer | null;
+export type ColumnType = 'text' | 'int' | 'bigint' | 'boolean';
+export type ColumnValue = string | number | boolean | null;
 
 const ELEMENT_OID: Record<ColumnType, number> = {
   text: 25,
   int: 23,
   bigint: 20,
   boolean: 16,
-  tsvector: 3614,
 };
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
@@ -65,20 +64,16 @@ export function binaryArray(type: ColumnType, values: readonly ColumnValue[]): B
     } else if (typeof v === 'number') {
       at = out.writeInt32BE(4, at);
       at = out.writeInt32BE(v, at);
-    } else if (typeof v === 'boolean') {
+    } else {
       at = out.writeInt32BE(1, at);
       at = out.writeUInt8(v ? 1 : 0, at);
-    } else {
-      at = out.writeInt32BE(v.length, at);
-      at += v.copy(out, at);
     }
   }
   return out;
 }
 
 function elementBytes(type: ColumnType, v: Exclude<ColumnValue, null>): number {
-  const wrong = () =>
-    new TypeError(`a ${type} column cannot hold ${typeof v === 'object' ? 'a Buffer' : `${typeof v} ${v}`}`);
+  const wrong = () => new TypeError(`a ${type} column cannot hold ${typeof v} ${v}`);
   switch (type) {
     case 'text':
       if (typeof v !== 'string') throw wrong();
@@ -92,9 +87,6 @@ function elementBytes(type: ColumnType, v: Exclude<ColumnValue, null>): number {
     case 'boolean':
       if (typeof v !== 'boolean') throw wrong();
       return 1;
-    case 'tsvector':
-      if (!Buffer.isBuffer(v)) throw wrong();
-      return v.length;
   }
 }
 
@@ -129,7 +121,7 @@ function* groups(rows: readonly ColumnValue[][], limit: number): Generator<Colum
   let chars = 0;
   for (const row of rows) {
     let size = 0;
-    for (const v of row) size += typeof v === 'string' ? v.length : Buffer.isBuffer(v) ? v.length : 8;
+    for (const v of row) size += typeof v === 'string' ? v.length : 8;
     if (group.length > 0 && chars + size > limit) {
       yield group;
       group = [];

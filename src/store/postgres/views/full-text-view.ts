@@ -1,11 +1,11 @@
 /**
  * `full_text`: PostgreSQL full-text search over entry text. `full_text_entries` holds one row per
  * entry with searchable text (capped, see views-common/entry-search-text.ts) and its tsvector
- * (made as search-query.ts says, sent ready-made where tsvector-binary.ts can make it), indexed
- * with GIN together with its word pairs, which spare a phrase of common words most of its
- * candidates (phrase-pairs.ts). Rows are keyed (session, file, index) like the embedded engine's, so a replaced
- * chunk's rows are found by range and overlapping chunks resolve the same way (the later write
- * wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of hits may differ between
+ * (`to_tsvector` of its token text, as search-query.ts says), indexed with GIN together with its
+ * word pairs, made from that tsvector, which spare a phrase of common words most of its
+ * candidates (phrase-pairs.ts). Rows are keyed (session, file, index) like the embedded engine's,
+ * so a replaced chunk's rows are found by range and overlapping chunks resolve the same way (the
+ * later write wins). Ranking is `ts_rank`; FTS5 ranks by bm25, so the order of hits may differ between
  * engines, their set does not.
  *
  * GIN's pending list (fast update) is left to the server: merged when it reaches the server's
@@ -41,9 +41,8 @@ import {
   SearchCutoffs,
   SearchTableStats,
 } from './search-table-stats.js';
-import { pairsQuery, UNPAIRED } from './phrase-pairs.js';
+import { pairsSql, termPairs, UNPAIRED } from './phrase-pairs.js';
 import type { FilterSql } from './session-filter-sql.js';
-import { asciiTokens, serverAgrees, vectorSource, type VectorSource } from './tsvector-binary.js';
 
 /**
  * Every search reads the tsvector of every candidate row (to rank it, and to check a phrase), so
@@ -126,11 +125,20 @@ const SQL = {
   removeRanges: `DELETE FROM full_text_entries t
     USING unnest($1::text[], $2::text[], $3::int[], $4::int[]) AS r(session_id, file, lo, hi)
     WHERE t.session_id = r.session_id AND t.file = r.file AND t.idx >= r.lo AND t.idx < r.hi`,
+  /**
+   * The tsvector (a function in FROM: made once per row, read twice) and the pairs made of it.
+   * Both were once made in JS and sent as binary tsvectors, with a parser of our own that ingest
+   * time did not pay for (paired ingests: 114.8 vs 102.9 s, 50.7 vs 61.7 s). The pairs cost the
+   * server CPU (bench history of 200 MB: 12.5–14.4 s an ingest, against 5.8–6.3 s with both made
+   * in JS; of 50 MB: 3.2–3.5 s, 2.1 s making no pairs, 1.6–1.8 s in JS), spent beside the ingest
+   * process, which took as long (200 MB: 26.1–27.7 s against 24.6–27.0 s and one 44.8 s; 50 MB,
+   * four pairs of runs: 4.5–8.0 s against 5.2–7.7 s; 2 cores shared with other work).
+   */
   upsert: (
     from: string,
   ) => `INSERT INTO full_text_entries (session_id, file, idx, role, timestamp, text, tsv, pairs)
-    SELECT s, f, i, r, ts, t, coalesce(v, to_tsvector('${TS_CONFIG}', k)), coalesce(p, '${UNPAIRED}')
-    FROM ${from} AS u(s, f, i, r, ts, t, v, p, k)
+    SELECT s, f, i, r, ts, t, v, ${pairsSql('v')}
+    FROM ${from} AS u(s, f, i, r, ts, t, k), to_tsvector('${TS_CONFIG}', k) AS v
     ON CONFLICT (session_id, file, idx) DO UPDATE SET role = excluded.role,
       timestamp = excluded.timestamp, text = excluded.text, tsv = excluded.tsv, pairs = excluded.pairs`,
 };
@@ -151,8 +159,6 @@ export class FullTextView implements PostgresView {
   readonly name = 'full_text' as const;
   readonly #stats = new SearchTableStats();
   readonly #cutoffs = new SearchCutoffs();
-  /** Whether the server makes of text the tsvectors this process makes (asked once). */
-  #readyMade: Promise<boolean> | null = null;
   readonly follows = ['chunk'];
   readonly needsChunkRange = true;
 
@@ -173,7 +179,7 @@ export class FullTextView implements PostgresView {
    */
   async build(q: Queryable): Promise<void> {
     await forEachDoc(q, 'chunk', async (rows) => {
-      const batch = new Batch(q, () => this.#serverAgrees(q));
+      const batch = new Batch(q);
       for (const row of rows) batch.add(row.session_id, JSON.parse(row.body) as Record<string, unknown>);
       await batch.flush();
     });
@@ -181,15 +187,7 @@ export class FullTextView implements PostgresView {
   }
 
   batch(q: Queryable): ViewBatch {
-    return new Batch(q, () => this.#serverAgrees(q));
-  }
-
-  #serverAgrees(q: Queryable): Promise<boolean> {
-    this.#readyMade ??= serverAgrees(q).catch((err: unknown) => {
-      this.#readyMade = null; // asked again by the next write
-      throw err;
-    });
-    return this.#readyMade;
+    return new Batch(q);
   }
 
   /** Rebuilds the index from the chunk documents; the table is recreated, not emptied row by row. */
@@ -297,7 +295,7 @@ export class FullTextView implements PostgresView {
   async search(db: PostgresDatabase, query: SearchQuery, filter: FilterSql): Promise<SearchResult> {
     const terms = termParams(query.q);
     if (terms === null) return { total: 0, totalExact: true, hits: [] };
-    const pairs = termPairs(terms.searchTerms);
+    const pairs = await termPairs(db.pool, terms.terms, terms.prefixes);
     if (filter.where.length === 0) return this.#searchEverything(db, query, terms, pairs);
     const n = filter.params.length;
     const from = `FROM full_text_entries e
@@ -448,16 +446,6 @@ export class FullTextView implements PostgresView {
   }
 }
 
-/** The tsquery of the terms' word pairs (phrase-pairs.ts), or null when they have none. */
-function termPairs(terms: SearchTerm[]): string | null {
-  return pairsQuery(
-    terms.map((t) => {
-      const tokens = asciiTokens(t.text);
-      return tokens && { tokens, prefix: t.prefix };
-    }),
-  );
-}
-
 /** The condition a matching row meets: its tsvector, and its pairs (parameter `pairsAt`) if any. */
 function matchSql(pairs: string | null, pairsAt: number): string {
   const words = `e.tsv @@ ${MATCH}`;
@@ -567,12 +555,10 @@ function toHits(rows: HitRow[], searchTerms: SearchTerm[]): SearchHit[] {
 
 class Batch implements ViewBatch {
   readonly #q: Queryable;
-  readonly #readyMade: () => Promise<boolean>;
   readonly #ops: Op[] = [];
 
-  constructor(q: Queryable, readyMade: () => Promise<boolean>) {
+  constructor(q: Queryable) {
     this.#q = q;
-    this.#readyMade = readyMade;
   }
 
   removing(prev: PreviousDoc): void {
@@ -611,21 +597,14 @@ class Batch implements ViewBatch {
 
   async flush(): Promise<void> {
     if (this.#ops.length === 0) return;
-    const source = (await this.#readyMade())
-      ? vectorSource
-      : (text: string): VectorSource => ({ tokens: tokenText(text) });
     // Overlapping chunks index an entry twice: the later write wins, as in the embedded engine.
     await applyRuns(this.#ops, {
       remove: (ops) => this.#q.query(SQL.removeRanges, columns(ops, 'sessionId', 'file', 'lo', 'hi')),
       upsert: (ops) =>
         writeColumns(
           this.#q,
-          ops.map((o) => {
-            const { vector, pairs, tokens } = source(o.text);
-            const made = [vector ?? null, pairs ?? null, tokens ?? null];
-            return [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, ...made];
-          }),
-          ['text', 'text', 'int', 'text', 'text', 'text', 'tsvector', 'tsvector', 'text'],
+          ops.map((o) => [o.sessionId, o.file, o.idx, o.role, o.timestamp, o.text, tokenText(o.text)]),
+          ['text', 'text', 'int', 'text', 'text', 'text', 'text'],
           SQL.upsert,
         ),
       key: entryKey,
