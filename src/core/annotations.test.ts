@@ -1,13 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   AnnotationInputError,
-  MAX_NOTE_BYTES,
   applyEdit,
   emptyAnnotation,
   isEmptyAnnotation,
-  tagProblem,
   userDocProblem,
 } from './annotations.js';
+import { MAX_NOTE_BYTES, tagProblem } from './annotation-rules.js';
 
 const AT = '2026-01-01T00:00:00.000Z';
 

@@ -7,7 +7,8 @@
  * naming the tombstone, objects with `SessionForgottenError` (HTTP 410). A tombstone written
  * through it (an imported bundle's) forgets its session there and then.
  */
-import { tombstoneId, type TombstoneDoc } from '../core/annotations.js';
+import { type TombstoneDoc } from '../core/annotations.js';
+import { tombstoneId } from '../core/annotation-rules.js';
 import type { DocInput, DocStore, ObjectStore, Store, WriteResult } from './contract.js';
 
 /** A write for a forgotten session; the API answers 410 Gone. */

@@ -8,15 +8,13 @@ import { createRoute, z } from '@hono/zod-openapi';
 import {
   AnnotationInputError,
   annotationDocSchema,
-  annotationId,
   applyEdit,
   emptyAnnotation,
   isEmptyAnnotation,
-  MAX_BOOKMARK_NOTE_CHARS,
-  MAX_NOTE_BYTES,
   type AnnotationDoc,
   type AnnotationEdit,
 } from '../../core/annotations.js';
+import { annotationId, MAX_BOOKMARK_NOTE_CHARS, MAX_NOTE_BYTES } from '../../core/annotation-rules.js';
 import { MAIN_TRANSCRIPT } from '../../core/documents.js';
 import { forgetSession, listForgotten, unforgetSession } from '../../store/forget.js';
 import type { StoredDoc } from '../../store/contract.js';

@@ -1,6 +1,6 @@
 /** Wire schemas of the user-data routes: annotations, bookmarks, tags and forgotten sessions. */
 import { z } from '@hono/zod-openapi';
-import { MAX_BOOKMARK_NOTE_CHARS, MAX_NOTE_BYTES, MAX_TAGS, TAG_RULE } from '../../core/annotations.js';
+import { MAX_BOOKMARK_NOTE_CHARS, MAX_NOTE_BYTES, MAX_TAGS, TAG_RULE } from '../../core/annotation-rules.js';
 import { objectNameSchema } from './common.js';
 
 const revField = z

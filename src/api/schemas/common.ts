@@ -6,7 +6,7 @@ import { z } from '@hono/zod-openapi';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';
 import { readIsoTime } from '../../core/iso-time.js';
 import { MAX_OFFSET } from '../../core/doc-limits.js';
-import { MAX_TAGS, tagProblem } from '../../core/annotations.js';
+import { MAX_TAGS, tagProblem } from '../../core/annotation-rules.js';
 import type { SessionFilter } from '../../store/contract.js';
 import { MAX_TEXT_WORDS } from '../../store/views-common/session-filter.js';
 

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { annotationsApi } from '../../client/annotations-client.js';
-import { MAX_NOTE_BYTES } from '../../core/annotations.js';
+import { MAX_NOTE_BYTES } from '../../core/annotation-rules.js';
 import { UsageError } from '../errors.js';
 import { defineCommand } from '../command.js';
 import { resolveSessionId } from './shared/session-ref.js';

@@ -1,6 +1,6 @@
 /** `transcripts tag <id> add|rm <tag>…`: add or remove a session's tags (PATCH …/tags). */
 import { annotationsApi } from '../../client/annotations-client.js';
-import { tagProblem } from '../../core/annotations.js';
+import { tagProblem } from '../../core/annotation-rules.js';
 import { UsageError } from '../errors.js';
 import { defineCommand } from '../command.js';
 import { resolveSessionId } from './shared/session-ref.js';

@@ -6,13 +6,8 @@
  */
 import { Readable } from 'node:stream';
 import { expect, it } from 'vitest';
-import {
-  annotationId,
-  emptyAnnotation,
-  applyEdit,
-  tombstoneId,
-  type AnnotationDoc,
-} from '../../core/annotations.js';
+import { emptyAnnotation, applyEdit, type AnnotationDoc } from '../../core/annotations.js';
+import { annotationId, tombstoneId } from '../../core/annotation-rules.js';
 import { forgetSession, listForgotten, unforgetSession, SessionForgottenError } from '../forget.js';
 import { ViewMissingError, type SearchHit, type Store } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';

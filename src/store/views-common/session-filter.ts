@@ -2,7 +2,7 @@
  * `SessionFilter` → the values every engine compares, validated once so the filters mean the same
  * on every engine and in every query (session list, search, daily activity).
  */
-import { MAX_TAGS, tagProblem } from '../../core/annotations.js';
+import { MAX_TAGS, tagProblem } from '../../core/annotation-rules.js';
 import { StoreInputError, type SessionFilter } from '../contract.js';
 
 export interface FilterValues {

@@ -1,5 +1,5 @@
 /** `--starred` and `--tag <t>` (repeatable, all must match) of `transcripts sessions`. */
-import { tagProblem } from '../../../core/annotations.js';
+import { tagProblem } from '../../../core/annotation-rules.js';
 import type { OptionSpec } from '../../command.js';
 import { UsageError } from '../../errors.js';
 

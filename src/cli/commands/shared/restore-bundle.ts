@@ -13,7 +13,7 @@ import { createReadStream } from 'node:fs';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { sha256OfReprDigest } from '../../../api/repr-digest.js';
-import { tombstoneId } from '../../../core/annotations.js';
+import { tombstoneId } from '../../../core/annotation-rules.js';
 import { checkBundleDoc, planDoc, type BundleDoc } from '../../../bundle/bundle-doc.js';
 import { createSha256Counter, hashStream } from '../../../bundle/checksum.js';
 import { DOCS_FILE, objectKeyOfBlobPath } from '../../../bundle/format.js';
