@@ -4,14 +4,14 @@
  * server's watcher reads the same files) and the spool replay. Every writer of a transcript's
  * bytes runs where the transcript is, so a local lock is enough even when the API is remote.
  *
- * `open(…, 'wx')` creates the file only if it is absent. The file names its holder (pid, host,
+ * Linking a written file into place creates the lock only if it is absent. The file names its holder (pid, host,
  * time); a holder that died (its pid is gone, on this host) or held it past `staleMs` is taken
  * over. Taking over re-reads the file first, so only the stale holder's file is removed — two
  * processes recovering the same stale lock in the same microsecond could still both win; the
  * work it guards is idempotent, so that costs a repeated write, not data.
  */
 import { hostname } from 'node:os';
-import { open, readFile, unlink } from 'node:fs/promises';
+import { link, readFile, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { makeDirs } from '../config/make-dirs.js';
 
@@ -48,23 +48,29 @@ function isStale(text: string, staleMs: number, now: number): boolean {
   return host === HOST && Number.isInteger(Number(pid)) && !alive(Number(pid));
 }
 
+/**
+ * Creates the lock file holding `stamp`, or false when it exists. The stamp is written to a file
+ * of its own first and linked into place, so the lock never exists empty: a lock created with
+ * `open(…, 'wx')` and written after was, for a moment, an empty file, which another contender
+ * read as a holder of no time and took over (seen: two holders at once in file-lock.test.ts).
+ */
 async function tryCreate(path: string, stamp: string): Promise<boolean> {
+  const own = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}`;
   try {
-    const fh = await open(path, 'wx');
-    try {
-      await fh.writeFile(stamp);
-    } finally {
-      await fh.close();
-    }
+    await writeFile(own, stamp, { flag: 'wx' });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    await makeDirs(dirname(path));
+    return tryCreate(path, stamp);
+  }
+  try {
+    await link(own, path);
     return true;
   } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') return false;
-    if (code === 'ENOENT') {
-      await makeDirs(dirname(path));
-      return tryCreate(path, stamp);
-    }
+    if ((err as NodeJS.ErrnoException).code === 'EEXIST') return false;
     throw err;
+  } finally {
+    await unlink(own).catch(() => undefined);
   }
 }
 
