@@ -387,8 +387,10 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     const ids = [29, 129, 229].map(
       (i) => `0000${i.toString(16).padStart(4, '0')}-1111-4222-8333-444455556666`,
     );
-    await expect.poll(() => listedIds(page)).toEqual(ids.sort());
+    // The count first (a locator waits as long as a page may take; expect.poll gives up after 1 s).
+    await page.getByTestId('session-count').filter({ hasText: '3 sessions match' }).waitFor();
     expect(await page.getByTestId('session-count').textContent()).toBe('3 sessions match “Prompt 29:”');
+    await expect.poll(() => listedIds(page)).toEqual(ids.sort());
     await page.getByTestId('list-end').filter({ hasText: 'All 3 sessions loaded.' }).waitFor();
     const marks = await page.getByTestId('session-title').locator('mark.ct-mark').allTextContents();
     expect(new Set(marks.map((m) => m.toLowerCase()))).toEqual(new Set(['prompt', '29:']));

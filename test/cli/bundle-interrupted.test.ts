@@ -115,8 +115,12 @@ describe('import killed halfway', () => {
       await store.docs.putLocal(SEARCH_STALE, deferredStale(long));
       await store.close();
       b2 = await startTestServer({ root, env: b.env });
+      // Health can say so before the server's log line has reached this process: wait for both.
       await vi.waitFor(
-        async () => expect((await getJson(b2!, '/api/health')).body.search.stale).toBe(false),
+        async () => {
+          expect((await getJson(b2!, '/api/health')).body.search.stale).toBe(false);
+          expect(b2!.logs()).toMatch(/search: index rebuilt: \d+ entries/);
+        },
         {
           timeout: 60_000,
           interval: 100,
@@ -125,7 +129,6 @@ describe('import killed halfway', () => {
       expect(b2.logs()).toContain(
         `search: an import left the index behind (last write ${long}) and has written nothing since`,
       );
-      expect(b2.logs()).toMatch(/search: index rebuilt: \d+ entries/);
       await expectComplete(b2);
     } finally {
       await b2?.stop();
