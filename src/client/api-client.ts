@@ -25,8 +25,8 @@ import { ApiError } from './api-error.js';
 import {
   type BodyOf,
   type Fetch,
-  type Query,
   type QueryOf,
+  type SendOptions,
   type Shape,
   TypedClient,
 } from './typed-client.js';
@@ -228,15 +228,11 @@ function lengthOf(header: string | null): number | null {
   return header === null || header === '' || !Number.isFinite(Number(header)) ? null : Number(header);
 }
 
-export interface RawOptions {
-  query?: Query;
-  json?: unknown;
-  body?: RequestInit['body'];
-  headers?: Record<string, string>;
-  signal?: AbortSignal;
+/** A raw request's options: the typed client's, with the pool chosen by `patient`. */
+export type RawOptions = Omit<SendOptions, 'fetch'> & {
   /** The answer comes only when the work is done (a reindex, migrations): wait however long. */
   patient?: boolean;
-}
+};
 
 /** The filters every session route takes, as the description names them. */
 export type SessionFilters = Pick<
