@@ -26,6 +26,9 @@ export default defineConfig({
     // no test changes global state it does not put back (test:quick 153 → 97 s of CPU).
     isolate: false,
     testTimeout: 60_000,
+    // expect.poll gives up after 1 s by default: less than a page may take to load on a loaded
+    // 2-core machine (three browser tests failed so in clean-tree runs). Passing polls end at once.
+    expect: { poll: { timeout: 15_000 } },
     hookTimeout: 60_000,
     reporters: ['default', './test/support/summary-reporter.ts'],
     projects: [
