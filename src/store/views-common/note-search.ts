@@ -19,6 +19,24 @@ export interface NoteTextRow {
   text: string;
 }
 
+/** The search hit of a matching note row (`role` names the kind, as the reader labels it). */
+export function noteHit(
+  row: NoteTextRow & { session_id: string },
+  snippet: SearchHit['snippet'],
+  rank: number,
+): SearchHit {
+  return {
+    kind: row.kind,
+    sessionId: row.session_id,
+    file: row.file,
+    index: row.idx,
+    role: row.kind,
+    timestamp: row.at,
+    snippet,
+    rank,
+  };
+}
+
 /** What of an annotation document full-text search indexes: its note, and its bookmarks' notes. */
 export function noteTextRows(doc: Record<string, unknown>): NoteTextRow[] {
   const a = annotationFields(doc);

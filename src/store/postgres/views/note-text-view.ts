@@ -5,8 +5,7 @@
  * `search` merges the two rankings (views-common/note-search.ts). Notes are few and written by
  * people, a few at a time: no pending list, no ranking window.
  */
-import type { SearchHit } from '../../contract.js';
-import { noteTextRows, type NoteHits } from '../../views-common/note-search.js';
+import { noteHit, noteTextRows, type NoteHits } from '../../views-common/note-search.js';
 import { splitSnippet } from '../../views-common/search-terms.js';
 import { tokenText } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
@@ -117,16 +116,7 @@ export class NoteTextView implements PostgresView {
       [...filter.params, terms.terms, terms.prefixes, Math.max(limit, 1)],
     );
     if (rows.length === 0) return { total: 0, hits: [] };
-    const hits: SearchHit[] = rows.map((r) => ({
-      kind: r.kind,
-      sessionId: r.session_id,
-      file: r.file,
-      index: r.idx,
-      role: r.kind,
-      timestamp: r.at,
-      snippet: splitSnippet(textSnippet(r.text, terms.searchTerms)),
-      rank: r.rank,
-    }));
+    const hits = rows.map((r) => noteHit(r, splitSnippet(textSnippet(r.text, terms.searchTerms)), r.rank));
     return { total: Number(rows[0]!.total), hits: hits.slice(0, limit) };
   }
 }

@@ -4,8 +4,7 @@
  * two rankings). Tokenized as `full_text` is, and kept in step with the annotation documents
  * inside their write: an edit replaces the session's rows, a forget removes them.
  */
-import type { SearchHit } from '../../contract.js';
-import { noteTextRows, type NoteHits } from '../../views-common/note-search.js';
+import { noteHit, noteTextRows, type NoteHits } from '../../views-common/note-search.js';
 import { searchTerms, splitSnippet } from '../../views-common/search-terms.js';
 import { spaceCjk } from '../../views-common/search-tokens.js';
 import { textSnippet } from '../../views-common/text-snippet.js';
@@ -112,17 +111,10 @@ export class NoteTextView implements SqliteView {
       score: number;
     }>;
     const terms = searchTerms(q);
-    const hits: SearchHit[] = rows.map((r) => ({
-      kind: r.kind,
-      sessionId: r.session_id,
-      file: r.file,
-      index: r.idx,
-      role: r.kind,
-      timestamp: r.at,
-      snippet: splitSnippet(textSnippet(r.text, terms, SNIPPET_TOKENS)),
-      // bm25 is lower-is-better, as for entries.
-      rank: -r.score,
-    }));
+    // bm25 is lower-is-better, as for entries.
+    const hits = rows.map((r) =>
+      noteHit(r, splitSnippet(textSnippet(r.text, terms, SNIPPET_TOKENS)), -r.score),
+    );
     return { total, hits };
   }
 }
