@@ -124,6 +124,10 @@ describe('what the built CLI loads', () => {
     expect(r.modules.filter((m) => /^dist\/src\/(store\/(?!contract)|server|api|ingest)/.test(m))).toEqual(
       [],
     );
+    // Nor string-width (its Intl.Segmenter was a fifth of the start): these rows are plain text,
+    // which the table measures itself (shared/table.ts).
+    expect(r.stdout).not.toMatch(/[^\n\x20-\x7e●○■…—–]/);
+    expect(r.modules.filter((m) => m.startsWith('node_modules/string-width/'))).toEqual([]);
   });
 
   it('the log sees an engine when one loads', async () => {

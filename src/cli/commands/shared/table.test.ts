@@ -62,6 +62,11 @@ describe('formatTable', () => {
     expect(truncate('日本語のテキスト', 5)).toBe('日本…');
     expect(truncate('abc', 3)).toBe('abc');
     expect(truncate('abcdef', 4)).toBe('abc…');
+    // One column or none leaves no room for the ellipsis.
+    expect(truncate('abcdef', 1)).toBe('a');
+    expect(truncate('abcdef', 0)).toBe('');
+    expect(truncate('日本語', 1)).toBe('');
+    expect(truncate('naïve café…', 6)).toBe('naïve…');
     // An emoji with its skin tone, and a letter with a combining accent, stay whole.
     expect(truncate('👍🏽👍🏽👍🏽', 5)).toBe('👍🏽👍🏽…');
     expect(truncate('e\u0301e\u0301e\u0301e\u0301', 3)).toBe('e\u0301e\u0301…');

@@ -6,7 +6,7 @@
  * drive the terminal. Widths are terminal columns (`string-width`), so rows of CJK text or emoji
  * line up with the others.
  */
-import stringWidth from 'string-width';
+import { createRequire } from 'node:module';
 import { terminalLine } from './terminal-text.js';
 
 export interface Column<Row> {
@@ -32,11 +32,24 @@ export interface Column<Row> {
 const NARROW =
   /^[\x20-\x7e\u00a0-\u00a8\u00aa-\u00ac\u00af-\u02ff\u2010-\u2027\u2030-\u203b\u203d-\u2048\u204a-\u205e\u2500-\u25a9\u25ac-\u25b5\u25b7-\u25bf\u25c1-\u25fa\u25ff]*$/;
 
+/**
+ * string-width, loaded the first time a cell is not narrow text. Loading it builds an
+ * `Intl.Segmenter`, which reads ICU's data: 18 of the 97 ms `transcripts sessions` took beyond
+ * `node -e 0` (CPU profile), for tables that are most often plain text. `require` of an ES module
+ * is synchronous, so the table code stays synchronous; every Node this package runs on has it
+ * (`engines`: ^20.19 or ≥ 22.12, which vite needs too).
+ */
+let stringWidth: ((s: string) => number) | undefined;
+const wideWidth = (s: string) =>
+  (stringWidth ??= (createRequire(import.meta.url)('string-width') as { default: (s: string) => number })
+    .default)(s);
+
 /** Columns a string takes on a terminal: CJK and most emoji take two, combining marks none. */
-export const displayWidth = (s: string) => (NARROW.test(s) ? s.length : stringWidth(s));
+export const displayWidth = (s: string) => (NARROW.test(s) ? s.length : wideWidth(s));
 const len = displayWidth;
 
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+/** Built on first use, like string-width's (see above). */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * Cuts `s` to `max` terminal columns, ending in `…` when it was wider; never inside a character
@@ -45,8 +58,11 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 export function truncate(s: string, max: number): string {
   if (len(s) <= max) return s;
   const room = max <= 1 ? max : max - 1;
+  // Narrow text is one column per UTF-16 unit and has no clusters to keep together.
+  if (NARROW.test(s)) return max <= 1 ? s.slice(0, Math.max(0, room)) : `${s.slice(0, room)}…`;
   let out = '';
   let used = 0;
+  graphemes ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' });
   for (const { segment } of graphemes.segment(s)) {
     const w = len(segment);
     if (used + w > room) break;
