@@ -7,11 +7,18 @@
  * plain JSON, so nothing is kept between requests and no stream is left open. The tools read the
  * history through the app itself (`fetch`), in-process: the same routes, validation and limits the
  * stdio server reaches over the network, without a socket.
+ *
+ * The SDK and the tools load on the first request, not with the service: they are about 200
+ * modules (the SDK, ajv, zod-to-json-schema), a third of what `serve` loaded before it listened.
  */
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { Hono } from 'hono';
 import { ApiClient } from '../client/api-client.js';
-import { createMcpServer } from './tools.js';
+
+const loadMcp = () =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'),
+    import('./tools.js'),
+  ]);
 
 export interface McpRoutesOptions {
   /** The app's own fetch: requests to the API handled in-process. */
@@ -26,7 +33,9 @@ const MAX_BODY = 256 * 1024;
 
 export function mcpRoutes(options: McpRoutesOptions): Hono {
   const app = new Hono();
+  let mcp: ReturnType<typeof loadMcp> | undefined;
   app.post('/', async function mcpRequest(c) {
+    const [{ WebStandardStreamableHTTPServerTransport }, { createMcpServer }] = await (mcp ??= loadMcp());
     const origin = new URL(c.req.url).origin;
     const client = new ApiClient({
       baseUrl: origin,
