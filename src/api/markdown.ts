@@ -5,7 +5,8 @@
  * and user lines that are not the person's own text are left out for readability; the JSON routes
  * keep everything.
  */
-import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../core/documents.js';
+import { type ProjectedEntry } from '../core/documents.js';
+import { MAIN_TRANSCRIPT } from '../core/doc-ids.js';
 import { promptText } from '../core/transcript/turns.js';
 import { formatDuration } from '../core/display-format.js';
 import type { Store } from '../store/contract.js';

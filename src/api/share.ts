@@ -4,7 +4,8 @@
  * it (or after the conversation when no call names it), then one redaction pass unless turned
  * off. The share route renders it as HTML or Markdown.
  */
-import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../core/documents.js';
+import { type ProjectedEntry } from '../core/documents.js';
+import { MAIN_TRANSCRIPT } from '../core/doc-ids.js';
 import { formatDuration } from '../core/display-format.js';
 import type { SecretPattern } from '../secrets/scan.js';
 import {

@@ -7,7 +7,8 @@
  * content hash that decides "unchanged") is exactly what the source stored.
  */
 import { isUserDocType, userDocProblem } from '../core/annotations.js';
-import { describeZodError, docIds, sessionDocSchema, summaryActivityProblem } from '../core/documents.js';
+import { describeZodError, sessionDocSchema, summaryActivityProblem } from '../core/documents.js';
+import { docIds } from '../core/doc-ids.js';
 import { objectKeyProblem, sessionIdProblem } from '../core/object-key.js';
 import { contentHash, parseRev } from '../core/revision.js';
 

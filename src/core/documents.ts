@@ -243,8 +243,6 @@ export const sessionDocSchema = z.discriminatedUnion('type', [
 ]);
 export type SessionDoc = z.infer<typeof sessionDocSchema>;
 
-export { docIds, MAIN_TRANSCRIPT } from './doc-ids.js';
-
 /**
  * What the schema alone cannot check of a valid summary: its activity lies inside its first and
  * last activity (which it must then have). A problem as `{field, message}`, or null.

@@ -65,6 +65,22 @@ describe('the CLI import graph, from the sources', () => {
   });
 });
 
+describe('what the service loads before it listens, from the sources', () => {
+  it('the server reaches the MCP SDK only through a lazy import (about 200 modules)', () => {
+    // What `serve` loads (its own module imports src/server/start.ts when it runs).
+    const start = path.join(repoRoot, 'src', 'server', 'start.ts');
+    const g = importGraph([start], { dynamic: false });
+    expect([...g.files].map(rel)).toContain('src/mcp/http.ts');
+    expect(packagesMatching(g, /^@modelcontextprotocol\//)).toEqual([]);
+    expect([...g.files].map(rel)).not.toContain('src/mcp/tools.ts');
+  });
+
+  it("SQLite's writer thread loads no zod: it writes documents already checked", () => {
+    const writer = path.join(repoRoot, 'src', 'store', 'sqlite', 'sqlite-writer.ts');
+    expect(packagesMatching(importGraph([writer], { dynamic: false }), /^zod/)).toEqual([]);
+  });
+});
+
 describe('what the built CLI loads', () => {
   let server: TestServer;
   let tmp: string;

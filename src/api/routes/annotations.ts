@@ -15,7 +15,7 @@ import {
   type AnnotationEdit,
 } from '../../core/annotations.js';
 import { annotationId, MAX_BOOKMARK_NOTE_CHARS, MAX_NOTE_BYTES } from '../../core/annotation-rules.js';
-import { MAIN_TRANSCRIPT } from '../../core/documents.js';
+import { MAIN_TRANSCRIPT } from '../../core/doc-ids.js';
 import { forgetSession, listForgotten, unforgetSession } from '../../store/forget.js';
 import type { StoredDoc } from '../../store/contract.js';
 import { clampLimit, type ApiDeps } from '../deps.js';

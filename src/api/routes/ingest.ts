@@ -4,7 +4,8 @@
  * streaming object upload with an optional sha256 check, and a full-text reindex.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { docIds, sessionDocSchema, summaryActivityProblem } from '../../core/documents.js';
+import { sessionDocSchema, summaryActivityProblem } from '../../core/documents.js';
+import { docIds } from '../../core/doc-ids.js';
 import { activityDays, MAX_ACTIVITY_DAYS_PER_REQUEST } from '../../core/doc-limits.js';
 import { isUserDocType, userDocProblem } from '../../core/annotations.js';
 import { objectKeyProblem, sessionIdProblem } from '../../core/object-key.js';

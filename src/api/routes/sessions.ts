@@ -3,7 +3,8 @@
  * transcript entries, turns, one entry's raw JSON line, its events and a Markdown rendering.
  */
 import { createRoute, z } from '@hono/zod-openapi';
-import { MAIN_TRANSCRIPT, type ProjectedEntry } from '../../core/documents.js';
+import { type ProjectedEntry } from '../../core/documents.js';
+import { MAIN_TRANSCRIPT } from '../../core/doc-ids.js';
 import { MAX_COUNT, MAX_OFFSET } from '../../core/doc-limits.js';
 import type { ApiDeps } from '../deps.js';
 import { clampLimit, DEFAULT_LIMIT, MAX_LIMIT } from '../deps.js';

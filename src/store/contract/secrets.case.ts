@@ -5,7 +5,7 @@
  * before secrets were counted (no row: neither found nor filtered in).
  */
 import { expect, it } from 'vitest';
-import { docIds } from '../../core/documents.js';
+import { docIds } from '../../core/doc-ids.js';
 import { ViewMissingError } from '../contract.js';
 import { describeWithStore, type ContractOptions } from './contract-options.js';
 import { materializeAll } from './views-sessions.case.js';

@@ -5,9 +5,7 @@
 import { createHash } from 'node:crypto';
 import {
   chunkDocSchema,
-  docIds,
   eventDocSchema,
-  MAIN_TRANSCRIPT,
   projectedEntrySchema,
   summaryDocSchema,
   type ChunkDoc,
@@ -16,6 +14,7 @@ import {
   type ProjectedEntry,
   type SummaryDoc,
 } from '../../core/documents.js';
+import { docIds, MAIN_TRANSCRIPT } from '../../core/doc-ids.js';
 import type { DocInput, Store, WriteResult } from '../contract.js';
 
 export interface SummaryOptions extends Partial<Omit<SummaryDoc, 'sessionId' | 'type'>> {

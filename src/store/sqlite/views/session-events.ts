@@ -3,7 +3,7 @@
  * `event:<sessionId>:<timestamp>:<hash>`, so a key-range scan of the docs table is already in
  * time order. Fields come from SQL JSON extraction, so large `data` payloads are never parsed.
  */
-import { docIds } from '../../../core/documents.js';
+import { docIds } from '../../../core/doc-ids.js';
 import type { EventRow } from '../../contract.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { LazyStatements } from './sqlite-view.js';

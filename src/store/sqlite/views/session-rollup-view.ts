@@ -7,7 +7,7 @@
  */
 import type { Segment } from '../../../core/active-time.js';
 import type { ViewReshape } from '../../contract.js';
-import { docIds } from '../../../core/documents.js';
+import { docIds } from '../../../core/doc-ids.js';
 import type { PreviousDoc, WrittenDoc } from '../doc-write-observer.js';
 import type { SqliteDatabase } from '../sqlite-database.js';
 import { applyEvent, emptyEventStats, type EventStats } from '../../views-common/event-stats.js';

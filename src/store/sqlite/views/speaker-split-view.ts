@@ -4,7 +4,7 @@
  * of its old entry range first.
  */
 import { parseTimestamp } from '../../../core/active-time.js';
-import { MAIN_TRANSCRIPT } from '../../../core/documents.js';
+import { MAIN_TRANSCRIPT } from '../../../core/doc-ids.js';
 import { turnOf } from '../../../core/transcript/turns.js';
 import type { SessionTurnRow, TurnRow, ViewReshape } from '../../contract.js';
 import type { TurnsReading } from '../../views-common/turns-query.js';
