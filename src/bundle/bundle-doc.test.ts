@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { parseEventId } from '../core/doc-ids.js';
 import { canonicalJson, contentHash } from '../core/revision.js';
 import { bundleLinePieces, checkBundleDoc, isBundledId, objectNamesOf, planDoc } from './bundle-doc.js';
 import { ndjsonLine } from './ndjson.js';
-import { parseEventId, SessionActivity, sessionDocRanges } from './selection.js';
+import { SessionActivity, sessionDocRanges } from './selection.js';
 
 const event = {
   _id: 'event:s1:2026-01-01T00:00:00.000Z:abc',

@@ -4,16 +4,7 @@
  * carry their timestamp (`event:<sessionId>:<timestamp>:<hash>`), so the ids alone suffice for
  * events. A session is always taken whole — a bundle never holds half a session.
  */
-
-/** `event:<sessionId>:<timestamp>:<hash>` → its parts; null for any other id. Session ids hold no `:`. */
-export function parseEventId(id: string): { sessionId: string; timestamp: string } | null {
-  if (!id.startsWith('event:')) return null;
-  const rest = id.slice('event:'.length);
-  const first = rest.indexOf(':');
-  const last = rest.lastIndexOf(':');
-  if (first <= 0 || last <= first) return null;
-  return { sessionId: rest.slice(0, first), timestamp: rest.slice(first + 1, last) };
-}
+import { parseEventId } from '../core/doc-ids.js';
 
 /** Tracks the latest activity per session from summaries and event ids. */
 export class SessionActivity {

@@ -12,5 +12,15 @@ export const docIds = {
   event: (sessionId: string, timestamp: string, hash: string) => `event:${sessionId}:${timestamp}:${hash}`,
 };
 
+/** `event:<sessionId>:<timestamp>:<hash>` → its parts; null for any other id. Session ids hold no `:`. */
+export function parseEventId(id: string): { sessionId: string; timestamp: string } | null {
+  if (!id.startsWith('event:')) return null;
+  const rest = id.slice('event:'.length);
+  const first = rest.indexOf(':');
+  const last = rest.lastIndexOf(':');
+  if (first <= 0 || last <= first) return null;
+  return { sessionId: rest.slice(0, first), timestamp: rest.slice(first + 1, last) };
+}
+
 /** Main transcript object name within a session. */
 export const MAIN_TRANSCRIPT = 'transcript.jsonl';

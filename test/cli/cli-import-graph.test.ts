@@ -3,8 +3,8 @@
  * package.json; a command loads main.ts's static imports, then its own module and what that
  * imports (commands/index.ts: each command is imported only when it runs). This checks, from the
  * sources, that no command but `serve` and `doctor` can reach a store engine (better-sqlite3, pg,
- * the AWS SDK), and, from a real run of the built CLI, what `--version` and `sessions` load.
- * A structural check, not a timing: `npm run bench` measures the time.
+ * the AWS SDK), and, from a real run of the built CLI, what `--version`, `--help` and `sessions`
+ * load. A structural check, not a timing: `npm run bench` measures the time.
  */
 import { execFile } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -13,6 +13,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { COMMANDS } from '../../src/cli/commands/index.js';
 import { binPath, startTestServer, type TestServer } from '../support/api-server.js';
 import { testEngine } from '../support/engines.js';
 import { importGraph, importsOf, packagesMatching, resolveImport } from '../support/import-graph.js';
@@ -144,6 +145,28 @@ describe('what the built CLI loads', () => {
     // which the table measures itself (shared/table.ts).
     expect(r.stdout).not.toMatch(/[^\n\x20-\x7e●○■…—–]/);
     expect(r.modules.filter((m) => m.startsWith('node_modules/string-width/'))).toEqual([]);
+  });
+
+  it('--help lists every command from the specs alone: no zod, engine or the code they run', async () => {
+    const r = await loaded(['--help']);
+    // Commander wraps a summary over lines: compared with its words rejoined.
+    const listed = r.stdout.replace(/\s+/g, ' ');
+    const specs = await Promise.all(COMMANDS.map((c) => c.load()));
+    for (const spec of specs) {
+      const [word, sub] = spec.name.split(' ');
+      expect(r.stdout, spec.name).toMatch(new RegExp(`^  ${word}\\b`, 'm'));
+      // A group's commands are listed by `transcripts <group> --help`, under the group's line.
+      if (!sub) expect(listed, spec.name).toContain(` ${spec.summary} `);
+    }
+    // The registry loads every command module to list them (commands-for.ts)…
+    expect(commandsLoaded(r.modules)).toHaveLength(commandModules.length);
+    // …and each is its spec: what a command runs (bundle, migrations, ingest, live recording,
+    // secret rules, zod's schemas) is imported by its `run`, not at the top of its module.
+    expect(r.modules.filter((m) => m.startsWith('node_modules/zod/'))).toEqual([]);
+    expect(engineModules(r.modules)).toEqual([]);
+    const runOnly =
+      /^dist\/src\/(store\/(?!contract\.js$)|(server|api|ingest|migrations|live|bundle|secrets)\/)/;
+    expect(r.modules.filter((m) => runOnly.test(m))).toEqual([]);
   });
 
   it('the log sees an engine when one loads', async () => {

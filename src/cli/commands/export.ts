@@ -2,17 +2,10 @@
  * `transcripts export <dir>`: write a bundle of the history (or a selection of it) read through
  * the API — the first half of copying history to another instance.
  */
-import { existsSync, readdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { MANIFEST_FILE } from '../../bundle/format.js';
-import { describeApiUrl } from '../../config/api-url.js';
+import { resolve } from 'node:path';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import { formatBytes, plural } from './shared/format.js';
 import { parseIsoOption, webapiOf, webapiOption } from './shared/options.js';
-import { SessionRefError } from './shared/session-ref.js';
-import { BundleError } from './shared/bundle-error.js';
-import { writeBundle } from './shared/write-bundle.js';
 
 export interface ExportOptions {
   dir: string;
@@ -62,51 +55,9 @@ export const exportCommand = defineCommand<ExportOptions>({
     };
   },
   async run(options, ctx) {
-    const { client, resolution } = ctx.client(options.webapi);
-    try {
-      const m = await writeBundle({
-        client,
-        sourceUrl: resolution.url,
-        dir: options.dir,
-        since: options.since,
-        sessions: options.sessions,
-        blobs: options.blobs,
-        io: ctx.io,
-        signal: ctx.signal,
-      });
-      const types = Object.entries(m.counts.documentsByType)
-        .sort()
-        .map(([t, n]) => `${n} ${t}`)
-        .join(', ');
-      ctx.io.out(
-        `exported ${plural(m.counts.sessions, 'session')} from ${describeApiUrl(resolution)} into ${options.dir}: ` +
-          `${plural(m.counts.documents, 'document')}${types ? ` (${types})` : ''}, ` +
-          (options.blobs
-            ? `${plural(m.counts.objects, 'object')} (${formatBytes(m.counts.objectBytes)})`
-            : 'no objects (--no-blobs)') +
-          `; schema version ${m.schemaVersion}`,
-      );
-      if (m.counts.sessions === 0) ctx.io.err('note: no session matched the selection; the bundle is empty');
-      for (const miss of m.missingObjects)
-        ctx.io.err(
-          `note: session ${miss.sessionId} has no stored ${miss.names.join(', ')} on the source; exported without it (listed in the manifest)`,
-        );
-      return 0;
-    } catch (err) {
-      if (err instanceof BundleError || err instanceof SessionRefError) {
-        ctx.io.err(`export refused: ${err.message}`);
-        return 1;
-      }
-      // Whatever was written stays without a manifest, which import recognises as unfinished.
-      if (
-        existsSync(options.dir) &&
-        !existsSync(join(options.dir, MANIFEST_FILE)) &&
-        readdirSync(options.dir).length > 0
-      )
-        ctx.io.err(
-          `note: ${options.dir} holds an unfinished bundle (no ${MANIFEST_FILE}); remove it before exporting again`,
-        );
-      throw err;
-    }
+    // Loaded here, not at the top: `--help` imports every command's module, and needs none of
+    // the bundle code (zod's schemas with it).
+    const { runExport } = await import('./export/run.js');
+    return runExport(options, ctx);
   },
 });

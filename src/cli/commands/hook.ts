@@ -3,7 +3,6 @@
  * bin/transcripts.js normally takes a shortcut straight to ../hook-main.ts; this spec gives the
  * command its help text and serves `transcripts hook` when it arrives through the full CLI.
  */
-import { hookMain } from '../hook-main.js';
 import { defineCommand } from '../command.js';
 
 export const hookCommand = defineCommand<Record<string, never>>({
@@ -21,6 +20,8 @@ export const hookCommand = defineCommand<Record<string, never>>({
   options: [],
   parse: () => ({}),
   async run(_options, ctx) {
+    // Loaded here, not at the top: `--help` imports every command's module, and needs no live/.
+    const { hookMain } = await import('../hook-main.js');
     return hookMain({ env: ctx.env });
   },
 });

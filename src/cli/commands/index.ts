@@ -10,6 +10,10 @@
  *
  * Never import a command module statically in this file or in main.ts: it, and everything it
  * imports, would then load for every command (test/cli/cli-import-graph.test.ts checks this).
+ *
+ * A list of commands loads every module here, so a command module is its spec, with light imports:
+ * a command whose work needs heavy code (zod, bundle/, ingest/, live/, the migrations) keeps that
+ * work in `<name>/run.ts`, which its `run` imports when it runs (backfill.ts, backfill/run.ts).
  */
 import { lazy, type LazyCommand } from '../command.js';
 

@@ -2,16 +2,11 @@
  * `transcripts install`: run the API as a user service on a chosen port, write instance.env, and
  * register the hooks — see src/live/installer.ts.
  */
-import { join } from 'node:path';
 import { ConfigError } from '../../config/config-error.js';
 import { DEFAULT_HOST, DEFAULT_PORT, parsePort } from '../../config/env.js';
-import { packageRoot, resolvePaths } from '../../config/paths.js';
-import { listModes, looseModes } from '../../config/private-files.js';
-import { install, InstallError, realRunner } from '../../live/installer.js';
-import { claudeSettingsFile } from '../../live/settings-file.js';
 import { defineCommand } from '../command.js';
 import { UsageError } from '../errors.js';
-import { bareHookCommand, settingsFileOf, settingsOption } from './hooks/shared.js';
+import { settingsFileOf, settingsOption } from './hooks/shared.js';
 
 export interface InstallCommandOptions {
   host: string;
@@ -72,34 +67,8 @@ export const installCommand = defineCommand<InstallCommandOptions>({
     };
   },
   async run(options, ctx) {
-    const dataDir = resolvePaths(ctx.env).dataDir;
-    const loose = looseModes(dataDir);
-    if (loose.length > 0)
-      ctx.io.out(
-        `warning: ${loose.length} path${loose.length === 1 ? '' : 's'} in ${dataDir} other users can reach: ` +
-          `${listModes(loose)}; the service makes them private when it starts (or: chmod -R go-rwx ${dataDir})`,
-      );
-    try {
-      await install(
-        {
-          ...options,
-          hookCommand: bareHookCommand(),
-          settingsFile: options.settings ?? claudeSettingsFile(ctx.env),
-        },
-        {
-          platform: process.platform,
-          env: ctx.env,
-          run: realRunner(),
-          nodePath: process.execPath,
-          binPath: join(packageRoot(), 'bin', 'transcripts.js'),
-          uid: process.getuid?.() ?? 0,
-          say: (l) => ctx.io.out(l),
-        },
-      );
-    } catch (err) {
-      if (err instanceof InstallError) throw new UsageError(err.message);
-      throw err;
-    }
-    return 0;
+    // Loaded here, not at the top: `--help` imports every command's module, and needs no live/.
+    const { runInstall } = await import('./install/run.js');
+    return runInstall(options, ctx);
   },
 });

@@ -2,13 +2,7 @@
  * `transcripts uninstall`: undo `install` — the service, instance.env, the hooks. The recorded
  * history stays unless --purge, which asks first (or takes --yes when not on a terminal).
  */
-import { join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
-import { packageRoot, resolvePaths } from '../../config/paths.js';
-import { realRunner, uninstall } from '../../live/installer.js';
-import { claudeSettingsFile } from '../../live/settings-file.js';
 import { defineCommand } from '../command.js';
-import { UsageError } from '../errors.js';
 import { settingsFileOf, settingsOption } from './hooks/shared.js';
 
 export interface UninstallCommandOptions {
@@ -45,34 +39,8 @@ export const uninstallCommand = defineCommand<UninstallCommandOptions>({
     settings: settingsFileOf(raw),
   }),
   async run(options, ctx) {
-    const { dataDir } = resolvePaths(ctx.env);
-    if (options.purge && !options.yes && !options.dryRun) {
-      if (!process.stdin.isTTY)
-        throw new UsageError(
-          `--purge deletes ${dataDir} (all recorded history): add --yes to confirm when not on a terminal`,
-        );
-      const rl = createInterface({ input: process.stdin, output: process.stderr });
-      const answer = await rl.question(
-        `This deletes ${dataDir}, all recorded history. Type "purge" to go on: `,
-      );
-      rl.close();
-      if (answer.trim() !== 'purge') {
-        ctx.io.err('not confirmed: nothing was removed');
-        return 1;
-      }
-    }
-    await uninstall(
-      { ...options, settingsFile: options.settings ?? claudeSettingsFile(ctx.env) },
-      {
-        platform: process.platform,
-        env: ctx.env,
-        run: realRunner(),
-        nodePath: process.execPath,
-        binPath: join(packageRoot(), 'bin', 'transcripts.js'),
-        uid: process.getuid?.() ?? 0,
-        say: (l) => ctx.io.out(l),
-      },
-    );
-    return 0;
+    // Loaded here, not at the top: `--help` imports every command's module, and needs no live/.
+    const { runUninstall } = await import('./uninstall/run.js');
+    return runUninstall(options, ctx);
   },
 });

@@ -1,8 +1,4 @@
 /** `transcripts hooks uninstall`: remove our entries from ~/.claude/settings.json, nothing else. */
-import { withHooksRemoved } from '../../../live/claude-settings.js';
-import { removeTokenForHook } from '../../../live/installer.js';
-import { applySettingsPlan, claudeSettingsFile, planSettingsChange } from '../../../live/settings-file.js';
-import { unifiedDiff } from '../../../live/text-diff.js';
 import { defineCommand } from '../../command.js';
 import { dryRunOption, settingsFileOf, settingsOption } from './shared.js';
 
@@ -23,25 +19,8 @@ export const hooksUninstallCommand = defineCommand<HooksUninstallOptions>({
   options: [dryRunOption, settingsOption],
   parse: (raw) => ({ settings: settingsFileOf(raw), dryRun: raw.dryRun === true }),
   async run(options, ctx) {
-    const file = options.settings ?? claudeSettingsFile(ctx.env);
-    const plan = await planSettingsChange(file, withHooksRemoved);
-    removeTokenForHook(ctx.env, options.dryRun, (l) => ctx.io.out(options.dryRun ? `dry run: ${l}` : l));
-    if (!plan.changed) {
-      ctx.io.out(`no transcripts hooks in ${file}: nothing to change`);
-      return 0;
-    }
-    if (options.dryRun) {
-      ctx.io.out(
-        `dry run: would remove transcripts hooks from ${plan.events.length} event(s) in ${file}, after a backup:`,
-      );
-      ctx.io.out(unifiedDiff(plan.before ?? '', plan.after, [file, `${file} (after)`]));
-      return 0;
-    }
-    const { backup } = await applySettingsPlan(plan);
-    ctx.io.out(
-      `removed transcripts hooks from ${plan.events.length} event(s) (${plan.events.join(', ')}) in ${file}`,
-    );
-    if (backup) ctx.io.out(`backup: ${backup}`);
-    return 0;
+    // Loaded here, not at the top: `--help` imports every command's module, and needs no live/.
+    const { runHooksUninstall } = await import('./uninstall/run.js');
+    return runHooksUninstall(options, ctx);
   },
 });

@@ -7,8 +7,8 @@
 import type { ApiClient } from '../../../client/api-client.js';
 import { ApiError } from '../../../client/api-error.js';
 import { docRows } from '../../../client/bundle-client.js';
+import { parseEventId } from '../../../core/doc-ids.js';
 import { sessionIdProblem } from '../../../core/object-key.js';
-import { parseEventId } from '../../../bundle/selection.js';
 import { UsageError } from '../../errors.js';
 
 /** No session, or more than one, matches a reference: exit 1 with the message. */
