@@ -24,7 +24,9 @@ function precompress(): Plugin {
   const gz = promisify(gzip);
   return {
     name: 'transcripts-precompress',
-    apply: 'build',
+    // A build of React's development form (NODE_ENV=development: the browser tests' build that
+    // turns React's warnings into failures) is never served to users: no copies, 3.5 s less.
+    apply: (_config, env) => env.command === 'build' && process.env.NODE_ENV !== 'development',
     async writeBundle(options) {
       const dir = options.dir;
       if (!dir) return;

@@ -4,7 +4,7 @@
  * build of the UI served through CT_STATIC_DIR, a real `transcripts serve` over a copy of the
  * shared corpus, pages that fail on any console error, and screenshots in test-artifacts/.
  */
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, expect, inject } from 'vitest';
 import { getJson, runCli, startTestServer, type TestServer } from '../support/api-server.js';
 import { testEngine } from '../support/engines.js';
 import { repoRoot } from '../support/paths.js';
+import { UI_BUILT, UI_FAILED } from '../support/setup-ui.js';
 
 // page.evaluate() bodies run in the browser; the root tsconfig (Node code) has no DOM lib.
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -64,8 +65,16 @@ export type ReactBuild = 'production' | 'development';
  * The run's UI build (test/support/setup-ui.ts builds each form once per run, into a temp dir,
  * so a stale web/dist never hides a change). Shared by every suite: serve it, never write to it.
  */
-export function uiBuild(react: ReactBuild = 'production'): string {
-  return inject('uiBuilds')[react];
+export async function uiBuild(react: ReactBuild = 'production'): Promise<string> {
+  const dir = inject('uiBuilds')[react];
+  // Built in the background while the run's first tests go (setup-ui.ts): wait for it.
+  for (let waited = 0; !existsSync(path.join(dir, UI_BUILT)); waited += 200) {
+    if (existsSync(path.join(dir, UI_FAILED)))
+      throw new Error(`the ${react} UI build failed:\n${readFileSync(path.join(dir, UI_FAILED), 'utf8')}`);
+    if (waited > 170_000) throw new Error(`the ${react} UI build in ${dir} did not finish in 170 s`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  return dir;
 }
 
 /** A temp root for startTestServer with `config.json` settings in its CT_HOME. */
@@ -170,7 +179,7 @@ export function browserSuite(
   let browser: Browser | undefined;
   let opened: (WatchedPage & { context: BrowserContext }) | undefined;
   beforeAll(async () => {
-    staticDir = uiBuild(react);
+    staticDir = await uiBuild(react);
     server = await start(staticDir);
     browser = await workerBrowser();
   }, 180_000);

@@ -221,7 +221,7 @@ describe.skipIf(!enabled || !hasChromium)('UI benchmark', () => {
   const notes: string[] = [];
 
   beforeAll(async () => {
-    staticDir = uiBuild();
+    staticDir = await uiBuild();
     server = await startTestServer({ args: ['--no-import'], env: { CT_STATIC_DIR: staticDir } });
     tree = writeLongTree(LONG, ENTRIES);
     const r = await runCli(['backfill', '--dir', tree, '--webapi', server.url], {
