@@ -18,7 +18,7 @@ import { apiTokenFile, removeStoredApiToken, storeApiToken } from '../config/api
 import { isLoopbackHost } from '../config/env.js';
 import { writeInstanceEnv } from '../config/instance-env.js';
 import { makeDirs } from '../config/make-dirs.js';
-import { envValue, homeDir, resolvePaths, type Env } from '../config/paths.js';
+import { envValue, homeDir, packageRoot, resolvePaths, type Env } from '../config/paths.js';
 import { shellQuote, withHooksInstalled, withHooksRemoved } from './claude-settings.js';
 import { applySettingsPlan, planSettingsChange } from './settings-file.js';
 import {
@@ -54,6 +54,19 @@ export interface InstallerContext {
   binPath: string;
   uid: number;
   say(line: string): void;
+}
+
+/** The context of this process: its platform, Node, the package's CLI and the real runner. */
+export function processInstallerContext(env: Env, say: (line: string) => void): InstallerContext {
+  return {
+    platform: process.platform,
+    env,
+    run: realRunner(),
+    nodePath: process.execPath,
+    binPath: join(packageRoot(), 'bin', 'transcripts.js'),
+    uid: process.getuid?.() ?? 0,
+    say,
+  };
 }
 
 export interface InstallOptions {

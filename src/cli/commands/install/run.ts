@@ -1,8 +1,7 @@
 /** What `transcripts install` does (its spec, ../install.ts, imports this when it runs). */
-import { join } from 'node:path';
-import { packageRoot, resolvePaths } from '../../../config/paths.js';
+import { resolvePaths } from '../../../config/paths.js';
 import { listModes, looseModes } from '../../../config/private-files.js';
-import { install, InstallError, realRunner } from '../../../live/installer.js';
+import { install, InstallError, processInstallerContext } from '../../../live/installer.js';
 import { claudeSettingsFile } from '../../../live/settings-file.js';
 import type { CommandContext } from '../../command.js';
 import { UsageError } from '../../errors.js';
@@ -24,15 +23,7 @@ export async function runInstall(options: InstallCommandOptions, ctx: CommandCon
         hookCommand: bareHookCommand(),
         settingsFile: options.settings ?? claudeSettingsFile(ctx.env),
       },
-      {
-        platform: process.platform,
-        env: ctx.env,
-        run: realRunner(),
-        nodePath: process.execPath,
-        binPath: join(packageRoot(), 'bin', 'transcripts.js'),
-        uid: process.getuid?.() ?? 0,
-        say: (l) => ctx.io.out(l),
-      },
+      processInstallerContext(ctx.env, (l) => ctx.io.out(l)),
     );
   } catch (err) {
     if (err instanceof InstallError) throw new UsageError(err.message);

@@ -1,8 +1,7 @@
 /** What `transcripts uninstall` does (its spec, ../uninstall.ts, imports this when it runs). */
-import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
-import { packageRoot, resolvePaths } from '../../../config/paths.js';
-import { realRunner, uninstall } from '../../../live/installer.js';
+import { resolvePaths } from '../../../config/paths.js';
+import { processInstallerContext, uninstall } from '../../../live/installer.js';
 import { claudeSettingsFile } from '../../../live/settings-file.js';
 import type { CommandContext } from '../../command.js';
 import { UsageError } from '../../errors.js';
@@ -27,15 +26,7 @@ export async function runUninstall(options: UninstallCommandOptions, ctx: Comman
   }
   await uninstall(
     { ...options, settingsFile: options.settings ?? claudeSettingsFile(ctx.env) },
-    {
-      platform: process.platform,
-      env: ctx.env,
-      run: realRunner(),
-      nodePath: process.execPath,
-      binPath: join(packageRoot(), 'bin', 'transcripts.js'),
-      uid: process.getuid?.() ?? 0,
-      say: (l) => ctx.io.out(l),
-    },
+    processInstallerContext(ctx.env, (l) => ctx.io.out(l)),
   );
   return 0;
 }
