@@ -7,7 +7,7 @@
  *
  * The builds run in the background: setup returns at once, so the other layers' tests start
  * while they build (they were 15 of the 27 s of set-up, with one core mostly idle), and a browser
- * suite waits for its build's marker (`uiBuildReady`, harness.ts) before it serves it.
+ * suite waits for its build's marker (`uiBuild`, test/browser/harness.ts) before it serves it.
  */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
@@ -26,6 +26,8 @@ declare module 'vitest' {
 
 const run = promisify(execFile);
 const BUILDS = 'CT_TEST_UI_BUILDS';
+/** Set when this run started the builds (else they were named from outside). */
+const STARTED = 'CT_TEST_UI_BUILDS_STARTED';
 
 /** Written into a build's directory when it is complete, or holding the error when it failed. */
 export const UI_BUILT = '.ct-built';
@@ -68,10 +70,14 @@ export default function setup(project: TestProject): void {
       settle(development, buildUi('development', development)),
     );
     process.env[BUILDS] = JSON.stringify({ production, development });
-  } else {
-    // Builds named from outside (a developer's rerun): complete if they hold an index.html.
-    for (const dir of Object.values(JSON.parse(process.env[BUILDS]!) as Record<string, string>))
+    process.env[STARTED] = '1';
+  } else if (!process.env[STARTED]) {
+    // Builds named from outside (a developer's rerun): complete if they hold an index.html, else
+    // failed at once, rather than waited for.
+    for (const dir of Object.values(JSON.parse(process.env[BUILDS]!) as Record<string, string>)) {
       if (existsSync(path.join(dir, 'index.html'))) writeFileSync(path.join(dir, UI_BUILT), '');
+      else writeFileSync(path.join(dir, UI_FAILED), `no index.html in ${dir} (named by ${BUILDS})`);
+    }
   }
   project.provide(
     'uiBuilds',
