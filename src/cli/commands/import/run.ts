@@ -67,17 +67,12 @@ async function importBundle(
       verify.stop();
     }
   }
+  // What the comparison and the writes both read.
+  const bundle = { client, dir: options.dir, manifest, blobs: options.blobs, signal };
   const planBar = io.progress('import: comparing');
   let plan: ImportPlan;
   try {
-    plan = await planImport({
-      client,
-      dir: options.dir,
-      manifest,
-      blobs: options.blobs,
-      progress: planBar,
-      signal,
-    });
+    plan = await planImport({ ...bundle, progress: planBar });
   } finally {
     planBar.stop();
   }
@@ -132,16 +127,7 @@ async function importBundle(
   const docBar = io.progress('import: documents');
   let outcome;
   try {
-    outcome = await writeImport({
-      client,
-      dir: options.dir,
-      manifest,
-      blobs: options.blobs,
-      plan,
-      progress: docBar,
-      objectProgress: objectBar,
-      signal,
-    });
+    outcome = await writeImport({ ...bundle, plan, progress: docBar, objectProgress: objectBar });
   } finally {
     objectBar.stop();
     docBar.stop();
