@@ -6,15 +6,13 @@
  * what those sessions used and cost (`GET /api/totals`, same filters; `-list/ListTotals.tsx`).
  */
 import { annotationParams } from '../lib/annotation-params.js';
-import type { AnnotationSummary } from '../components/ListStar.js';
-import { Button, Group, Loader, Menu, Stack, Text, Tooltip } from '@mantine/core';
+import { Button, Group, Menu, Stack, Text, Tooltip } from '@mantine/core';
 import { useQuery, useQueryClient, useSuspenseInfiniteQuery } from '@tanstack/react-query';
 import { createFileRoute } from '@tanstack/react-router';
 import type { Virtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { FilterChips } from '../components/FilterChips.js';
 import { useListCursor } from '../components/use-list-cursor.js';
-import { WindowList } from '../components/WindowList.js';
 import { formatCountOf } from '../lib/format.js';
 import { termsRegExp } from '../lib/highlight.js';
 import { formatFilters, parseOmnibox } from '../lib/omnibox-grammar.js';
@@ -36,18 +34,16 @@ import {
   type SessionListParams,
 } from '../queries/sessions.js';
 import type { FacetValue } from '../lib/facet-match.js';
-import { NothingMatches, NothingRecorded } from './-list/EmptyList.js';
 import { ListError } from './-list/ListError.js';
 import { ListFilters } from './-list/ListFilters.js';
 import { TagFacet } from './-list/TagFacet.js';
 import { ListTotals } from './-list/ListTotals.js';
 import { ProjectDirs } from './-list/ProjectDirs.js';
-import { SessionRow } from './-list/SessionRow.js';
+import { SessionResults } from './-list/SessionResults.js';
 import { SortControl } from './-list/SortControl.js';
 import { ColumnsControl } from './-list/ColumnsControl.js';
 import { DensityControl, useCompactList } from './-list/DensityControl.js';
 import { useRowFacts, useSessionColumns } from './-list/use-session-columns.js';
-import { useListPosition } from './-list/use-list-position.js';
 import { usePageKeys } from './-root/Shortcuts.js';
 import { useSavedFilters } from './-root/use-saved-items.js';
 import { usePageTitle } from '../lib/page-title.js';
@@ -95,17 +91,20 @@ function SessionListPage() {
   usePageTitle('Sessions');
   const navigate = Route.useNavigate();
   const bp = useQuery(blueprintQueryOptions()).data ?? defaultBlueprint;
+  const pageSize = bp.userSettings.sessionListPageSize;
   const cwds = useProjectCwds(search.project);
   const params = listParams(search, cwds);
   const totalsFilters = listFilterParams(search, cwds);
   // The tag facet counts over the other filters: the API leaves the tag filter out anyway, and
   // leaving it out here keeps the facet's query the same as tags are picked.
   const { tag: _tags, ...tagCounted } = totalsFilters;
-  const list = useSuspenseInfiniteQuery(
-    sessionListInfiniteOptions(params, bp.userSettings.sessionListPageSize),
-  );
+  // Only the total, which stays the same as more pages load: the rows observe the pages
+  // themselves (SessionResults), so loading one does not render the filter bar again.
+  const total = useSuspenseInfiniteQuery({
+    ...sessionListInfiniteOptions(params, pageSize),
+    select: (data) => data.pages[0]?.total ?? 0,
+  }).data;
   const [, saveFilter] = useSavedFilters();
-  const position = useListPosition();
   const queryClient = useQueryClient();
   const sortedBy = search.sort ?? DEFAULT_SORT;
   // Which facts the rows show: this browser's choice, plus the one the list is sorted by.
@@ -113,16 +112,6 @@ function SessionListPage() {
   const facts = useRowFacts(columns, sortedBy);
   const [compact, toggleCompact] = useCompactList();
 
-  const all = useMemo(() => list.data.pages.flatMap((p) => p.sessions), [list.data]);
-  const marks = useMemo(
-    () =>
-      Object.assign({}, ...list.data.pages.map((p) => p.annotations ?? {})) as Record<
-        string,
-        AnnotationSummary
-      >,
-    [list.data],
-  );
-  const total = list.data.pages[0]?.total ?? 0;
   const re = useMemo(() => textRegExp(search.text), [search.text]);
   const chips = filterChips(search);
   // The unfiltered list's total is the count the empty states need: filters that then match
@@ -131,20 +120,9 @@ function SessionListPage() {
   useEffect(() => {
     if (unfiltered) queryClient.setQueryData(sessionCountQueryOptions().queryKey, total);
   }, [unfiltered, total, queryClient]);
-  // With filters and no match, ask whether anything is recorded at all: an empty instance says
-  // so (and how to fill it) rather than blaming the filters.
-  const recordedTotal = useQuery({
-    ...sessionCountQueryOptions(),
-    enabled: total === 0 && chips.length > 0,
-  }).data;
-  const { hasNextPage, isFetchingNextPage, fetchNextPage } = list;
   const virtualizerRef = useRef<Virtualizer<Window, Element> | null>(null);
   const step = useListCursor({ items: '[data-testid="session-row"]', virtualizer: virtualizerRef });
   usePageKeys({ j: () => step(1), k: () => step(-1) });
-
-  const loadMore = useCallback(() => {
-    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
-  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   // Each filter change is a history entry: Back undoes it.
   const setFilters = (patch: Partial<SessionListSearch>) =>
@@ -205,47 +183,17 @@ function SessionListPage() {
         onChange={(tags) => setFilters({ tag: tags.length ? tags.join(',') : undefined })}
       />
       <SavedFiltersMenu />
-      {total === 0 && (chips.length === 0 || recordedTotal === 0) ? (
-        <NothingRecorded filtered={chips.length > 0} />
-      ) : all.length === 0 && !hasNextPage ? (
-        <NothingMatches onClear={clearAll} />
-      ) : (
-        <WindowList
-          testId="session-list"
-          items={all}
-          getKey={(s) => s.id}
-          estimateSize={() => (compact ? 30 : 72)}
-          gap={compact ? 2 : 6}
-          renderItem={(s) => (
-            <SessionRow
-              s={s}
-              re={re}
-              sortedBy={sortedBy}
-              facts={facts}
-              mark={marks[s.id]}
-              compact={compact}
-            />
-          )}
-          onNearEnd={loadMore}
-          virtualizerRef={virtualizerRef}
-          scrollPaddingStart={56}
-          restore={position.restore}
-          onAnchor={position.onAnchor}
-        />
-      )}
-      {isFetchingNextPage && (
-        <Group justify="center" p="sm">
-          <Loader size="sm" />
-          <Text size="xs" c="dimmed">
-            loading more sessions…
-          </Text>
-        </Group>
-      )}
-      {!hasNextPage && all.length > 0 && all.length === total && (
-        <Text size="xs" c="dimmed" ta="center" data-testid="list-end">
-          All {formatCountOf(total, 'session')} loaded.
-        </Text>
-      )}
+      <SessionResults
+        params={params}
+        pageSize={pageSize}
+        filtered={chips.length > 0}
+        onClear={clearAll}
+        re={re}
+        sortedBy={sortedBy}
+        facts={facts}
+        compact={compact}
+        virtualizerRef={virtualizerRef}
+      />
     </Stack>
   );
 }
