@@ -47,21 +47,12 @@ function Fact({
   /** The list is ordered by this fact: it stands out. */
   sorted?: boolean;
 }) {
+  // Plain spans (styles.css, .ct-fact), not Mantine's Text: a row shows up to ten facts, and the
+  // list mounts rows as it scrolls.
   return (
-    <Text
-      span
-      size="xs"
-      c={sorted ? 'blue.3' : 'dimmed'}
-      data-testid={testId}
-      data-fact={fact}
-      data-sorted={sorted ? '' : undefined}
-      style={{ whiteSpace: 'nowrap' }}
-    >
-      {label}{' '}
-      <Text span size="xs" c={sorted ? 'gray.1' : 'gray.4'} fw={sorted ? 600 : undefined}>
-        {children}
-      </Text>
-    </Text>
+    <span className="ct-fact" data-testid={testId} data-fact={fact} data-sorted={sorted ? '' : undefined}>
+      {label} <span className="ct-fact-value">{children}</span>
+    </span>
   );
 }
 
