@@ -67,7 +67,14 @@ function FacetSelect({
       w={attribute === 'cwd' ? 220 : 170}
       maw="100%"
       // The list is as wide as its longest value (a full model id or directory), not the field.
-      comboboxProps={{ withinPortal: true, width: 'max-content', position: 'bottom-start' }}
+      // Its options are rendered only while it is open: Mantine keeps a closed list mounted (and
+      // drawn again with the page), and a directory picker can hold hundreds.
+      comboboxProps={{
+        withinPortal: true,
+        width: 'max-content',
+        position: 'bottom-start',
+        keepMounted: false,
+      }}
     />
   );
 }

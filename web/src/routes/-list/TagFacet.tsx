@@ -41,7 +41,13 @@ export function TagFacet({
       nothingFoundMessage={facet.isError ? 'cannot load tags' : 'no tags'}
       w={220}
       maw="100%"
-      comboboxProps={{ withinPortal: true, width: 'max-content', position: 'bottom-start' }}
+      // Options rendered only while open, as the other pickers' (ListFilters).
+      comboboxProps={{
+        withinPortal: true,
+        width: 'max-content',
+        position: 'bottom-start',
+        keepMounted: false,
+      }}
     />
   );
 }
