@@ -144,6 +144,14 @@ describe.skipIf(!hasChromium)('web UI after the second QA sweep, in Chromium', (
     await row.waitFor();
     expect(await row.getByTestId('status').getAttribute('data-status')).toBe('abandoned');
     expect(await row.getByTestId('status-label').textContent()).toBe('incomplete');
+    // Resting the pointer on the marker says what it means; leaving it hides that again.
+    const meaning = page
+      .getByRole('tooltip')
+      .filter({ hasText: 'incomplete: hook-recorded, no end recorded' });
+    await row.getByTestId('status').hover();
+    await meaning.waitFor();
+    await page.mouse.move(5, 5);
+    await meaning.waitFor({ state: 'detached' });
     await page.goto(`${server.url}/app/?cwd=${encodeURIComponent(BIG_CWD)}`);
     const ended = page.locator(`[data-session-id="${BIG}"]`).getByTestId('status');
     await ended.waitFor();
