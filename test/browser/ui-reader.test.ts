@@ -273,6 +273,8 @@ describe.skipIf(!hasChromium)('the session reader: Markdown, code, tool calls by
       /mono/i,
     );
     await ts.getByTestId('copy-code').click();
+    // The pointer on the button names what it did (for 1.5 s).
+    await expect.poll(() => page.getByRole('tooltip').textContent()).toBe('Copied');
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(
       'export const answer: number = 42;\nfunction greet(name: string) { return `hi ${name}`; }',
     );

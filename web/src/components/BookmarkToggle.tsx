@@ -4,13 +4,14 @@
  * page last read). A refused edit (409: changed meanwhile) reads the annotation again. A bookmarked
  * entry also shows its note's button, to write or edit the note.
  */
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { ActionIcon, Group } from '@mantine/core';
 import { IconBookmark, IconBookmarkFilled } from '@tabler/icons-react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { api } from '../queries/api.js';
 import { annotationQueryKey } from './AnnotationPanel.js';
 import { toggleBookmark } from './bookmark-entry.js';
 import { BookmarkNote } from './BookmarkNote.js';
+import { HoverTooltip } from './HoverTooltip.js';
 
 export function BookmarkToggle({
   sessionId,
@@ -34,7 +35,7 @@ export function BookmarkToggle({
   const mark = annotation.data?.bookmarks.find((b) => b.file === file && b.index === index);
   const label = mark ? `Remove the bookmark on entry #${index}` : `Bookmark entry #${index}`;
   const toggleButton = (
-    <Tooltip label={mark?.note ? `${label}: ${mark.note}` : `${label} (key b)`} openDelay={400}>
+    <HoverTooltip label={mark?.note ? `${label}: ${mark.note}` : `${label} (key b)`} openDelay={400}>
       <ActionIcon
         size="xs"
         variant="subtle"
@@ -52,7 +53,7 @@ export function BookmarkToggle({
       >
         {mark ? <IconBookmarkFilled size={14} /> : <IconBookmark size={14} />}
       </ActionIcon>
-    </Tooltip>
+    </HoverTooltip>
   );
   if (!mark) return toggleButton;
   return (

@@ -6,7 +6,7 @@
  * know, the text is shown plain. Either way it is React text — search marks and the hidden
  * characters' badges (RevealedText) included — never HTML.
  */
-import { ActionIcon, Anchor, Box, CopyButton, Tooltip } from '@mantine/core';
+import { ActionIcon, Anchor, Box, CopyButton } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 import type { Element, ElementContent, Root } from 'hast';
 import { memo, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
@@ -14,6 +14,7 @@ import { cachedHighlight, grammarName, highlight } from '../lib/code-highlight.j
 import { hasMatch, splitHighlights } from '../lib/highlight.js';
 import { stripAnsi } from '../lib/terminal-text.js';
 import { HighlightedText } from './HighlightedText.js';
+import { HoverTooltip } from './HoverTooltip.js';
 import { RevealedText } from './RevealedText.js';
 
 export const FOLD_LINES = 30;
@@ -172,7 +173,7 @@ export const CodeBlock = memo(function CodeBlock({
         {caption && <div className="ct-code-caption">{caption}</div>}
         <CopyButton value={code} timeout={1500}>
           {({ copied, copy }) => (
-            <Tooltip label={copied ? 'Copied' : 'Copy'} withArrow position="left">
+            <HoverTooltip label={copied ? 'Copied' : 'Copy'} withArrow position="left">
               <ActionIcon
                 variant="subtle"
                 color={copied ? 'teal' : 'gray'}
@@ -183,7 +184,7 @@ export const CodeBlock = memo(function CodeBlock({
               >
                 {copied ? <IconCheck size={14} /> : <IconCopy size={14} />}
               </ActionIcon>
-            </Tooltip>
+            </HoverTooltip>
           )}
         </CopyButton>
       </div>
