@@ -24,6 +24,19 @@ const LABELS: Record<FacetAttribute, string> = {
   agent: 'Agent',
 };
 
+/**
+ * The dropdown of the list's pickers (these and the tag facet): as wide as its longest value (a
+ * full model id or directory), not the field; its options rendered only while it is open, since
+ * Mantine keeps a closed list mounted, drawn again with the page, and a directory picker can
+ * hold hundreds.
+ */
+export const PICKER_DROPDOWN = {
+  withinPortal: true,
+  width: 'max-content',
+  position: 'bottom-start',
+  keepMounted: false,
+} as const;
+
 function FacetSelect({
   attribute,
   value,
@@ -66,15 +79,7 @@ function FacetSelect({
       }
       w={attribute === 'cwd' ? 220 : 170}
       maw="100%"
-      // The list is as wide as its longest value (a full model id or directory), not the field.
-      // Its options are rendered only while it is open: Mantine keeps a closed list mounted (and
-      // drawn again with the page), and a directory picker can hold hundreds.
-      comboboxProps={{
-        withinPortal: true,
-        width: 'max-content',
-        position: 'bottom-start',
-        keepMounted: false,
-      }}
+      comboboxProps={PICKER_DROPDOWN}
     />
   );
 }

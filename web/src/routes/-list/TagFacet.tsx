@@ -6,6 +6,7 @@
 import { MultiSelect } from '@mantine/core';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { tagFacetQueryOptions, type SessionListParams } from '../../queries/sessions.js';
+import { PICKER_DROPDOWN } from './ListFilters.js';
 
 export function TagFacet({
   tags,
@@ -41,13 +42,7 @@ export function TagFacet({
       nothingFoundMessage={facet.isError ? 'cannot load tags' : 'no tags'}
       w={220}
       maw="100%"
-      // Options rendered only while open, as the other pickers' (ListFilters).
-      comboboxProps={{
-        withinPortal: true,
-        width: 'max-content',
-        position: 'bottom-start',
-        keepMounted: false,
-      }}
+      comboboxProps={PICKER_DROPDOWN}
     />
   );
 }
