@@ -16,6 +16,7 @@ import { useCallback, useMemo, type RefObject } from 'react';
 import type { AnnotationSummary } from '../../components/ListStar.js';
 import { WindowList } from '../../components/WindowList.js';
 import { formatCountOf } from '../../lib/format.js';
+import type { SessionFact } from '../../lib/session-columns.js';
 import type { SessionSortKey } from '../../lib/session-sort.js';
 import {
   sessionCountQueryOptions,
@@ -24,7 +25,6 @@ import {
 } from '../../queries/sessions.js';
 import { NothingMatches, NothingRecorded } from './EmptyList.js';
 import { SessionRow } from './SessionRow.js';
-import type { SessionFact } from '../../lib/session-columns.js';
 import { useListPosition } from './use-list-position.js';
 
 export function SessionResults({
